@@ -1,0 +1,29 @@
+"""Canonical encoding and hashing of public state, one digest per section.
+
+Replicas compare these after every action. The encoding is JSON with sorted
+keys and no floats, so two replicas on any platform hash the same bytes, and a
+mismatch names the section (turn, piles, board, scores) that diverged.
+"""
+
+import hashlib
+import json
+from collections.abc import Mapping
+
+Canonical = None | bool | int | str | list["Canonical"] | tuple["Canonical", ...] | Mapping[
+    str, "Canonical"
+]
+
+
+def canonical_bytes(value: Canonical) -> bytes:
+    """Encode a value made of ints, strings, lists and str-keyed maps canonically."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
+
+
+def section_digests(sections: Mapping[str, Canonical]) -> dict[str, str]:
+    """SHA-256 hex digest of each section's canonical encoding."""
+    return {name: hashlib.sha256(canonical_bytes(body)).hexdigest() for name, body in sections.items()}
+
+
+def combined_digest(digests: Mapping[str, str]) -> str:
+    """One digest over all section digests, for a quick equality check."""
+    return hashlib.sha256(canonical_bytes(dict(digests))).hexdigest()

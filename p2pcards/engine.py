@@ -1,0 +1,216 @@
+"""The engine model shared by every game (OpenSpiel's vocabulary).
+
+A `Game` makes initial `State`s. A `State` says who acts (`current_player()`:
+a seat, `CHANCE` or `TERMINAL`), lists `legal_actions()`, and moves on with
+`apply_action()`. Randomness is never drawn inside the engine: at a chance node
+the state lists `chance_outcomes()` and whoever drives it (a local dealer, the
+mental-poker dealer, a search) picks one and applies it like any action.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from p2pcards.digest import Canonical, combined_digest, section_digests
+from p2pcards.errors import ActionFormatError, GameOptionError, IllegalActionError
+
+CHANCE = -1
+"""`current_player()` at a chance node: the dealer picks an outcome."""
+
+TERMINAL = -4
+"""`current_player()` once the game is over."""
+
+JSONScalar = None | bool | int | str
+_FIELD_TYPES: dict[type, dict[str, tuple[type, ...]]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A move or a chance outcome: a `kind` plus named fields, stable in JSON and msgpack."""
+
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, JSONScalar]:
+        """The wire form: {"kind": ..., field: value, ...}."""
+        out: dict[str, JSONScalar] = {"kind": self.kind}
+        for f in dataclasses.fields(self):
+            out[f.name] = getattr(self, f.name)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Parse the wire form, checking the kind and every field's type."""
+        if not isinstance(data, Mapping):
+            raise ActionFormatError(f"an action must be a map, not {type(data).__name__}")
+        if data.get("kind") != cls.kind:
+            raise ActionFormatError(f"expected an action of kind {cls.kind!r}, got {data.get('kind')!r}")
+        allowed = _field_types(cls)
+        extra = set(data) - set(allowed) - {"kind"}
+        if extra:
+            raise ActionFormatError(f"{cls.kind!r} action has unknown fields: {sorted(extra)}")
+        values: dict[str, Any] = {}
+        for name, accepted in allowed.items():
+            if name not in data:
+                raise ActionFormatError(f"{cls.kind!r} action is missing field {name!r}")
+            value = data[name]
+            # bool is an int subclass; an int field must not accept True.
+            if not isinstance(value, accepted) or (isinstance(value, bool) and bool not in accepted):
+                raise ActionFormatError(f"{cls.kind!r} action field {name!r} has a bad value {value!r}")
+            values[name] = value
+        return cls(**values)
+
+
+def _field_types(cls: type) -> dict[str, tuple[type, ...]]:
+    """The runtime types each field of an action class accepts, read once from its hints."""
+    cached = _FIELD_TYPES.get(cls)
+    if cached is None:
+        hints = typing.get_type_hints(cls)
+        cached = {}
+        for f in dataclasses.fields(cls):
+            hint = hints[f.name]
+            args = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+            cached[f.name] = tuple(type(None) if a is None else a for a in args)
+        _FIELD_TYPES[cls] = cached
+    return cached
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceOutcome(Action):
+    """An outcome of a chance node; `hidden()` is the form applied by replicas that may not learn it."""
+
+    def hidden(self) -> Self:
+        """The same outcome with every identity blanked out."""
+        return self
+
+
+class Game(ABC):
+    """A game: its name, seat range and action vocabulary; makes initial states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    action_types: ClassVar[tuple[type[Action], ...]]
+
+    @abstractmethod
+    def new_initial_state(self, num_players: int, **options: Any) -> State:
+        """A fresh game for `num_players` seats."""
+
+    def check_num_players(self, num_players: int) -> None:
+        """Raise GameOptionError unless the seat count is within this game's range."""
+        if not self.min_players <= num_players <= self.max_players:
+            raise GameOptionError(
+                f"{self.name} is for {self.min_players} to {self.max_players} seats, not {num_players}"
+            )
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        """Parse any action of this game from its wire form."""
+        if not isinstance(data, Mapping):
+            raise ActionFormatError(f"an action must be a map, not {type(data).__name__}")
+        for action_type in self.action_types:
+            if action_type.kind == data.get("kind"):
+                return action_type.from_json(data)
+        raise ActionFormatError(f"{self.name} has no action of kind {data.get('kind')!r}")
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"
+
+
+class State(ABC):
+    """A position of a game, or a replica's view of one (`viewer` is then its seat)."""
+
+    viewer: int | None
+    """None for the complete state a local dealer drives; a seat for `observation(seat)`."""
+
+    @property
+    @abstractmethod
+    def game(self) -> Game:
+        """The game this state belongs to."""
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many seats the table has."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or CHANCE, or TERMINAL. Follows from public information alone."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take, in a stable order."""
+
+    @abstractmethod
+    def verify_action(self, action: Action) -> None:
+        """Raise IllegalActionError, saying why, unless `action` may be applied now."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply an action already verified."""
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node, each outcome with its probability (summing to 1)."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One value per seat; final once `is_terminal()`."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> State:
+        """A copy holding only what `seat` may know: a replica's state."""
+
+    @abstractmethod
+    def public_sections(self) -> dict[str, Canonical]:
+        """The public state, by section, in canonical form (no floats, str keys)."""
+
+    @abstractmethod
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        """What `seat` may see (everything when None), as plain JSON data."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    def apply_action(self, action: Action) -> None:
+        """Check an action through the one validation path, then apply it."""
+        self.verify_action(action)
+        self._apply(action)
+
+    def can_apply(self, action: Action) -> bool:
+        """Whether `apply_action(action)` would succeed."""
+        try:
+            self.verify_action(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def is_chance_node(self) -> bool:
+        """Whether the next step is the dealer's."""
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.current_player() == TERMINAL
+
+    def section_digests(self) -> dict[str, str]:
+        """SHA-256 of each public section, so a desync report can name the one that differs."""
+        return section_digests(self.public_sections())
+
+    def public_digest(self) -> str:
+        """One hash of the whole public state, equal on every in-sync replica."""
+        return combined_digest(self.section_digests())
+
+
+def action_index(actions: Sequence[Action], action: Action) -> int:
+    """The position of `action` among `actions`, for numbered menus and the bot protocol."""
+    try:
+        return actions.index(action)
+    except ValueError:
+        raise IllegalActionError(f"{action} is not among the legal actions") from None

@@ -1,0 +1,114 @@
+"""The actions of rpg-battle: every decision a seat makes and every chance outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pcards.engine import Action, ChanceOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(Action):
+    """Draft a character."""
+
+    kind = "pick"
+    character: str
+
+    def __str__(self) -> str:
+        return f"pick {self.character}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """The acting character plays a card: at a character (`target`), at a seat, or at no one."""
+
+    kind = "play"
+    card: str
+    target: str | None = None
+    seat: int | None = None
+
+    def __str__(self) -> str:
+        if self.target is not None:
+            return f"{self.card} → {self.target}"
+        if self.seat is not None:
+            return f"{self.card} → seat {self.seat}"
+        return self.card
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Decline: the acting character does nothing, or an attacked character takes the hit."""
+
+    kind = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class React(Action):
+    """Answer an attack with a Quick Action card (Dodge or Counter)."""
+
+    kind = "react"
+    card: str
+
+    def __str__(self) -> str:
+        return f"react with {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Choose a card of one's own hand to discard, when an opponent's Discard card demands it."""
+
+    kind = "discard"
+    card: str
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """End the turn: draw back up to a full hand (`refill`), or draw one card."""
+
+    kind = "end-turn"
+    refill: bool
+
+    def __str__(self) -> str:
+        return "end turn, draw up to 5" if self.refill else "end turn, draw 1"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(ChanceOutcome):
+    """Chance: the top card of the deck goes to the seat that draws; `card` is None when hidden."""
+
+    kind = "deal"
+    card: str | None
+
+    def hidden(self) -> Deal:
+        """The outcome as a seat that may not see the card applies it."""
+        return DEAL_HIDDEN
+
+    def __str__(self) -> str:
+        return f"deal {self.card or 'a hidden card'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Take(ChanceOutcome):
+    """Chance: a Steal takes this card, sight unseen, from the victim; None when hidden."""
+
+    kind = "take"
+    card: str | None
+
+    def hidden(self) -> Take:
+        """The outcome as a seat other than thief and victim applies it."""
+        return TAKE_HIDDEN
+
+    def __str__(self) -> str:
+        return f"take {self.card or 'a hidden card'}"
+
+
+DEAL_HIDDEN = Deal(None)
+TAKE_HIDDEN = Take(None)
+PASS = Pass()
+ACTION_TYPES: tuple[type[Action], ...] = (Pick, Play, Pass, React, Discard, EndTurn, Deal, Take)
