@@ -40,7 +40,7 @@ from p2pcards.games.rpg_battle.actions import (
     React,
     Take,
 )
-from p2pcards.games.rpg_battle.cards import CardDatabase
+from p2pcards.games.rpg_battle.cards import CardDatabase, Character
 
 UNKNOWN = -1
 HAND_SIZE = 5
@@ -200,6 +200,10 @@ class RpgBattleState(State):
         """A character's maximum hit points."""
         return self._rules.chars[self._char(character)].hp
 
+    def stats(self, character: str) -> Character:
+        """A character's card: max HP, STR and MAG."""
+        return self._rules.chars[self._char(character)]
+
     def is_active(self, character: str) -> bool:
         """Drafted and not KO'd."""
         c = self._char(character)
@@ -248,6 +252,15 @@ class RpgBattleState(State):
             return [0.0] * self._n
         share = 1.0 / len(self._winners)
         return [share if s in self._winners else 0.0 for s in range(self._n)]
+
+    def pending_hits(self) -> list[tuple[str, int]]:
+        """Attacks waiting for their target's answer: (character, damage), in order."""
+        chars = self._rules.chars
+        return [(chars[step[1]].id, step[3]) for step in self._queue if step[0] == REACT]
+
+    def pending_discards(self) -> list[tuple[int, int]]:
+        """Discards an opponent's card has forced and the victim has yet to choose: (seat, count)."""
+        return [(step[1], step[2]) for step in self._queue if step[0] == DISCARD]
 
     def chance_viewers(self) -> frozenset[int]:
         """At a chance node, the seats entitled to learn the outcome's identity."""

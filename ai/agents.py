@@ -1,0 +1,91 @@
+"""Agents: anything that, given one seat's observation, returns one of its legal actions.
+
+An agent never sees the complete state: the harness hands it
+`state.observation(seat)`, so it cannot read a card its seat may not know.
+"""
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from ai.evaluation import evaluator
+from p2pcards.engine import Action, State
+
+
+class Agent(Protocol):
+    """Chooses actions for one seat."""
+
+    name: str
+
+    def act(self, observation: State) -> Action:
+        """One of `observation.legal_actions()`."""
+        ...
+
+
+class AgentSpecError(ValueError):
+    """An agent name or option that does not exist."""
+
+
+class RandomAgent:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: State) -> Action:
+        """A uniformly random legal action."""
+        return self.rng.choice(observation.legal_actions())
+
+
+class GreedyAgent:
+    """The action whose immediate result the game's evaluation likes best.
+
+    After the action, chance nodes are sampled (so a Draw card is worth the card
+    it brings) until someone must decide; pending attacks count as landing.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: State) -> Action:
+        """The best legal action by one-step evaluation; ties broken by the seeded generator."""
+        seat = observation.current_player()
+        evaluate = evaluator(observation.game.name)
+        actions = observation.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        best: list[Action] = []
+        best_value = float("-inf")
+        for action in actions:
+            after = observation.clone()
+            after.apply_action(action)
+            self._settle(after)
+            value = evaluate(after, seat)
+            if value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _settle(self, state: State) -> None:
+        """Sample chance nodes until a decision (or the end) comes up."""
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            picks = self.rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])
+            state.apply_action(picks[0])
+
+
+AgentFactory = Callable[[int | None], Agent]
+AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """An agent from its name (e.g. "greedy"); AgentSpecError lists the known names."""
+    factory = AGENTS.get(spec.strip())
+    if factory is None:
+        raise AgentSpecError(f"unknown agent {spec!r}; known agents: {', '.join(sorted(AGENTS))}")
+    return factory(seed)
