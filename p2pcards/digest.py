@@ -7,11 +7,10 @@ mismatch names the section (turn, piles, board, scores) that diverged.
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-Canonical = None | bool | int | str | list["Canonical"] | tuple["Canonical", ...] | Mapping[
-    str, "Canonical"
-]
+# Sequence and Mapping (not list and dict) so that a list[int] is a Canonical.
+Canonical = None | bool | int | str | Sequence["Canonical"] | Mapping[str, "Canonical"]
 
 
 def canonical_bytes(value: Canonical) -> bytes:
@@ -21,7 +20,9 @@ def canonical_bytes(value: Canonical) -> bytes:
 
 def section_digests(sections: Mapping[str, Canonical]) -> dict[str, str]:
     """SHA-256 hex digest of each section's canonical encoding."""
-    return {name: hashlib.sha256(canonical_bytes(body)).hexdigest() for name, body in sections.items()}
+    return {
+        name: hashlib.sha256(canonical_bytes(body)).hexdigest() for name, body in sections.items()
+    }
 
 
 def combined_digest(digests: Mapping[str, str]) -> str:

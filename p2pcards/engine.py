@@ -49,7 +49,9 @@ class Action:
         if not isinstance(data, Mapping):
             raise ActionFormatError(f"an action must be a map, not {type(data).__name__}")
         if data.get("kind") != cls.kind:
-            raise ActionFormatError(f"expected an action of kind {cls.kind!r}, got {data.get('kind')!r}")
+            raise ActionFormatError(
+                f"expected an action of kind {cls.kind!r}, got {data.get('kind')!r}"
+            )
         allowed = _field_types(cls)
         extra = set(data) - set(allowed) - {"kind"}
         if extra:
@@ -60,8 +62,12 @@ class Action:
                 raise ActionFormatError(f"{cls.kind!r} action is missing field {name!r}")
             value = data[name]
             # bool is an int subclass; an int field must not accept True.
-            if not isinstance(value, accepted) or (isinstance(value, bool) and bool not in accepted):
-                raise ActionFormatError(f"{cls.kind!r} action field {name!r} has a bad value {value!r}")
+            if not isinstance(value, accepted) or (
+                isinstance(value, bool) and bool not in accepted
+            ):
+                raise ActionFormatError(
+                    f"{cls.kind!r} action field {name!r} has a bad value {value!r}"
+                )
             values[name] = value
         return cls(**values)
 
@@ -82,7 +88,7 @@ def _field_types(cls: type) -> dict[str, tuple[type, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class ChanceOutcome(Action):
-    """An outcome of a chance node; `hidden()` is the form applied by replicas that may not learn it."""
+    """A chance node's outcome; `hidden()` is the form for replicas that may not learn it."""
 
     def hidden(self) -> Self:
         """The same outcome with every identity blanked out."""
@@ -105,9 +111,8 @@ class Game(ABC):
     def check_num_players(self, num_players: int) -> None:
         """Raise GameOptionError unless the seat count is within this game's range."""
         if not self.min_players <= num_players <= self.max_players:
-            raise GameOptionError(
-                f"{self.name} is for {self.min_players} to {self.max_players} seats, not {num_players}"
-            )
+            seats = f"{self.min_players} to {self.max_players}"
+            raise GameOptionError(f"{self.name} is for {seats} seats, not {num_players}")
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:
         """Parse any action of this game from its wire form."""

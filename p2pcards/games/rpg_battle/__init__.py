@@ -42,8 +42,12 @@ class RpgBattleGame(Game):
         if round_cap is not None and (
             not isinstance(round_cap, int) or isinstance(round_cap, bool) or round_cap < 1
         ):
-            raise GameOptionError(f"round_cap must be a positive number of rounds, not {round_cap!r}")
-        state = RpgBattleState(self.rules, num_players, Options(characters_per_seat(num_players), round_cap))
+            raise GameOptionError(
+                f"round_cap must be a positive number of rounds, not {round_cap!r}"
+            )
+        state = RpgBattleState(
+            self.rules, num_players, Options(characters_per_seat(num_players), round_cap)
+        )
         return state
 
 

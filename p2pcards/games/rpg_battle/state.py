@@ -19,6 +19,7 @@ reactions and chance nodes can interrupt any turn.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -40,7 +41,7 @@ from p2pcards.games.rpg_battle.actions import (
     React,
     Take,
 )
-from p2pcards.games.rpg_battle.cards import CardDatabase, Character
+from p2pcards.games.rpg_battle.cards import CardDatabase, CardType, Character
 
 UNKNOWN = -1
 HAND_SIZE = 5
@@ -69,12 +70,14 @@ class Options:
 class Decision:
     """What the current player is asked, in public terms, for prompts and logs."""
 
-    kind: str  # pick, play, react, discard, end-turn, chance, over
-    seat: int
+    kind: str  # pick, play, react, discard, end-turn; deal, take (chance); over
+    seat: int  # who decides: a seat, CHANCE or TERMINAL
     character: str | None = None  # who acts, or who is attacked
     attacker: str | None = None
     damage: int = 0
-    count: int = 0
+    count: int = 0  # cards still to discard or to deal
+    receiver: int | None = None  # the seat a deal or a take gives a card to
+    victim: int | None = None  # the seat a take takes from
 
 
 class Rules:
@@ -98,9 +101,15 @@ def _play(card: str, target: str | None = None, seat: int | None = None) -> Play
     return Play(card, target, seat)
 
 
-@cache
+_ONE: dict[tuple[type[Action], Any], Action] = {}
+
+
 def _one(cls: type[Action], value: Any) -> Action:
-    return cls(value)  # type: ignore[call-arg]
+    """The shared instance of a one-field action (actions are immutable, so one is enough)."""
+    action = _ONE.get((cls, value))
+    if action is None:
+        action = _ONE[(cls, value)] = cls(value)  # type: ignore[call-arg]
+    return action
 
 
 class RpgBattleState(State):
@@ -161,7 +170,10 @@ class RpgBattleState(State):
         if self._current == TERMINAL:
             return Decision("over", TERMINAL)
         if self._current == CHANCE:
-            return Decision("chance", CHANCE)
+            step = self._queue[0]
+            if step[0] == DRAW:
+                return Decision("deal", CHANCE, count=step[2], receiver=step[1])
+            return Decision("take", CHANCE, receiver=step[1], victim=step[2])
         if self._queue:
             step = self._queue[0]
             if step[0] == REACT:
@@ -203,6 +215,10 @@ class RpgBattleState(State):
     def stats(self, character: str) -> Character:
         """A character's card: max HP, STR and MAG."""
         return self._rules.chars[self._char(character)]
+
+    def card_type(self, card: str) -> CardType:
+        """An action card's name, text and effect."""
+        return self._rules.cards[self._kind(card)]
 
     def is_active(self, character: str) -> bool:
         """Drafted and not KO'd."""
@@ -259,7 +275,7 @@ class RpgBattleState(State):
         return [(chars[step[1]].id, step[3]) for step in self._queue if step[0] == REACT]
 
     def pending_discards(self) -> list[tuple[int, int]]:
-        """Discards an opponent's card has forced and the victim has yet to choose: (seat, count)."""
+        """Forced discards the victim has yet to choose: (seat, count)."""
         return [(step[1], step[2]) for step in self._queue if step[0] == DISCARD]
 
     def chance_viewers(self) -> frozenset[int]:
@@ -330,9 +346,8 @@ class RpgBattleState(State):
             for other in range(self._n):
                 if other != seat and self._seat_alive(other) and self._hands[other]:
                     yield _play(card.id, seat=other)
-        elif effect == "draw":
-            if self._deck or self._discard:
-                yield _play(card.id)
+        elif effect == "draw" and (self._deck or self._discard):
+            yield _play(card.id)
         # dodge and counter are Quick Actions: never played on one's own turn (line 30).
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -343,18 +358,21 @@ class RpgBattleState(State):
         if step[0] == DRAW:
             if viewer is not None and viewer != step[1]:
                 return [(DEAL_HIDDEN, 1.0)]
-            return self._weighted(Deal, self._belief(self._deck))
+            # Deck slots are never known to anyone, so the deck is the pool.
+            return self._weighted(Deal, self._pool)
         if viewer is not None and viewer not in (step[1], step[2]):
             return [(TAKE_HIDDEN, 1.0)]
         return self._weighted(Take, self._belief(self._hands[step[2]]))
 
-    def _weighted(self, cls: type[Action], weights: list[float]) -> list[tuple[Action, float]]:
+    def _weighted(
+        self, cls: type[Action], weights: list[float] | list[int]
+    ) -> list[tuple[Action, float]]:
         total = sum(weights)
         cards = self._rules.cards
         return [(_one(cls, cards[k].id), w / total) for k, w in enumerate(weights) if w > 0]
 
     def _belief(self, slots: list[int]) -> list[float]:
-        """Per kind, how many of `slots` this state expects to hold it (unknown slots spread over the pool)."""
+        """Per kind, how many of `slots` hold it as this state knows (unknown: pool shares)."""
         weights = [0.0] * len(self._pool)
         hidden = 0
         for s in slots:
@@ -456,8 +474,8 @@ class RpgBattleState(State):
         if self.viewer is not None and self.viewer not in viewers:
             raise IllegalActionError(f"seat {self.viewer} may not learn this card")
         k = self._kind(action.card)
-        source = self._deck if step[0] == DRAW else self._hands[step[2]]
-        if self._belief(source)[k] <= 0:
+        possible = self._pool[k] if step[0] == DRAW else self._belief(self._hands[step[2]])[k]
+        if possible <= 0:
             raise IllegalActionError(f"{action.card} cannot be there")
 
     # ---------------------------------------------------------------- applying
@@ -587,7 +605,7 @@ class RpgBattleState(State):
         return next(s for s in hand if ident[s] == UNKNOWN)
 
     def _forget(self, slot: int, known: int) -> None:
-        """Narrow who knows a slot; this state drops the identity if its viewer is no longer among them."""
+        """Narrow who knows a slot; drop its identity here if the viewer is no longer among them."""
         self._known[slot] = known
         viewer = self.viewer
         if viewer is not None and not known >> viewer & 1 and self._ident[slot] != UNKNOWN:
@@ -602,7 +620,9 @@ class RpgBattleState(State):
         best = -1
         # Show the copy the most seats already know: it reveals the least.
         for s in hand:
-            if ident[s] == k and (best < 0 or bin(known[s]).count("1") > bin(known[best]).count("1")):
+            if ident[s] == k and (
+                best < 0 or bin(known[s]).count("1") > bin(known[best]).count("1")
+            ):
                 best = s
         if best < 0:
             best = next(s for s in hand if ident[s] == UNKNOWN)
@@ -634,7 +654,7 @@ class RpgBattleState(State):
             self._hp[c] = min(self._rules.chars[c].hp, self._hp[c] + amount)
 
     def _absorb_amount(self, actor: int, source: int, power: int) -> int:
-        """Damage an Absorb moves: up to MAG x power, what the source has, and never a KO for the actor."""
+        """Damage an Absorb moves: MAG x power at most, no more than the source's, no KO."""
         if self._hp[source] <= 0:
             return 0
         damage = self._rules.chars[source].hp - self._hp[source]
@@ -751,7 +771,7 @@ class RpgBattleState(State):
 
     def _opposing_active(self, seat: int) -> list[int]:
         """Opposing active characters, from the next seat round the table, each left to right."""
-        out = []
+        out: list[int] = []
         for i in range(1, self._n):
             other = (seat + i) % self._n
             out.extend(c for c in self._lineup[other] if self._hp[c] > 0)
@@ -817,7 +837,9 @@ class RpgBattleState(State):
         if not 0 <= seat < self._n:
             raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
         if self.viewer is not None and self.viewer != seat:
-            raise HiddenInformationError(f"a replica of seat {self.viewer} cannot see as seat {seat}")
+            raise HiddenInformationError(
+                f"a replica of seat {self.viewer} cannot see as seat {seat}"
+            )
         view = self.clone()
         view.viewer = seat
         ident = view._ident
@@ -860,10 +882,7 @@ class RpgBattleState(State):
             "viewer": view.viewer,
             "round": self._round,
             "turn": self._seat,
-            "decision": {
-                "kind": d.kind, "seat": d.seat, "character": d.character,
-                "attacker": d.attacker, "damage": d.damage, "count": d.count,
-            },  # fmt: skip
+            "decision": dataclasses.asdict(d),
             "characters": [
                 {
                     "id": c.id,

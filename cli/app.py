@@ -1,0 +1,195 @@
+"""The `p2pcards` command line."""
+
+import json
+import secrets
+from importlib import resources
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from ai.agents import AGENTS, AgentSpecError, make_agent
+from ai.match import DEFAULT_ROUND_CAP
+from ai.match import simulate as run_simulation
+from cli.errors import USAGE, fail
+from cli.play import Quit, run_local_game
+from cli.views import view_for
+from p2pcards import games
+from p2pcards.dealer import LocalDealer
+from p2pcards.engine import Game
+from p2pcards.errors import P2PCardsError, UnknownGameError
+
+app = typer.Typer(
+    name="p2pcards",
+    help="Card games peer to peer: play in the terminal, simulate AI games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+
+GameArg = Annotated[str, typer.Argument(help="Game name (see `p2pcards games`).")]
+SeedOpt = Annotated[
+    int | None, typer.Option(help="Seed for the deal and the AIs; the same seed replays the game.")
+]
+
+
+def _game(name: str) -> Game:
+    try:
+        return games.load(name)
+    except UnknownGameError as exc:
+        raise fail(str(exc)) from None
+
+
+def _seats(game: Game, seats: int | None) -> int:
+    n = game.min_players if seats is None else seats
+    if not game.min_players <= n <= game.max_players:
+        raise fail(f"{game.name} is for {game.min_players} to {game.max_players} seats, not {n}")
+    return n
+
+
+def _agent_specs(text: str) -> list[str]:
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if not specs:
+        raise fail("give at least one agent, e.g. --agents greedy,random")
+    for spec in specs:
+        try:
+            make_agent(spec)
+        except AgentSpecError as exc:
+            raise fail(str(exc)) from None
+    return specs
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the games p2pcards plays, with their seat ranges."""
+    table = Table("game", "title", "seats")
+    for name in games.names():
+        game = games.load(name)
+        table.add_row(name, game.title, f"{game.min_players}–{game.max_players}")
+    out.print(table)
+
+
+@app.command()
+def rules(game: GameArg) -> None:
+    """Show a game's rules in English, with the choices p2pcards made where the rulebook is open."""
+    g = _game(game)
+    package = type(g).__module__
+    text = resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+    out.print(Markdown(text))
+
+
+@app.command()
+def play(
+    game: GameArg,
+    seats: Annotated[int | None, typer.Option(help="Seats at the table (you are seat 0).")] = None,
+    ai: Annotated[
+        str, typer.Option(help=f"AI for the other seats: {', '.join(AGENTS)}.")
+    ] = "greedy",
+    seed: SeedOpt = None,
+    round_cap: Annotated[
+        int | None, typer.Option(help="End the game after this many rounds (default: no cap).")
+    ] = None,
+) -> None:
+    """Play a game in the terminal: you at seat 0, AI in the other seats."""
+    g = _game(game)
+    n = _seats(g, seats)
+    spec = _agent_specs(ai)[0]
+    seed = secrets.randbelow(10**9) if seed is None else seed
+    out.print(
+        f"[bold]{g.title}[/] — {n} seats, you are seat 0, AI: {spec}, seed {seed}. Type ? for help."
+    )
+    try:
+        state = g.new_initial_state(n, round_cap=round_cap)
+    except P2PCardsError as exc:
+        raise fail(str(exc)) from None
+    agents = {s: make_agent(spec, seed * 1000 + s) for s in range(1, n)}
+    try:
+        final = run_local_game(state, view_for(g.name), agents, LocalDealer(seed), out, out.input)
+    except (Quit, KeyboardInterrupt):
+        out.print(f"\nYou left the table. Replay this deal with --seed {seed}.")
+        return
+    winners = [s for s, r in enumerate(final.returns()) if r > 0]
+    if winners == [0]:
+        out.print("[bold green]You win![/]")
+    else:
+        names = ", ".join("you" if s == 0 else f"seat {s}" for s in winners)
+        out.print(f"[bold]Game over.[/] Winner: {names}.")
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    seats: Annotated[int | None, typer.Option(help="Seats at each table.")] = None,
+    agents: Annotated[
+        str,
+        typer.Option(help="Agents, comma-separated; seated round the table and rotated each game."),
+    ] = "greedy,random",
+    num_games: Annotated[int, typer.Option("--games", min=1, help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
+    round_cap: Annotated[
+        int, typer.Option(min=1, help="Rounds before the tie-break decides the game.")
+    ] = DEFAULT_ROUND_CAP,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Play AI-only games and report wins per agent and per seat."""
+    g = _game(game)
+    n = _seats(g, seats)
+    specs = _agent_specs(agents)
+    tally = run_simulation(g.name, specs, n, num_games, seed, round_cap)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "game": g.name,
+                    "seats": n,
+                    "games": tally.games,
+                    "seed": seed,
+                    "mean_steps": tally.steps / tally.games,
+                    "agents": {
+                        spec: {
+                            "games": tally.games_by_agent[spec],
+                            "wins": tally.wins_by_agent[spec],
+                            "wins_by_seat": {
+                                str(s): w for s, w in sorted(tally.wins_by_agent_seat[spec].items())
+                            },
+                        }
+                        for spec in sorted(tally.games_by_agent)
+                    },
+                    "wins_by_seat": {str(s): w for s, w in sorted(tally.wins_by_seat.items())},
+                },
+                indent=2,
+            )
+        )
+        return
+    table = Table(
+        title=f"{g.name}: {tally.games} games, {n} seats, seeds {seed}–{seed + num_games - 1}"
+    )
+    table.add_column("agent")
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for s in range(n):
+        table.add_column(f"wins at seat {s}", justify="right")
+    for spec in sorted(tally.games_by_agent):
+        wins = tally.wins_by_agent[spec]
+        played = tally.games_by_agent[spec]
+        by_seat = tally.wins_by_agent_seat[spec]
+        table.add_row(
+            spec, str(played), f"{wins:g}", f"{wins / played:.1%}",
+            *(f"{by_seat.get(s, 0.0):g}" for s in range(n)),
+        )  # fmt: skip
+    out.print(table)
+    seat_line = ", ".join(f"seat {s}: {w:g}" for s, w in sorted(tally.wins_by_seat.items()))
+    out.print(f"wins by seat — {seat_line}")
+
+
+def main() -> None:
+    """Console-script entry point: usage errors exit 2, failures 1, never a traceback."""
+    try:
+        app()
+    except P2PCardsError as exc:
+        fail(str(exc), code=USAGE if isinstance(exc, ValueError) else 1)
+        raise SystemExit(USAGE if isinstance(exc, ValueError) else 1) from None

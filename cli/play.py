@@ -1,0 +1,82 @@
+"""`p2pcards play`: a person at seat 0 of a local table, AI agents in the other seats."""
+
+from collections import deque
+from collections.abc import Callable
+
+from rich.console import Console
+
+from ai.agents import Agent
+from cli.views import GameView
+from p2pcards.dealer import LocalDealer
+from p2pcards.engine import Action, State
+
+HELP = """\
+Type the number of a choice and press Enter.
+  ?   this help
+  b   show the board again
+  q   quit the game (also Ctrl-D)
+Your characters act left to right; each may play one card or pass.
+Dodge and Counter are Quick Actions: you are asked about them when attacked."""
+
+
+class Quit(Exception):
+    """The person asked to leave the table."""
+
+
+def run_local_game(
+    state: State,
+    view: GameView,
+    agents: dict[int, Agent],
+    dealer: LocalDealer,
+    console: Console,
+    read_line: Callable[[str], str],
+    you: int = 0,
+) -> State:
+    """Play to the end: agents for their seats, the person (via `read_line`) for seat `you`."""
+    log: deque[str] = deque(maxlen=8)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = dealer.sample(state)
+        elif state.current_player() == you:
+            action = _ask(state.observation(you), view, console, read_line, log, you)
+        else:
+            seat = state.current_player()
+            action = agents[seat].act(state.observation(seat))
+        line = view.describe_move(state, action, you)
+        state.apply_action(action)
+        if line:
+            log.append(line)
+    console.print(view.board(state.observation(you), you, log))
+    return state
+
+
+def _ask(
+    obs: State,
+    view: GameView,
+    console: Console,
+    read_line: Callable[[str], str],
+    log: deque[str],
+    you: int,
+) -> Action:
+    """Show the board and numbered choices; ask until the answer is one of them."""
+    actions = obs.legal_actions()
+    console.print(view.board(obs, you, log))
+    console.print(f"[bold]{view.prompt(obs)}[/]")
+    for i, action in enumerate(actions, 1):
+        console.print(f"  [cyan]{i:2}[/]  {view.describe_choice(obs, action)}")
+    while True:
+        try:
+            answer = read_line(f"choice [1-{len(actions)}, ? help, q quit]: ").strip().lower()
+        except EOFError:
+            raise Quit from None
+        if answer in ("q", "quit", "exit"):
+            raise Quit
+        if answer in ("?", "h", "help"):
+            console.print(HELP)
+            continue
+        if answer in ("b", "board"):
+            console.print(view.board(obs, you, log))
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            return actions[int(answer) - 1]
+        console.print(f"[yellow]Please type a number from 1 to {len(actions)} (or ? for help).[/]")

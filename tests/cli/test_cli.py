@@ -1,0 +1,109 @@
+"""The command line, run as a real subprocess through the installed console script."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
+
+
+def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
+    return subprocess.run(
+        [P2PCARDS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+def test_games_lists_rpg_battle_with_its_seat_range() -> None:
+    result = run("games")
+    assert result.returncode == 0
+    assert "rpg-battle" in result.stdout
+    assert "2–8" in result.stdout
+
+
+def test_rules_shows_the_rules_and_our_choices() -> None:
+    result = run("rules", "rpg-battle")
+    assert result.returncode == 0
+    assert "Quick Actions" in result.stdout
+    assert "Our choices" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["rules", "chess"], ["play", "chess"], ["simulate", "chess"]])
+def test_an_unknown_game_lists_the_known_ones_and_exits_2(command: list[str]) -> None:
+    result = run(*command)
+    assert result.returncode == 2
+    assert "unknown game 'chess'" in result.stderr
+    assert "rpg-battle" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("seats", ["1", "9"])
+def test_seats_out_of_range_say_the_range(seats: str) -> None:
+    result = run("simulate", "rpg-battle", "--seats", seats, "--games", "1")
+    assert result.returncode == 2
+    assert "2 to 8 seats" in result.stderr
+
+
+def test_an_unknown_agent_is_a_usage_error() -> None:
+    result = run("simulate", "rpg-battle", "--agents", "greedy,wizard", "--games", "1")
+    assert result.returncode == 2
+    assert "unknown agent 'wizard'" in result.stderr
+
+
+def test_simulate_json_counts_every_game_and_rotates_seats() -> None:
+    result = run(
+        "simulate", "rpg-battle", "--seats", "3", "--agents", "greedy,random",
+        "--games", "6", "--seed", "11", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["games"] == 6
+    wins = sum(a["wins"] for a in report["agents"].values())
+    assert wins == pytest.approx(6.0)
+    # Three seats, two agents rotated: 18 seatings, 9 each.
+    assert {name: a["games"] for name, a in report["agents"].items()} == {"greedy": 9, "random": 9}
+    assert sum(report["wins_by_seat"].values()) == pytest.approx(6.0)
+
+
+def test_simulate_is_reproducible_from_its_seed() -> None:
+    args = ("simulate", "rpg-battle", "--games", "4", "--seed", "3", "--json")
+    assert run(*args).stdout == run(*args).stdout
+
+
+def test_simulate_table_reports_wins_per_agent_and_seat() -> None:
+    result = run("simulate", "rpg-battle", "--games", "4", "--agents", "random")
+    assert result.returncode == 0
+    assert "wins at seat 1" in result.stdout
+    assert "random" in result.stdout
+
+
+def test_play_to_the_end_through_stdin() -> None:
+    # Answer "2" (the first card on offer when there is one), then "1": when "2" is not a
+    # choice the prompt asks again and gets "1". With a round cap the game must end.
+    result = run(
+        "play", "rpg-battle", "--ai", "greedy", "--seed", "7", "--round-cap", "30",
+        stdin="2\n1\n" * 5000,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Game over" in result.stdout or "You win!" in result.stdout
+    assert "(you) plays" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_play_asks_again_after_an_invalid_choice_and_quits_on_q() -> None:
+    result = run("play", "rpg-battle", "--seed", "1", stdin="0\nabc\n?\nq\n")
+    assert result.returncode == 0
+    assert result.stdout.count("Please type a number from 1 to") == 2
+    assert "Type the number of a choice" in result.stdout  # the ? help
+    assert "You left the table" in result.stdout
+    assert "--seed 1" in result.stdout
+
+
+def test_play_leaves_cleanly_at_end_of_input() -> None:
+    result = run("play", "rpg-battle", "--seed", "2", stdin="1\n")
+    assert result.returncode == 0
+    assert "You left the table" in result.stdout
