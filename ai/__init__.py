@@ -1,0 +1,1 @@
+"""Agents, evaluation functions and headless matches. Agents see only `observation(seat)`."""

@@ -1,0 +1,1 @@
+"""The `p2pcards` command line (typer) and terminal rendering (rich)."""
