@@ -1,0 +1,72 @@
+"""Agents: they act only on observations, return legal actions, and greedy plays sensibly."""
+
+import pytest
+
+from ai.agents import AgentSpecError, GreedyAgent, RandomAgent, make_agent
+from ai.match import play_match, seating, simulate
+from p2pcards import games
+from p2pcards.games.rpg_battle import RpgBattleState
+from p2pcards.games.rpg_battle.actions import Deal, Pass, Pick, Play, React
+
+GAME = games.load("rpg-battle")
+
+
+def two_seat_position(hand0: list[str], hand1: list[str]) -> RpgBattleState:
+    """Seat 0 drafts Vex, Kalen, Anya; seat 1 Sera, Gideon, Mystra; hands as given."""
+    state = GAME.new_initial_state(2)
+    for name in ("vex", "sera", "kalen", "gideon", "anya", "mystra"):
+        state.apply_action(Pick(name))
+    for card in hand0 + hand1:
+        state.apply_action(Deal(card))
+    return state
+
+
+def test_unknown_agent() -> None:
+    with pytest.raises(AgentSpecError, match="known agents: greedy, random"):
+        make_agent("alphazero")
+
+
+@pytest.mark.parametrize("agent", [RandomAgent(1), GreedyAgent(1)])
+def test_agents_return_legal_actions_from_observations(agent: RandomAgent | GreedyAgent) -> None:
+    result = play_match("rpg-battle", [agent.name, agent.name, agent.name], seed=5)
+    assert result.winners  # the game finished with a winner (round cap 100)
+
+
+def test_greedy_finishes_off_a_weakened_character() -> None:
+    state = two_seat_position(
+        ["attack-iii", "attack-ii", "heal", "heal", "heal"],
+        ["heal-ii", "heal-ii", "heal-ii", "revive", "revive"],
+    )
+    state.apply_action(Play("attack-iii", "mystra"))  # Vex, STR 4: 12 damage
+    state.apply_action(Pass())  # seat 1 holds no Quick Action
+    assert state.hp("mystra") == 5
+    # Kalen (STR 3) holds Attack II: 6 damage KOs Mystra, anywhere else it only wounds.
+    assert GreedyAgent(0).act(state.observation(0)) == Play("attack-ii", "mystra")
+
+
+def test_greedy_dodges_a_lethal_hit() -> None:
+    state = two_seat_position(
+        ["attack-iii", "attack-ii", "heal", "heal", "heal"],
+        ["dodge", "heal-ii", "heal-ii", "revive", "revive"],
+    )
+    state.apply_action(Play("attack-iii", "mystra"))
+    state.apply_action(Pass())  # seat 1 takes 12: Mystra at 5
+    state.apply_action(Play("attack-ii", "mystra"))  # Kalen: 6 damage would KO her
+    assert state.decision().kind == "react" and state.current_player() == 1
+    assert GreedyAgent(0).act(state.observation(1)) == React("dodge")
+
+
+def test_greedy_beats_random_most_of_the_time() -> None:
+    tally = simulate("rpg-battle", ["greedy", "random"], seats=2, num_games=40, seed=100)
+    assert tally.wins_by_agent["greedy"] >= 0.75 * 40
+
+
+def test_seating_rotates_agents_round_the_table() -> None:
+    assert seating(["a", "b"], 3, 0) == ["a", "b", "a"]
+    assert seating(["a", "b"], 3, 1) == ["b", "a", "b"]
+
+
+def test_matches_are_reproducible() -> None:
+    assert play_match("rpg-battle", ["greedy", "random"], 9) == play_match(
+        "rpg-battle", ["greedy", "random"], 9
+    )
