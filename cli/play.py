@@ -60,6 +60,8 @@ def _ask(
 ) -> Action:
     """Show the board and numbered choices; ask until the answer is one of them."""
     actions = obs.legal_actions()
+    if len(actions) == 1:
+        return actions[0]  # nothing to choose (e.g. no card this character can play): no prompt
     console.print(view.board(obs, you, log))
     console.print(f"[bold]{view.prompt(obs)}[/]")
     for i, action in enumerate(actions, 1):

@@ -106,14 +106,7 @@ def describe_choice(state: RpgBattleState, action: Action) -> str:
         c = state.stats(action.character)
         return f"{c.name:7} HP {c.hp:2}  STR {c.str}  MAG {c.mag}"
     if isinstance(action, Play):
-        card = state.card_type(action.card)
-        target = ""
-        if action.target is not None:
-            t = state.stats(action.target)
-            target = f" → {t.name} ({state.hp(action.target)}/{t.hp})"
-        elif action.seat is not None:
-            target = f" → seat {action.seat} ({state.hand_size(action.seat)} cards)"
-        return f"{card.name}{target}   [dim]{card.text}[/]"
+        return _describe_play(state, action)
     if isinstance(action, React):
         return f"{_card(state, action.card)}"
     if isinstance(action, Discard):
@@ -123,6 +116,30 @@ def describe_choice(state: RpgBattleState, action: Action) -> str:
     if isinstance(action, Pass):
         return "take the hit" if state.decision().kind == "react" else "pass"
     return str(action)
+
+
+def _describe_play(state: RpgBattleState, action: Play) -> str:
+    """'Attack III → Vex (seat 1, 13/13): 9 damage' and the like."""
+    card = state.card_type(action.card)
+    actor = state.stats(state.decision().character or "")
+    power = card.power
+    text = card.name
+    if action.target is not None:
+        t = state.stats(action.target)
+        owner = state.owner(action.target)
+        whose = "yours" if owner == state.decision().seat else f"seat {owner}"
+        text += f" → {t.name} ({whose}, "
+        text += f"{state.hp(action.target)}/{t.hp})"
+    elif action.seat is not None:
+        text += f" → seat {action.seat} ({state.hand_size(action.seat)} cards)"
+    effect = {
+        "attack": f"{actor.str * power} damage",
+        "attack-all": f"{actor.str * power} damage to each opposing character",
+        "heal": f"heals up to {actor.mag * power}",
+        "heal-all": f"heals each of yours up to {actor.mag * power}",
+        "revive": f"back with {actor.mag * power} HP at most",
+    }.get(card.effect, card.text)
+    return f"{text}: [dim]{effect}[/]"
 
 
 def describe_move(before: RpgBattleState, action: Action, you: int | None) -> str | None:
