@@ -1,0 +1,163 @@
+"""Curve25519 points for cards, and commutative masks made with X25519.
+
+A card is a point of the prime-order subgroup, written as its 32-byte
+Montgomery u-coordinate. Masking a card is scalar multiplication, which
+`cryptography`'s X25519 `exchange()` computes for any point: so masks by
+different seats commute and come off in any order.
+
+Card points come from hashing to the curve (Elligator 2) and then one fixed
+clamped multiplication that clears the cofactor. Nobody knows the discrete log
+of one card point to another; with points like i*G anyone could unmask by
+trying small multiples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from protocol.errors import BadPointError
+
+P = 2**255 - 19
+"""The field prime."""
+A = 486662
+"""The Montgomery coefficient of Curve25519: v^2 = u^3 + A u^2 + u."""
+ORDER = 2**252 + 27742317777372353535851937790883648493
+"""ℓ, the order of the prime-order subgroup."""
+
+_Z = 2  # Elligator 2's non-square for this field (RFC 9380, curve25519_XMD:SHA-512_ELL2_RO_)
+_COFACTOR_CLEARING_KEY = (8 * 0x1234567).to_bytes(32, "little")
+# Any multiple of 8 clears the cofactor; X25519 clamps it into [2^254, 2^255).
+
+Point = bytes
+"""A point as 32 little-endian bytes of its u-coordinate."""
+
+
+def _is_square(x: int) -> bool:
+    return x == 0 or pow(x, (P - 1) // 2, P) == 1
+
+
+def elligator2(r: int) -> int:
+    """Map a field element to the u-coordinate of a curve point (RFC 9380 §6.7.1)."""
+    denominator = (1 + _Z * r * r) % P
+    x1 = (P - A) if denominator == 0 else (-A * pow(denominator, P - 2, P)) % P
+    gx1 = (x1 * x1 * x1 + A * x1 * x1 + x1) % P
+    return x1 if _is_square(gx1) else (-x1 - A) % P
+
+
+def _u_bytes(u: int) -> Point:
+    return u.to_bytes(32, "little")
+
+
+def check_point(point: Point) -> Point:
+    """Refuse anything but 32 bytes canonically encoding a non-zero u-coordinate.
+
+    Whether u lies on the curve or on its twist is not checked here: that costs a
+    255-bit exponentiation (137 µs, more than the masking itself), and Curve25519
+    is twist-secure, so a twist point leaks nothing of our scalars. A point that is
+    not a card is caught when it is unmasked, and its author named by the audit.
+    Low-order points are refused by `cryptography` when multiplied.
+    """
+    if not isinstance(point, bytes) or len(point) != 32:
+        raise BadPointError("a point must be 32 bytes")
+    u = int.from_bytes(point, "little")
+    if u >= P:  # also refuses a set top bit, which X25519 would silently ignore
+        raise BadPointError("point encoding is not canonical")
+    if u == 0:
+        raise BadPointError("the zero point")
+    return point
+
+
+def on_curve(point: Point) -> bool:
+    """Whether a canonical u-coordinate is on Curve25519 itself (not its twist)."""
+    u = int.from_bytes(point, "little")
+    return _is_square((u * u * u + A * u * u + u) % P)
+
+
+def _multiply(scalar: bytes, point: Point) -> Point:
+    try:
+        return X25519PrivateKey.from_private_bytes(scalar).exchange(
+            X25519PublicKey.from_public_bytes(point)
+        )
+    except ValueError as exc:  # cryptography refuses an all-zero (low-order) result
+        raise BadPointError("multiplication gave a low-order point") from exc
+
+
+def hash_to_point(*parts: str | int) -> Point:
+    """A point nobody knows the discrete log of, derived from the given labels."""
+    label = "\x1f".join(str(p) for p in parts)
+    counter = 0
+    while True:
+        digest = hashlib.sha256(f"p2pcards/card/{counter}\x1e{label}".encode()).digest()
+        u = elligator2(int.from_bytes(digest, "little") % P)
+        try:
+            return _multiply(_COFACTOR_CLEARING_KEY, _u_bytes(u))
+        except BadPointError:
+            counter += 1  # Elligator hit a low-order point: vanishingly rare, try the next
+
+
+@dataclass(frozen=True, slots=True)
+class Mask:
+    """A secret scalar a (a clamped X25519 key) whose inverse mod ℓ is a clamped key too."""
+
+    forward: bytes
+    inverse: bytes
+
+    @staticmethod
+    def random() -> Mask:
+        """A fresh mask from `secrets`; about half the candidates have a clamped inverse."""
+        while True:
+            mask = Mask.from_scalar(int.from_bytes(secrets.token_bytes(32), "little"))
+            if mask is not None:
+                return mask
+
+    @staticmethod
+    def from_scalar(raw: int) -> Mask | None:
+        """The mask for `raw` (clamped first), or None when its inverse cannot be clamped."""
+        a = clamp(raw)
+        inverse = clamped_representative(pow(a, -1, ORDER))
+        if inverse is None:
+            return None
+        return Mask(a.to_bytes(32, "little"), inverse.to_bytes(32, "little"))
+
+    @staticmethod
+    def from_bytes(forward: bytes) -> Mask:
+        """Rebuild a revealed mask from its forward scalar, checking it is a valid one."""
+        if len(forward) != 32:
+            raise BadPointError("a mask is 32 bytes")
+        a = int.from_bytes(forward, "little")
+        mask = Mask.from_scalar(a)
+        if mask is None or clamp(a) != a:
+            raise BadPointError("not a valid mask scalar")
+        return mask
+
+    def apply(self, point: Point) -> Point:
+        """a·P: add this layer."""
+        return _multiply(self.forward, point)
+
+    def remove(self, point: Point) -> Point:
+        """a⁻¹·P: take this layer off."""
+        return _multiply(self.inverse, point)
+
+
+def clamp(k: int) -> int:
+    """X25519's clamping: a multiple of 8 in [2^254, 2^255)."""
+    k &= (1 << 255) - 8
+    return k | (1 << 254)
+
+
+def clamped_representative(residue: int) -> int | None:
+    """The clamped integer congruent to `residue` mod ℓ, if there is one.
+
+    Clamped means ≡ 0 mod 8 and in [2^254, 2^255). Such x ≡ residue (mod ℓ) and
+    ≡ 0 (mod 8) are the numbers x0 + 8ℓ·j; 8ℓ is just over 2^255, so at most
+    one of them lies in the range.
+    """
+    x0 = (residue * 8 * pow(8, -1, ORDER)) % (8 * ORDER)
+    for x in (x0, x0 + 8 * ORDER):
+        if (1 << 254) <= x < (1 << 255):
+            return x
+    return None

@@ -1,0 +1,516 @@
+"""Mental poker: shuffling, dealing and revealing cards among seats that trust nobody.
+
+Sans-I/O: a `MentalPeer` is one seat's state machine. The game driver starts the
+same operations in the same order on every peer (they follow the public game
+state); each peer then says what it must send (`outgoing()`) and takes what the
+others sent (`receive()`). No sockets, no clocks: the network layer and the
+in-process test tables only move the messages.
+
+Operations, numbered in the order they start (the step number):
+
+- shuffle(points): every seat commits to its secrets; then in seat order each
+  masks the whole pile with one scalar and permutes it; then in seat order each
+  swaps its pile-wide mask for one mask per card. A card is then locked by one
+  key of every seat.
+- reveal(card, viewers): the keys the viewers lack are sent, publicly when that
+  lets nobody else learn the card, privately (sealed for one reader) otherwise.
+  A viewer holding every key removes them and looks the point up.
+- beacon(bound): commit, then reveal, a random value per seat; their hash gives
+  an unbiased integer below `bound`.
+
+Nothing a seat contributes can be checked the moment it arrives, except that
+points are valid and revealed cards are real and not seen twice; the audit at
+the end (every seat reveals its secrets) re-derives every step and names the seat
+whose contribution does not fit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from protocol import beacon
+from protocol.commitments import canonical, commitment, opens
+from protocol.curve import Mask, Point, check_point
+from protocol.errors import BadPointError, LocalProtocolError, RemoteProtocolError
+from protocol.sealed import open_sealed, seal
+
+# ------------------------------------------------------------------ messages
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A seat's commitment to its secrets for one step (a shuffle or a beacon)."""
+
+    step: int
+    digest: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MaskedPile:
+    """A seat's turn in a shuffle: phase 1 masked and permuted, phase 2 re-masked card by card."""
+
+    step: int
+    phase: int
+    cards: tuple[Point, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyShare:
+    """A seat's key for one card, published to everyone."""
+
+    step: int
+    card: int
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SealedKey:
+    """A seat's key for one card, sealed for one reader."""
+
+    step: int
+    card: int
+    reader: int
+    sealed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class BeaconReveal:
+    """A seat's random contribution to a beacon, opening its commitment."""
+
+    step: int
+    value: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SecretsReveal:
+    """Everything a seat kept secret, revealed for the audit at the end (or on an abort)."""
+
+    step: int
+    encryption_key: bytes
+    shuffles: tuple[tuple[int, bytes, tuple[int, ...], tuple[bytes, ...], bytes], ...]
+    beacons: tuple[tuple[int, bytes], ...]
+
+
+Body = Commit | MaskedPile | KeyShare | SealedKey | BeaconReveal | SecretsReveal
+
+
+# ------------------------------------------------------------------- secrets
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleSecrets:
+    """One seat's secrets for one shuffle."""
+
+    pile_mask: Mask
+    permutation: tuple[int, ...]  # output position i holds input card permutation[i]
+    card_masks: tuple[Mask, ...]
+    nonce: bytes
+
+    @staticmethod
+    def random(size: int) -> ShuffleSecrets:
+        """Fresh secrets from `secrets`: a uniform permutation and independent masks."""
+        order = list(range(size))
+        secrets.SystemRandom().shuffle(order)
+        return ShuffleSecrets(
+            Mask.random(), tuple(order), tuple(Mask.random() for _ in range(size)),
+            secrets.token_bytes(16),
+        )  # fmt: skip
+
+    def committed(self) -> list[object]:
+        """The value the commitment hashes (the nonce makes it unguessable)."""
+        return [
+            self.pile_mask.forward,
+            list(self.permutation),
+            [m.forward for m in self.card_masks],
+            self.nonce,
+        ]
+
+
+def mask_and_permute(pile: Sequence[Point], secret: ShuffleSecrets) -> tuple[Point, ...]:
+    """Phase 1 of a seat's shuffle turn."""
+    masked = [secret.pile_mask.apply(p) for p in pile]
+    return tuple(masked[i] for i in secret.permutation)
+
+
+def remask(pile: Sequence[Point], secret: ShuffleSecrets) -> tuple[Point, ...]:
+    """Phase 2: remove the pile-wide mask and put one mask per card instead."""
+    return tuple(
+        m.apply(secret.pile_mask.remove(p)) for p, m in zip(pile, secret.card_masks, strict=True)
+    )
+
+
+# ------------------------------------------------------------------ the peer
+
+
+@dataclass
+class Card:
+    """A locked card: its ciphertext and who holds which of its keys."""
+
+    cipher: Point
+    holders: list[set[int]]  # holders[s]: seats that know seat s's key for this card
+    keys: dict[int, bytes] = field(default_factory=dict)  # the keys this peer knows, by seat
+    point: Point | None = None  # the unmasked card, once this peer knows it
+
+
+@dataclass
+class _Shuffle:
+    step: int
+    size: int
+    commits: dict[int, bytes] = field(default_factory=dict)
+    piles: list[tuple[Point, ...]] = field(default_factory=list)  # the input, then each turn
+    first_card: int = -1  # global index of this shuffle's first card, once done
+
+    def turn(self, num_seats: int) -> tuple[int, int] | None:
+        """(phase, seat) whose pile comes next, or None when both phases are done."""
+        done = len(self.piles) - 1
+        if done >= 2 * num_seats:
+            return None
+        return (1 + done // num_seats, done % num_seats)
+
+
+@dataclass
+class _Reveal:
+    step: int
+    card: int
+    viewers: frozenset[int]
+    due: dict[tuple[int, int], bool]  # (sender, reader or -1 for public) -> received
+
+
+@dataclass
+class _Beacon:
+    step: int
+    bound: int
+    commits: dict[int, bytes] = field(default_factory=dict)
+    reveals: dict[int, bytes] = field(default_factory=dict)
+    value: int | None = None
+
+
+_Op = _Shuffle | _Reveal | _Beacon
+
+
+class MentalPeer:
+    """One seat's side of the mental-poker protocol."""
+
+    def __init__(
+        self,
+        table_id: bytes,
+        seat: int,
+        num_seats: int,
+        encryption_key: X25519PrivateKey,
+        encryption_keys: Sequence[X25519PublicKey],
+        card_points: Iterable[Point],
+    ) -> None:
+        self.table_id = table_id
+        self.seat = seat
+        self.num_seats = num_seats
+        self._encryption_key = encryption_key
+        self._encryption_keys = list(encryption_keys)
+        self.card_index = {p: i for i, p in enumerate(card_points)}
+        self.cards: list[Card] = []
+        self.ops: list[_Op] = []
+        self._shuffle_secrets: dict[int, ShuffleSecrets] = {}
+        self._beacon_secrets: dict[int, bytes] = {}
+        self._sent: set[tuple[int, str]] = set()
+        self._early: list[tuple[int, Body]] = []
+        self._seen_points: dict[Point, int] = {}  # physical card -> card index it was seen in
+        self.log: list[tuple[int, Body]] = []  # every message this peer accepted, in order
+
+    # ------------------------------------------------------------ operations
+
+    def shuffle(self, points: Sequence[Point]) -> int:
+        """Start shuffling public `points`; returns its step. Cards appear when it is done."""
+        step = len(self.ops)
+        op = _Shuffle(step, len(points), piles=[tuple(points)])
+        self.ops.append(op)
+        self._shuffle_secrets[step] = ShuffleSecrets.random(len(points))
+        self._replay_early()
+        return step
+
+    def reveal(self, card: int, viewers: Iterable[int]) -> int:
+        """Start revealing card `card` to `viewers`; returns its step."""
+        if not 0 <= card < len(self.cards):
+            raise LocalProtocolError(f"no card {card}")
+        step = len(self.ops)
+        op = _Reveal(step, card, frozenset(viewers), self._plan_reveal(card, frozenset(viewers)))
+        self.ops.append(op)
+        self._replay_early()
+        self._settle_reveal(op)
+        return step
+
+    def beacon(self, bound: int) -> int:
+        """Start drawing a shared random integer in [0, bound); returns its step."""
+        step = len(self.ops)
+        self.ops.append(_Beacon(step, bound))
+        self._beacon_secrets[step] = secrets.token_bytes(32)
+        self._replay_early()
+        return step
+
+    def done(self, step: int) -> bool:
+        """Whether operation `step` has finished on this peer."""
+        op = self.ops[step]
+        if isinstance(op, _Shuffle):
+            return op.first_card >= 0
+        if isinstance(op, _Reveal):
+            return all(op.due.values())
+        return op.value is not None
+
+    def shuffled_cards(self, step: int) -> list[int]:
+        """The card indices a finished shuffle produced, in pile order."""
+        op = self.ops[step]
+        assert isinstance(op, _Shuffle) and op.first_card >= 0
+        return list(range(op.first_card, op.first_card + op.size))
+
+    def beacon_value(self, step: int) -> int:
+        """The integer a finished beacon produced."""
+        op = self.ops[step]
+        assert isinstance(op, _Beacon) and op.value is not None
+        return op.value
+
+    def card_of(self, card: int) -> int | None:
+        """The physical card (index into the card points) of a card this seat may see, else None."""
+        point = self.cards[card].point
+        return None if point is None else self.card_index[point]
+
+    # ---------------------------------------------------------------- sending
+
+    def outgoing(self) -> list[Body]:
+        """The messages this seat owes now (each returned once)."""
+        out: list[Body] = []
+        for op in self.ops:
+            for body in self._owed(op):
+                key = (op.step, _fingerprint(body))
+                if key not in self._sent:
+                    self._sent.add(key)
+                    out.append(body)
+        return out
+
+    def _owed(self, op: _Op) -> list[Body]:
+        me = self.seat
+        if isinstance(op, _Shuffle):
+            secret = self._shuffle_secrets[op.step]
+            owed: list[Body] = []
+            if me not in op.commits:
+                owed.append(
+                    Commit(op.step, commitment(self.table_id, me, op.step, secret.committed()))
+                )
+            turn = op.turn(self.num_seats)
+            if turn is not None and turn[1] == me and len(op.commits) == self.num_seats:
+                phase, _ = turn
+                work = mask_and_permute if phase == 1 else remask
+                owed.append(MaskedPile(op.step, phase, work(op.piles[-1], secret)))
+            return owed
+        if isinstance(op, _Reveal):
+            owed = []
+            for (sender, reader), received in op.due.items():
+                if sender == me and not received:
+                    key = self._own_key(op.card)
+                    if reader < 0:
+                        owed.append(KeyShare(op.step, op.card, key))
+                    else:
+                        owed.append(
+                            SealedKey(
+                                op.step, op.card, reader, self._seal(op.step, op.card, reader, key)
+                            )
+                        )
+            return owed
+        value = self._beacon_secrets[op.step]
+        if me not in op.commits:
+            return [Commit(op.step, commitment(self.table_id, me, op.step, value))]
+        if len(op.commits) == self.num_seats and me not in op.reveals:
+            return [BeaconReveal(op.step, value)]
+        return []
+
+    def _own_key(self, card: int) -> bytes:
+        step, index = self._card_origin(card)
+        return self._shuffle_secrets[step].card_masks[index].forward
+
+    def _card_origin(self, card: int) -> tuple[int, int]:
+        for op in self.ops:
+            if isinstance(op, _Shuffle) and op.first_card <= card < op.first_card + op.size:
+                return op.step, card - op.first_card
+        raise LocalProtocolError(f"card {card} comes from no finished shuffle")
+
+    def _seal(self, step: int, card: int, reader: int, key: bytes) -> bytes:
+        header = canonical(["sealed-key", step, card, self.seat, reader])
+        return seal(
+            self._encryption_key, self._encryption_keys[reader], self.table_id,
+            self.seat, reader, step, key, header,
+        )  # fmt: skip
+
+    # -------------------------------------------------------------- receiving
+
+    def receive(self, sender: int, body: Body) -> None:
+        """Take a message another seat sent (or our own, echoed back in transcript order)."""
+        if not 0 <= sender < self.num_seats:
+            raise RemoteProtocolError(None, f"message from a seat that does not exist: {sender}")
+        if body.step >= len(self.ops):
+            self._early.append((sender, body))  # an operation this peer has not started yet
+            return
+        op = self.ops[body.step]
+        self._accept(op, sender, body)
+        self.log.append((sender, body))
+
+    def _replay_early(self) -> None:
+        early, self._early = self._early, []
+        for sender, body in early:
+            self.receive(sender, body)
+
+    def _accept(self, op: _Op, sender: int, body: Body) -> None:
+        if isinstance(op, _Shuffle):
+            self._accept_shuffle(op, sender, body)
+        elif isinstance(op, _Reveal):
+            self._accept_key(op, sender, body)
+        else:
+            self._accept_beacon(op, sender, body)
+
+    def _accept_shuffle(self, op: _Shuffle, sender: int, body: Body) -> None:
+        if isinstance(body, Commit):
+            if sender in op.commits:
+                raise RemoteProtocolError(sender, "committed twice", op.step)
+            op.commits[sender] = body.digest
+            return
+        if not isinstance(body, MaskedPile):
+            raise RemoteProtocolError(
+                sender, f"unexpected {type(body).__name__} in a shuffle", op.step
+            )
+        turn = op.turn(self.num_seats)
+        if len(op.commits) < self.num_seats or turn != (body.phase, sender):
+            raise RemoteProtocolError(sender, "sent a shuffle pile out of turn", op.step)
+        if len(body.cards) != op.size:
+            raise RemoteProtocolError(
+                sender, f"pile of {len(body.cards)} cards, expected {op.size}", op.step
+            )
+        try:
+            for p in body.cards:
+                check_point(p)
+        except BadPointError as exc:
+            raise RemoteProtocolError(sender, f"bad point in shuffle: {exc}", op.step) from None
+        if len(set(body.cards)) != op.size:
+            raise RemoteProtocolError(sender, "the shuffled pile repeats a ciphertext", op.step)
+        op.piles.append(body.cards)
+        if op.turn(self.num_seats) is None:
+            op.first_card = len(self.cards)
+            for cipher in body.cards:
+                self.cards.append(Card(cipher, [{s} for s in range(self.num_seats)]))
+            own = self._shuffle_secrets[op.step]
+            for i, mask in enumerate(own.card_masks):
+                self.cards[op.first_card + i].keys[self.seat] = mask.forward
+
+    def _accept_key(self, op: _Reveal, sender: int, body: Body) -> None:
+        card = self.cards[op.card]
+        if isinstance(body, KeyShare):
+            slot = (sender, -1)
+            key = body.key
+        elif isinstance(body, SealedKey):
+            slot = (sender, body.reader)
+            key = b""
+            if body.reader == self.seat:
+                header = canonical(["sealed-key", op.step, op.card, sender, self.seat])
+                key = open_sealed(
+                    self._encryption_key, self._encryption_keys[sender], self.table_id,
+                    sender, self.seat, op.step, body.sealed, header,
+                )  # fmt: skip
+        else:
+            raise RemoteProtocolError(
+                sender, f"unexpected {type(body).__name__} in a reveal", op.step
+            )
+        if body.card != op.card or op.due.get(slot, True):
+            raise RemoteProtocolError(sender, "sent a key nobody asked for", op.step)
+        op.due[slot] = True
+        if key:
+            try:
+                Mask.from_bytes(key)
+            except BadPointError:
+                raise RemoteProtocolError(
+                    sender, "sent a key that is no valid mask", op.step
+                ) from None
+            card.keys[sender] = key
+        card.holders[sender] |= set(range(self.num_seats)) if slot[1] < 0 else {slot[1]}
+        self._settle_reveal(op)
+
+    def _settle_reveal(self, op: _Reveal) -> None:
+        """Once every key is here, unmask the card (if this seat may see it) and check it."""
+        card = self.cards[op.card]
+        if card.point is not None or len(card.keys) < self.num_seats:
+            return
+        point = card.cipher
+        for key in card.keys.values():
+            point = Mask.from_bytes(key).remove(point)
+        if point not in self.card_index:
+            raise RemoteProtocolError(
+                None, f"card {op.card} unmasks to no card: a wrong key or ciphertext", op.step
+            )
+        first = self._seen_points.get(point)
+        if first is not None and first != op.card and self._same_generation(first, op.card):
+            raise RemoteProtocolError(
+                None, f"card {op.card} is a duplicate of card {first}", op.step
+            )
+        self._seen_points[point] = op.card
+        card.point = point
+
+    def _same_generation(self, a: int, b: int) -> bool:
+        return self._card_origin(a)[0] == self._card_origin(b)[0]
+
+    def _accept_beacon(self, op: _Beacon, sender: int, body: Body) -> None:
+        if isinstance(body, Commit):
+            if sender in op.commits:
+                raise RemoteProtocolError(sender, "committed twice", op.step)
+            op.commits[sender] = body.digest
+            return
+        if not isinstance(body, BeaconReveal):
+            raise RemoteProtocolError(
+                sender, f"unexpected {type(body).__name__} in a beacon", op.step
+            )
+        if len(op.commits) < self.num_seats or sender in op.reveals:
+            raise RemoteProtocolError(sender, "revealed a beacon value out of turn", op.step)
+        if not opens(op.commits[sender], self.table_id, sender, op.step, body.value):
+            raise RemoteProtocolError(
+                sender, "beacon reveal does not match its commitment", op.step
+            )
+        op.reveals[sender] = body.value
+        if len(op.reveals) == self.num_seats:
+            seed = beacon.combine([op.reveals[s] for s in range(self.num_seats)])
+            op.value = beacon.unbiased_below(op.bound, seed)
+
+    # ------------------------------------------------------------- planning
+
+    def _plan_reveal(self, card: int, viewers: frozenset[int]) -> dict[tuple[int, int], bool]:
+        """Which seat sends its key to whom, so the viewers learn the card and nobody else does.
+
+        A key goes public unless that would complete the key set of a seat that is
+        neither a viewer nor already in the know; then it goes sealed to each viewer
+        lacking it. Every peer computes the same plan from public knowledge.
+        """
+        c = self.cards[card]
+        holders = [set(h) for h in c.holders]
+        everyone = set(range(self.num_seats))
+        knowers = {u for u in everyone if all(u in h for h in holders)}
+        allowed = knowers | viewers
+        due: dict[tuple[int, int], bool] = {}
+        for s in range(self.num_seats):
+            lacking = viewers - holders[s]
+            if not lacking:
+                continue
+            trial = [set(h) for h in holders]
+            trial[s] = everyone
+            leaks = any(all(u in h for h in trial) for u in everyone - allowed)
+            if leaks:
+                for v in sorted(lacking):
+                    due[(s, v)] = False
+                    holders[s].add(v)
+            else:
+                due[(s, -1)] = False
+                holders[s] = set(everyone)
+        return due
+
+
+def _fingerprint(body: Body) -> str:
+    if isinstance(body, MaskedPile):
+        return f"pile{body.phase}"
+    if isinstance(body, SealedKey):
+        return f"sealed{body.reader}"
+    return type(body).__name__
