@@ -98,6 +98,18 @@ class SecretsReveal:
 Body = Commit | MaskedPile | KeyShare | SealedKey | BeaconReveal | SecretsReveal
 
 
+@dataclass(frozen=True, slots=True)
+class OpStart:
+    """A log entry (not a message): operation `step` started, with its public inputs."""
+
+    step: int
+    kind: str  # shuffle, reveal, beacon, disclose
+    points: tuple[Point, ...] = ()
+    card: int = -1
+    viewers: tuple[int, ...] = ()
+    bound: int = 0
+
+
 # ------------------------------------------------------------------- secrets
 
 
@@ -189,7 +201,13 @@ class _Beacon:
     value: int | None = None
 
 
-_Op = _Shuffle | _Reveal | _Beacon
+@dataclass
+class _Disclosure:
+    step: int
+    revealed: dict[int, SecretsReveal] = field(default_factory=dict)
+
+
+_Op = _Shuffle | _Reveal | _Beacon | _Disclosure
 
 
 class MentalPeer:
@@ -217,7 +235,9 @@ class MentalPeer:
         self._sent: set[tuple[int, str]] = set()
         self._early: list[tuple[int, Body]] = []
         self._seen_points: dict[Point, int] = {}  # physical card -> card index it was seen in
-        self.log: list[tuple[int, Body]] = []  # every message this peer accepted, in order
+        # Every operation started (sender -1) and every message accepted, in order:
+        # the evidence `audit` re-checks.
+        self.log: list[tuple[int, Body | OpStart]] = []
 
     # ------------------------------------------------------------ operations
 
@@ -226,6 +246,7 @@ class MentalPeer:
         step = len(self.ops)
         op = _Shuffle(step, len(points), piles=[tuple(points)])
         self.ops.append(op)
+        self.log.append((-1, OpStart(step, "shuffle", points=tuple(points))))
         self._shuffle_secrets[step] = ShuffleSecrets.random(len(points))
         self._replay_early()
         return step
@@ -235,8 +256,10 @@ class MentalPeer:
         if not 0 <= card < len(self.cards):
             raise LocalProtocolError(f"no card {card}")
         step = len(self.ops)
-        op = _Reveal(step, card, frozenset(viewers), self._plan_reveal(card, frozenset(viewers)))
+        seen_by = frozenset(viewers)
+        op = _Reveal(step, card, seen_by, self._plan_reveal(card, seen_by))
         self.ops.append(op)
+        self.log.append((-1, OpStart(step, "reveal", card=card, viewers=tuple(sorted(seen_by)))))
         self._replay_early()
         self._settle_reveal(op)
         return step
@@ -245,9 +268,36 @@ class MentalPeer:
         """Start drawing a shared random integer in [0, bound); returns its step."""
         step = len(self.ops)
         self.ops.append(_Beacon(step, bound))
+        self.log.append((-1, OpStart(step, "beacon", bound=bound)))
         self._beacon_secrets[step] = secrets.token_bytes(32)
         self._replay_early()
         return step
+
+    def disclose(self) -> int:
+        """Start the disclosure: every seat reveals all its secrets, for the audit."""
+        step = len(self.ops)
+        self.ops.append(_Disclosure(step))
+        self.log.append((-1, OpStart(step, "disclose")))
+        self._replay_early()
+        return step
+
+    def _secrets_reveal(self, step: int) -> SecretsReveal:
+        shuffles = tuple(
+            (
+                at,
+                sec.pile_mask.forward,
+                sec.permutation,
+                tuple(m.forward for m in sec.card_masks),
+                sec.nonce,
+            )
+            for at, sec in sorted(self._shuffle_secrets.items())
+        )
+        return SecretsReveal(
+            step,
+            self._encryption_key.private_bytes_raw(),
+            shuffles,
+            tuple(sorted(self._beacon_secrets.items())),
+        )
 
     def done(self, step: int) -> bool:
         """Whether operation `step` has finished on this peer."""
@@ -256,6 +306,8 @@ class MentalPeer:
             return op.first_card >= 0
         if isinstance(op, _Reveal):
             return all(op.due.values())
+        if isinstance(op, _Disclosure):
+            return len(op.revealed) == self.num_seats
         return op.value is not None
 
     def shuffled_cards(self, step: int) -> list[int]:
@@ -290,6 +342,8 @@ class MentalPeer:
 
     def _owed(self, op: _Op) -> list[Body]:
         me = self.seat
+        if isinstance(op, _Disclosure):
+            return [] if me in op.revealed else [self._secrets_reveal(op.step)]
         if isinstance(op, _Shuffle):
             secret = self._shuffle_secrets[op.step]
             owed: list[Body] = []
@@ -364,8 +418,12 @@ class MentalPeer:
             self._accept_shuffle(op, sender, body)
         elif isinstance(op, _Reveal):
             self._accept_key(op, sender, body)
-        else:
+        elif isinstance(op, _Beacon):
             self._accept_beacon(op, sender, body)
+        else:
+            if not isinstance(body, SecretsReveal) or sender in op.revealed:
+                raise RemoteProtocolError(sender, "unexpected message in the disclosure", op.step)
+            op.revealed[sender] = body
 
     def _accept_shuffle(self, op: _Shuffle, sender: int, body: Body) -> None:
         if isinstance(body, Commit):
