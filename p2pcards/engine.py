@@ -95,6 +95,20 @@ class ChanceOutcome(Action):
         return self
 
 
+@dataclass(frozen=True, slots=True)
+class ChanceMove:
+    """What a chance node does with cards, in public terms, so a dealer knows what to deal.
+
+    kind "deal": the top card of `pile` goes to seat `to`.
+    kind "take": a card picked at random from seat `source`'s hand goes to seat `to`.
+    """
+
+    kind: str
+    to: int
+    source: int | None = None
+    pile: str = "deck"
+
+
 class Game(ABC):
     """A game: its name, seat range and action vocabulary; makes initial states."""
 
@@ -108,13 +122,17 @@ class Game(ABC):
     def new_initial_state(self, num_players: int, **options: Any) -> State:
         """A fresh game for `num_players` seats."""
 
+    @abstractmethod
+    def physical_cards(self) -> list[str]:
+        """Every physical card of the shared deck, by card id, copies repeated, in a fixed order."""
+
     def check_num_players(self, num_players: int) -> None:
         """Raise GameOptionError unless the seat count is within this game's range."""
         if not self.min_players <= num_players <= self.max_players:
             seats = f"{self.min_players} to {self.max_players}"
             raise GameOptionError(f"{self.name} is for {seats} seats, not {num_players}")
 
-    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+    def action_from_json(self, data: object) -> Action:
         """Parse any action of this game from its wire form."""
         if not isinstance(data, Mapping):
             raise ActionFormatError(f"an action must be a map, not {type(data).__name__}")
@@ -182,6 +200,30 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> Self:
         """An independent copy."""
+
+    @abstractmethod
+    def chance_move(self) -> ChanceMove:
+        """At a chance node: which pile or hand the outcome's card comes from and who gets it."""
+
+    @abstractmethod
+    def chance_viewers(self) -> frozenset[int]:
+        """At a chance node, the seats entitled to learn the outcome's card."""
+
+    @abstractmethod
+    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
+        """The outcome of this chance node giving `card` (None: hidden); `position` for takes."""
+
+    @abstractmethod
+    def show_card(self, seat: int, position: int, card: str) -> None:
+        """Everyone has seen that the card at `position` of `seat`'s hand is `card`."""
+
+    @abstractmethod
+    def shown_card(self, action: Action) -> str | None:
+        """The card id `action` shows from the acting seat's hand (played, discarded), if any."""
+
+    @abstractmethod
+    def reshuffles(self) -> int:
+        """How many times the discard pile has become a new deck (a dealer reshuffles then)."""
 
     def apply_action(self, action: Action) -> None:
         """Check an action through the one validation path, then apply it."""

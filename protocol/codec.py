@@ -7,6 +7,7 @@ from typing import Any
 
 from protocol.errors import RemoteProtocolError
 from protocol.mental import (
+    Announcement,
     BeaconReveal,
     Body,
     Commit,
@@ -23,6 +24,7 @@ KINDS: dict[str, type[Body]] = {
     "sealed-key": SealedKey,
     "beacon-reveal": BeaconReveal,
     "secrets": SecretsReveal,
+    "announce": Announcement,
 }
 _NAMES = {cls: name for name, cls in KINDS.items()}
 MAX_PILE = 4096
@@ -79,6 +81,11 @@ def decode(data: Any, sender: int | None = None) -> Body:
                 _int(data.get("reader")),
                 _bytes(data.get("sealed"), 48),
             )
+        if kind == "announce":
+            payload = data.get("payload")
+            if not isinstance(payload, dict):
+                raise ValueError("an announcement's payload must be a map")
+            return Announcement(step, payload)
         if kind == "beacon-reveal":
             return BeaconReveal(step, _bytes(data.get("value"), 32))
         shuffles = tuple(

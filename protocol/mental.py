@@ -29,6 +29,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
@@ -95,7 +96,15 @@ class SecretsReveal:
     beacons: tuple[tuple[int, bytes], ...]
 
 
-Body = Commit | MaskedPile | KeyShare | SealedKey | BeaconReveal | SecretsReveal
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A seat's public statement at a point the game expects one (e.g. its chosen action)."""
+
+    step: int
+    payload: dict[str, Any]
+
+
+Body = Commit | MaskedPile | KeyShare | SealedKey | BeaconReveal | SecretsReveal | Announcement
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +112,12 @@ class OpStart:
     """A log entry (not a message): operation `step` started, with its public inputs."""
 
     step: int
-    kind: str  # shuffle, reveal, beacon, disclose
+    kind: str  # shuffle, reveal, beacon, announce, disclose
     points: tuple[Point, ...] = ()
     card: int = -1
     viewers: tuple[int, ...] = ()
     bound: int = 0
+    seat: int = -1
 
 
 # ------------------------------------------------------------------- secrets
@@ -202,12 +212,19 @@ class _Beacon:
 
 
 @dataclass
+class _Announce:
+    step: int
+    seat: int
+    payload: dict[str, Any] | None  # ours to send, or what the announcer sent
+
+
+@dataclass
 class _Disclosure:
     step: int
     revealed: dict[int, SecretsReveal] = field(default_factory=dict)
 
 
-_Op = _Shuffle | _Reveal | _Beacon | _Disclosure
+_Op = _Shuffle | _Reveal | _Beacon | _Announce | _Disclosure
 
 
 class MentalPeer:
@@ -234,6 +251,7 @@ class MentalPeer:
         self._beacon_secrets: dict[int, bytes] = {}
         self._sent: set[tuple[int, str]] = set()
         self._early: list[tuple[int, Body]] = []
+        self._announced: dict[int, bool] = {}
         self._seen_points: dict[Point, int] = {}  # physical card -> card index it was seen in
         # Every operation started (sender -1) and every message accepted, in order:
         # the evidence `audit` re-checks.
@@ -273,6 +291,22 @@ class MentalPeer:
         self._replay_early()
         return step
 
+    def announce(self, seat: int, payload: dict[str, Any] | None = None) -> int:
+        """Start waiting for `seat`'s announcement (ours: pass the payload); returns its step."""
+        if (seat == self.seat) != (payload is not None):
+            raise LocalProtocolError("only the announcing seat gives the payload")
+        step = len(self.ops)
+        self.ops.append(_Announce(step, seat, payload))
+        self.log.append((-1, OpStart(step, "announce", seat=seat)))
+        self._replay_early()
+        return step
+
+    def announcement(self, step: int) -> dict[str, Any]:
+        """What the announcing seat said at `step` (once done)."""
+        op = self.ops[step]
+        assert isinstance(op, _Announce) and op.payload is not None
+        return op.payload
+
     def disclose(self) -> int:
         """Start the disclosure: every seat reveals all its secrets, for the audit."""
         step = len(self.ops)
@@ -308,7 +342,25 @@ class MentalPeer:
             return all(op.due.values())
         if isinstance(op, _Disclosure):
             return len(op.revealed) == self.num_seats
+        if isinstance(op, _Announce):
+            return self._announced.get(op.step, False)
         return op.value is not None
+
+    def waiting_for(self, step: int) -> set[int]:
+        """The seats whose messages operation `step` still needs (to name a seat that stalls)."""
+        op = self.ops[step]
+        everyone = set(range(self.num_seats))
+        if isinstance(op, _Shuffle):
+            missing = everyone - set(op.commits)
+            turn = op.turn(self.num_seats)
+            return missing or (set() if turn is None else {turn[1]})
+        if isinstance(op, _Reveal):
+            return {sender for (sender, _), received in op.due.items() if not received}
+        if isinstance(op, _Beacon):
+            return (everyone - set(op.commits)) or (everyone - set(op.reveals))
+        if isinstance(op, _Announce):
+            return set() if self._announced.get(op.step) else {op.seat}
+        return everyone - set(op.revealed)
 
     def shuffled_cards(self, step: int) -> list[int]:
         """The card indices a finished shuffle produced, in pile order."""
@@ -344,6 +396,10 @@ class MentalPeer:
         me = self.seat
         if isinstance(op, _Disclosure):
             return [] if me in op.revealed else [self._secrets_reveal(op.step)]
+        if isinstance(op, _Announce):
+            if op.seat == me and op.payload is not None and not self._announced.get(op.step):
+                return [Announcement(op.step, op.payload)]
+            return []
         if isinstance(op, _Shuffle):
             secret = self._shuffle_secrets[op.step]
             owed: list[Body] = []
@@ -420,6 +476,17 @@ class MentalPeer:
             self._accept_key(op, sender, body)
         elif isinstance(op, _Beacon):
             self._accept_beacon(op, sender, body)
+        elif isinstance(op, _Announce):
+            if (
+                not isinstance(body, Announcement)
+                or sender != op.seat
+                or self._announced.get(op.step)
+            ):
+                raise RemoteProtocolError(
+                    sender, "spoke when another seat was to announce", op.step
+                )
+            op.payload = body.payload
+            self._announced[op.step] = True
         else:
             if not isinstance(body, SecretsReveal) or sender in op.revealed:
                 raise RemoteProtocolError(sender, "unexpected message in the disclosure", op.step)

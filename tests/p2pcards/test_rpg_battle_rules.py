@@ -949,20 +949,21 @@ def steal_from_seat1():
 
 def test_steal_is_a_chance_node_over_the_victims_hand():
     # rulebook line 57: "Take a card, sight unseen": each card of the victim's hand is equally
-    # likely.
+    # likely; the outcome names the position taken and the card there.
     state = steal_from_seat1()
     assert state.current_player() == CHANCE
-    expected = {Take("dodge"): 0.4, Take("heal"): 0.2, Take("counter"): 0.2,
-                Take("attack-iii"): 0.2}  # fmt: skip
+    expected = {Take(i, card): 0.2 for i, card in enumerate(VICTIM_HAND)}
     assert dict(state.chance_outcomes()) == pytest.approx(expected)
     with pytest.raises(IllegalActionError):
-        state.apply_action(Take("revive"))  # not in the victim's hand
+        state.apply_action(Take(0, "revive"))  # position 0 holds a Dodge
+    with pytest.raises(IllegalActionError):
+        state.apply_action(Take(5, "dodge"))  # the victim holds five cards
 
 
 def test_steal_moves_the_card_to_the_thief():
     # rulebook line 57: "Take a card ... from an opponents hand."
     state = steal_from_seat1()
-    state.apply_action(Take("counter"))
+    state.apply_action(Take(3, "counter"))
     assert Counter(state.hand(1)) == Counter(VICTIM_HAND) - Counter(["counter"])
     assert state.hand(0).count("counter") == 1
     assert state.hand_size(0) == 5
@@ -972,19 +973,19 @@ def test_steal_moves_the_card_to_the_thief():
 
 def test_stolen_card_known_only_to_thief_and_victim():
     # rulebook line 57: "sight unseen": only thief and victim learn which card moved; our choice
-    # (rules.md §12): the other seats' replicas apply a hidden outcome.
+    # (rules.md §12): the other seats' replicas see only which position was taken.
     state = steal_from_seat1()
     replicas = [state.observation(seat) for seat in range(3)]
-    assert replicas[2].chance_outcomes() == [(Take(None), 1.0)]
+    assert replicas[2].chance_outcomes() == [(Take(i, None), 0.2) for i in range(5)]
     assert replicas[1].chance_outcomes() == state.chance_outcomes()  # the victim knows its hand
-    assert (Take(None), 1.0) not in replicas[0].chance_outcomes()  # the thief will be told
+    assert all(o.card is not None for o, _ in replicas[0].chance_outcomes())  # thief is told
     with pytest.raises(IllegalActionError):
-        replicas[2].apply_action(Take("counter"))  # seat 2 may not learn it
+        replicas[2].apply_action(Take(3, "counter"))  # seat 2 may not learn it
     with pytest.raises(IllegalActionError):
-        replicas[0].apply_action(Take(None))  # the thief must be told
+        replicas[0].apply_action(Take(3, None))  # the thief must be told
     for seat, replica in enumerate(replicas):
-        replica.apply_action(Take(None) if seat == 2 else Take("counter"))
-    state.apply_action(Take("counter"))
+        replica.apply_action(Take(3, None) if seat == 2 else Take(3, "counter"))
+    state.apply_action(Take(3, "counter"))
     assert replicas[0].hand(0).count("counter") == 1
     assert replicas[1].hand(0) == [None] * 4 + ["counter"]
     assert replicas[2].hand(0) == [None] * 5
@@ -993,21 +994,24 @@ def test_stolen_card_known_only_to_thief_and_victim():
     assert all(r.public_digest() == state.public_digest() for r in replicas)
 
 
-def test_steal_makes_onlookers_forget_the_victims_hand():
-    # rulebook line 57: "sight unseen"; our choice (rules.md §12): the other players lose track of
-    # what they knew of the victim's hand. Seat 2 learns that seat 1 holds its stolen Dodge; after
-    # seat 0 steals from seat 1, seat 2 can no longer tell where that Dodge is.
+def test_onlookers_follow_a_card_they_knew_when_it_is_taken():
+    # rulebook line 57: "sight unseen" hides the card from the thief, not which card leaves the
+    # hand; our choice (rules.md §12): everyone sees the position taken, so a seat that knew
+    # that card knows where it went. Seat 2 knows seat 1 holds its stolen Dodge; when seat 0
+    # takes exactly that card, seat 2 knows seat 0 has it now.
     state = setup(THREE, {0: ["steal"], 1: ["steal"], 2: ["dodge"]})
     end_turn(state)
     play(state, "steal", seat=2)
-    state.apply_action(Take("dodge"))
+    state.apply_action(Take(state.hand(2).index("dodge"), "dodge"))
     assert state.observation(2).hand(1).count("dodge") == 1
     end_turn(state)
     end_turn(state)
     play(state, "steal", seat=1)
-    state.apply_action(Take("revive"))
-    assert state.observation(2).hand(1) == [None] * state.hand_size(1)
-    assert "dodge" in state.observation(1).hand(1)  # the victim still knows its own hand
+    position = state.hand(1).index("dodge")
+    assert state.observation(2).hand(1)[position] == "dodge"
+    state.apply_action(Take(position, "dodge"))
+    assert state.observation(2).hand(0)[-1] == "dodge"
+    assert "dodge" not in state.observation(2).hand(1)
 
 
 # ------------------------------------------------------------------------ round cap
@@ -1130,7 +1134,7 @@ def test_random_playouts_keep_the_rules(seed):
     assert state.returns() == [1.0 if s == winner else 0.0 for s in range(players)]
 
 
-@pytest.mark.parametrize(("seed", "players"), [(0, 2), (3, 2), (8, 4)])
+@pytest.mark.parametrize(("seed", "players"), [(0, 2), (3, 2), (9, 4)])
 def test_random_playout_reshuffles_the_discard_pile(seed, players):
     # Our choice (rules.md §15, rulebook line 34 silent): a draw from an empty deck
     # first turns the whole discard pile into the new deck. These games run the deck out.

@@ -33,6 +33,10 @@ class RpgBattleGame(Game):
         self.db = cards.load()
         self.rules = Rules(self, self.db)
 
+    def physical_cards(self) -> list[str]:
+        """The 100 action cards, in database order, copies repeated."""
+        return [card.id for card in self.db.cards for _ in range(card.qty)]
+
     def new_initial_state(self, num_players: int, **options: Any) -> RpgBattleState:
         """A table at the start of the draft. Option: round_cap (int rounds, or None for none)."""
         self.check_num_players(num_players)

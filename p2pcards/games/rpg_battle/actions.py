@@ -95,20 +95,24 @@ class Deal(ChanceOutcome):
 
 @dataclass(frozen=True, slots=True)
 class Take(ChanceOutcome):
-    """Chance: a Steal takes this card, sight unseen, from the victim; None when hidden."""
+    """Chance: a Steal takes the card at `index` of the victim's hand; `card` is None when hidden.
+
+    The position is public (everyone sees which card is pulled from the hand);
+    the card is known only to the thief, the victim and whoever knew it before.
+    """
 
     kind = "take"
+    index: int
     card: str | None
 
     def hidden(self) -> Take:
-        """The outcome as a seat other than thief and victim applies it."""
-        return TAKE_HIDDEN
+        """The outcome as a seat that may not see the card applies it."""
+        return Take(self.index, None)
 
     def __str__(self) -> str:
-        return f"take {self.card or 'a hidden card'}"
+        return f"take card {self.index + 1}: {self.card or 'hidden'}"
 
 
 DEAL_HIDDEN = Deal(None)
-TAKE_HIDDEN = Take(None)
 PASS = Pass()
 ACTION_TYPES: tuple[type[Action], ...] = (Pick, Play, Pass, React, Discard, EndTurn, Deal, Take)

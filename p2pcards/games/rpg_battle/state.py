@@ -26,12 +26,11 @@ from functools import cache
 from typing import Any
 
 from p2pcards.digest import Canonical
-from p2pcards.engine import CHANCE, TERMINAL, Action, Game, State
+from p2pcards.engine import CHANCE, TERMINAL, Action, ChanceMove, Game, State
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
     DEAL_HIDDEN,
     PASS,
-    TAKE_HIDDEN,
     Deal,
     Discard,
     EndTurn,
@@ -278,6 +277,48 @@ class RpgBattleState(State):
         """Forced discards the victim has yet to choose: (seat, count)."""
         return [(step[1], step[2]) for step in self._queue if step[0] == DISCARD]
 
+    def chance_move(self) -> ChanceMove:
+        """Deals come from the deck; a Steal's take comes from the victim's hand."""
+        if self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
+        step = self._queue[0]
+        if step[0] == DRAW:
+            return ChanceMove("deal", step[1])
+        return ChanceMove("take", step[1], source=step[2])
+
+    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
+        """Deal(card), or Take(position, card), whichever this chance node is."""
+        if self.chance_move().kind == "deal":
+            return DEAL_HIDDEN if card is None else _one(Deal, card)
+        return Take(position, card)
+
+    def show_card(self, seat: int, position: int, card: str) -> None:
+        """Everyone has just seen the card at `position` of `seat`'s hand: it is `card`.
+
+        Called before the action that plays it, so every replica removes that very
+        slot: shown to all, it is the copy with the most knowers, which is the one
+        the removal rule takes (no other card in a hand is known to every seat).
+        """
+        hand = self._hands[seat]
+        if not 0 <= position < len(hand):
+            raise IllegalActionError(f"seat {seat} has no card at position {position}")
+        slot = hand[position]
+        k = self._kind(card)
+        if self._ident[slot] == UNKNOWN:
+            if self._pool[k] <= 0:
+                raise IllegalActionError(f"{card} cannot be in seat {seat}'s hand")
+            self._ident[slot] = k
+            self._pool[k] -= 1
+        elif self._ident[slot] != k:
+            raise IllegalActionError(f"the card at position {position} is not {card}")
+        self._known[slot] = (1 << self._n) - 1
+
+    def shown_card(self, action: Action) -> str | None:
+        """Play, React and Discard show the card they name; nothing else shows a card."""
+        if isinstance(action, Play | React | Discard):
+            return action.card
+        return None
+
     def chance_viewers(self) -> frozenset[int]:
         """At a chance node, the seats entitled to learn the outcome's identity."""
         step = self._queue[0] if self._current == CHANCE else None
@@ -359,35 +400,22 @@ class RpgBattleState(State):
             if viewer is not None and viewer != step[1]:
                 return [(DEAL_HIDDEN, 1.0)]
             # Deck slots are never known to anyone, so the deck is the pool.
-            return self._weighted(Deal, self._pool)
-        if viewer is not None and viewer not in (step[1], step[2]):
-            return [(TAKE_HIDDEN, 1.0)]
-        return self._weighted(Take, self._belief(self._hands[step[2]]))
+            return [(_one(Deal, card), p) for card, p in self._spread(self._pool)]
+        may_see = viewer is None or viewer in (step[1], step[2])
+        hand = self._hands[step[2]]
+        share = 1.0 / len(hand)
+        outcomes: list[tuple[Action, float]] = []
+        for i, slot in enumerate(hand):
+            k = self._ident[slot]
+            if k != UNKNOWN or not may_see:
+                outcomes.append((Take(i, self._card_id(k)), share))
+            else:  # the thief's replica, at a card it has not seen: spread over the pool
+                outcomes.extend((Take(i, card), share * w) for card, w in self._spread(self._pool))
+        return outcomes
 
-    def _weighted(
-        self, cls: type[Action], weights: list[float] | list[int]
-    ) -> list[tuple[Action, float]]:
+    def _spread(self, weights: list[int]) -> list[tuple[str, float]]:
         total = sum(weights)
-        cards = self._rules.cards
-        return [(_one(cls, cards[k].id), w / total) for k, w in enumerate(weights) if w > 0]
-
-    def _belief(self, slots: list[int]) -> list[float]:
-        """Per kind, how many of `slots` hold it as this state knows (unknown: pool shares)."""
-        weights = [0.0] * len(self._pool)
-        hidden = 0
-        for s in slots:
-            k = self._ident[s]
-            if k == UNKNOWN:
-                hidden += 1
-            else:
-                weights[k] += 1
-        if hidden:
-            pool = self._pool
-            total = sum(pool)
-            for k, n in enumerate(pool):
-                if n:
-                    weights[k] += hidden * n / total
-        return weights
+        return [(self._rules.cards[k].id, w / total) for k, w in enumerate(weights) if w > 0]
 
     # ------------------------------------------------------------- validation
 
@@ -470,12 +498,22 @@ class RpgBattleState(State):
         if action.card is None:
             if self.viewer is None or self.viewer in viewers:
                 raise IllegalActionError("this state must be told which card it is")
+            if isinstance(action, Take) and not 0 <= action.index < len(self._hands[step[2]]):
+                raise IllegalActionError(f"the victim's hand has no card {action.index}")
             return
         if self.viewer is not None and self.viewer not in viewers:
             raise IllegalActionError(f"seat {self.viewer} may not learn this card")
         k = self._kind(action.card)
-        possible = self._pool[k] if step[0] == DRAW else self._belief(self._hands[step[2]])[k]
-        if possible <= 0:
+        if isinstance(action, Take):
+            hand = self._hands[step[2]]
+            if not 0 <= action.index < len(hand):
+                raise IllegalActionError(f"the victim's hand has no card {action.index}")
+            known = self._ident[hand[action.index]]
+            if known != UNKNOWN:
+                if known != k:
+                    raise IllegalActionError(f"the card taken is not {action.card}")
+                return
+        if self._pool[k] <= 0:
             raise IllegalActionError(f"{action.card} cannot be there")
 
     # ---------------------------------------------------------------- applying
@@ -576,41 +614,15 @@ class RpgBattleState(State):
                 self._pool[k] -= 1
             self._queue[0] = (DRAW, seat, step[2] - 1)
             return
+        assert isinstance(action, Take)
         thief, victim = step[1], step[2]
         self._queue.pop(0)
-        hand = self._hands[victim]
-        # Seats other than thief and victim cannot follow a sight-unseen take,
-        # so they forget which cards that hand held (on every replica alike).
-        keep = (1 << thief) | (1 << victim)
-        for s in hand:
-            if self._known[s] & ~keep:
-                self._forget(s, self._known[s] & keep)
-        slot = self._take_slot(hand, k, thief)
-        hand.remove(slot)
+        slot = self._hands[victim].pop(action.index)
         self._hands[thief].append(slot)
-        self._known[slot] |= keep
+        self._known[slot] |= 1 << thief
         if k != UNKNOWN and self._ident[slot] == UNKNOWN:
             self._ident[slot] = k
             self._pool[k] -= 1
-
-    def _take_slot(self, hand: list[int], k: int, thief: int) -> int:
-        """The slot a take of kind k moves: one the thief knew of, else the first that fits."""
-        ident = self._ident
-        fits = [s for s in hand if ident[s] == k] if k != UNKNOWN else []
-        for s in fits:
-            if self._known[s] >> thief & 1:
-                return s
-        if fits:
-            return fits[0]
-        return next(s for s in hand if ident[s] == UNKNOWN)
-
-    def _forget(self, slot: int, known: int) -> None:
-        """Narrow who knows a slot; drop its identity here if the viewer is no longer among them."""
-        self._known[slot] = known
-        viewer = self.viewer
-        if viewer is not None and not known >> viewer & 1 and self._ident[slot] != UNKNOWN:
-            self._pool[self._ident[slot]] += 1
-            self._ident[slot] = UNKNOWN
 
     def _to_discard(self, seat: int, k: int) -> None:
         """Move a card of kind k from a hand to the discard pile, face up."""
