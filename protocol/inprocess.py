@@ -9,6 +9,7 @@ before it signs) or an attacker tamper with the wire (`intercept`).
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -52,13 +53,116 @@ class TableResult:
     faults: list[list[Fault]] = field(default_factory=list)  # each peer's audit verdict
 
 
+class Bus:
+    """Moves signed envelopes among peers in one global order; nothing else."""
+
+    def __init__(
+        self,
+        peers: Sequence[MentalPeer],
+        signing_keys: Sequence[Ed25519PrivateKey],
+        cheat: Cheat | None = None,
+        intercept: Intercept | None = None,
+    ) -> None:
+        self.peers = list(peers)
+        table_id = self.peers[0].table_id
+        verify_keys = [k.public_key() for k in signing_keys]
+        self.senders = [
+            Sender(table_id, p.seat, k) for p, k in zip(self.peers, signing_keys, strict=True)
+        ]
+        self.receivers = [Receiver(table_id, verify_keys) for _ in self.peers]
+        self.cheat = cheat
+        self.intercept = intercept
+        self.wire: list[Envelope] = []  # every envelope sent, for replay tests
+
+    def deliver(self) -> bool:
+        """Send everything every seat owes, in seat order; whether anything moved."""
+        moved = False
+        for peer, sender in zip(self.peers, self.senders, strict=True):
+            for body in peer.outgoing():
+                if self.cheat is not None:
+                    body = self.cheat(peer.seat, body)
+                envelope = sender.wrap(codec.encode(body))
+                wire = [envelope] if self.intercept is None else self.intercept(envelope)
+                for sent in wire:
+                    self.wire.append(sent)
+                    for other, receiver in zip(self.peers, self.receivers, strict=True):
+                        data = receiver.accept(sent)
+                        other.receive(sent.seat, codec.decode(data, sent.seat))
+                moved = True
+        return moved
+
+    def run(self, gens: list[Generator[int, None, Any]]) -> list[Any]:
+        """Drive every seat's generator to its end, moving messages until all are done.
+
+        A generator yields the step of each operation it waits for. When nothing
+        can move and some seat still waits, the seats whose messages are due are
+        named in a PeerTimeoutError: in a real table, they are the ones that time out.
+        """
+        n = len(gens)
+        waiting: list[int] = [0] * n
+        results: list[Any] = [None] * n
+        finished = [False] * n
+
+        def advance(i: int) -> None:
+            try:
+                waiting[i] = next(gens[i])
+            except StopIteration as stop:
+                finished[i] = True
+                results[i] = stop.value
+
+        for i in range(n):
+            advance(i)
+        while not all(finished):
+            progressed = False
+            for i in range(n):
+                while not finished[i] and self.peers[i].done(waiting[i]):
+                    advance(i)
+                    progressed = True
+            if not self.deliver() and not progressed and not all(finished):
+                stalled: set[int] = set()
+                for i in range(n):
+                    if not finished[i]:
+                        stalled |= self.peers[i].waiting_for(waiting[i])
+                seat = min(stalled) if stalled else None
+                raise PeerTimeoutError(seat, "never sent its share; the table cannot go on")
+        return results
+
+
+def make_peers(
+    num_seats: int,
+    points: Sequence[bytes],
+    cheat: Cheat | None = None,
+    intercept: Intercept | None = None,
+) -> tuple[list[MentalPeer], Bus]:
+    """Peers with fresh keys for a new table, and the bus that connects them."""
+    table_id = secrets.token_bytes(16)
+    encryption = [X25519PrivateKey.generate() for _ in range(num_seats)]
+    sealing_keys = [k.public_key() for k in encryption]
+    peers = [
+        MentalPeer(table_id, s, num_seats, encryption[s], sealing_keys, points)
+        for s in range(num_seats)
+    ]
+    signing = [Ed25519PrivateKey.generate() for _ in range(num_seats)]
+    return peers, Bus(peers, signing, cheat, intercept)
+
+
+def run_everywhere(bus: Bus, start: Callable[[MentalPeer], int]) -> list[int]:
+    """Start the same operation on every peer and run it to the end; the steps it got."""
+
+    def one(peer: MentalPeer) -> Generator[int, None, int]:
+        step = start(peer)
+        yield step
+        return step
+
+    results: list[int] = bus.run([one(p) for p in bus.peers])
+    return results
+
+
 @dataclass
 class _Seat:
     peer: MentalPeer
     dealer: MentalDealer
     replica: State
-    sender: Sender
-    receiver: Receiver
 
 
 class InProcessTable:
@@ -77,33 +181,16 @@ class InProcessTable:
         self.agents = list(agents)
         n = len(self.agents)
         options = options or {}
-        self.table_id = secrets.token_bytes(16)
-        self.cheat = cheat
-        self.intercept = intercept
         self.check_knowledge = check_knowledge
         # Only the harness holds the reference state: the complete truth, advanced
         # with the real cards, to check each replica against what its seat may know.
         self.reference = self.game.new_initial_state(n, **options)
-        signing = [Ed25519PrivateKey.generate() for _ in range(n)]
-        encryption = [X25519PrivateKey.generate() for _ in range(n)]
-        verify_keys = [k.public_key() for k in signing]
-        sealing_keys = [k.public_key() for k in encryption]
         points = card_points(self.game)
-        self.seats: list[_Seat] = []
-        for s in range(n):
-            peer = MentalPeer(self.table_id, s, n, encryption[s], sealing_keys, points)
-            replica = self.reference.observation(s)
-            self.seats.append(
-                _Seat(
-                    peer,
-                    MentalDealer(peer, self.game, replica, points),
-                    replica,
-                    Sender(self.table_id, s, signing[s]),
-                    Receiver(self.table_id, verify_keys),
-                )
-            )
-        self.sealing_keys = sealing_keys
-        self.wire: list[Envelope] = []  # every envelope sent, for replay tests
+        peers, self.bus = make_peers(n, points, cheat, intercept)
+        self.seats = [
+            _Seat(peer, MentalDealer(peer, self.game, replica, points), replica)
+            for peer, replica in ((p, self.reference.observation(p.seat)) for p in peers)
+        ]
 
     # -------------------------------------------------------------- playing
 
@@ -112,9 +199,9 @@ class InProcessTable:
         steps = 0
         error: RemoteProtocolError | None = None
         try:
-            self._run([seat.dealer.setup() for seat in self.seats])
+            self.start()
             while not self.reference.is_terminal() and steps < max_steps:
-                self._step()
+                self.step()
                 steps += 1
         except RemoteProtocolError as exc:
             error = exc
@@ -127,11 +214,16 @@ class InProcessTable:
             faults,
         )
 
-    def _step(self) -> None:
+    def start(self) -> None:
+        """Shuffle the deck among all seats."""
+        self.bus.run([seat.dealer.setup() for seat in self.seats])
+
+    def step(self) -> None:
+        """One engine step on every replica: a chance node dealt, or a decision announced."""
         reference = self.reference
         if reference.is_chance_node():
             viewers = reference.chance_viewers()
-            outcomes = self._run([seat.dealer.chance() for seat in self.seats])
+            outcomes = self.bus.run([seat.dealer.chance() for seat in self.seats])
             truth = next(o for s, o in enumerate(outcomes) if s in viewers)
             for seat, outcome in zip(self.seats, outcomes, strict=True):
                 seat.replica.apply_action(outcome)
@@ -139,7 +231,7 @@ class InProcessTable:
         else:
             actor = reference.current_player()
             choice = self.agents[actor].act(self.seats[actor].replica.clone())
-            actions = self._run(
+            actions = self.bus.run(
                 [
                     seat.dealer.decide(choice if s == actor else None)
                     for s, seat in enumerate(self.seats)
@@ -151,9 +243,10 @@ class InProcessTable:
             if shown is not None:
                 reference.show_card(*shown)
             reference.apply_action(actions[actor])
-        self._check_replicas()
+        self.check_replicas()
 
-    def _check_replicas(self) -> None:
+    def check_replicas(self) -> None:
+        """Every replica agrees with the table and holds exactly what its seat may know."""
         digest = self.reference.public_digest()
         for s, seat in enumerate(self.seats):
             if seat.replica.public_digest() != digest:
@@ -163,64 +256,13 @@ class InProcessTable:
                     f"seat {s}'s replica does not hold exactly what it may know"
                 )
 
-    # ------------------------------------------------------------ messages
-
-    def _run(self, gens: list[Generator[int, None, Any]]) -> list[Any]:
-        """Drive every seat's generator to its end, moving messages until all are done."""
-        n = len(gens)
-        waiting: list[int | None] = [None] * n
-        results: list[Any] = [None] * n
-        finished = [False] * n
-
-        def advance(i: int) -> None:
-            try:
-                waiting[i] = next(gens[i])
-            except StopIteration as stop:
-                finished[i] = True
-                results[i] = stop.value
-
-        for i in range(n):
-            advance(i)
-        while not all(finished):
-            progressed = False
-            for i in range(n):
-                while not finished[i] and self.seats[i].peer.done(waiting[i] or 0):
-                    advance(i)
-                    progressed = True
-            if not self._deliver() and not progressed and not all(finished):
-                stalled: set[int] = set()
-                for i in range(n):
-                    if not finished[i]:
-                        stalled |= self.seats[i].peer.waiting_for(waiting[i] or 0)
-                seat = min(stalled) if stalled else None
-                raise PeerTimeoutError(seat, "never sent its share; the table cannot go on")
-        return results
-
-    def _deliver(self) -> bool:
-        """Send everything every seat owes, in seat order; whether anything moved."""
-        moved = False
-        for seat in self.seats:
-            for body in seat.peer.outgoing():
-                if self.cheat is not None:
-                    body = self.cheat(seat.peer.seat, body)
-                envelope = seat.sender.wrap(codec.encode(body))
-                wire = [envelope] if self.intercept is None else self.intercept(envelope)
-                for sent in wire:
-                    self.wire.append(sent)
-                    for other in self.seats:
-                        data = other.receiver.accept(sent)
-                        other.peer.receive(sent.seat, codec.decode(data, sent.seat))
-                moved = True
-        return moved
-
     # ---------------------------------------------------------------- audit
 
     def _disclose_and_audit(self) -> list[list[Fault]]:
-        try:
-            self._run([seat.dealer.disclose() for seat in self.seats])
-        except RemoteProtocolError:
-            pass  # a seat that will not disclose is named by the audit itself
+        # A seat that will not disclose is named by the audit itself.
+        with contextlib.suppress(RemoteProtocolError):
+            self.bus.run([seat.dealer.disclose() for seat in self.seats])
         return [
-            audit(seat.peer.log, self.table_id, len(self.seats), self.sealing_keys)
+            audit(seat.peer.log, seat.peer.table_id, len(self.seats), seat.peer.encryption_keys)
             for seat in self.seats
         ]

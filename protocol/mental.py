@@ -174,6 +174,7 @@ class Card:
 
     cipher: Point
     holders: list[set[int]]  # holders[s]: seats that know seat s's key for this card
+    origin: tuple[int, int]  # (step of the shuffle that made it, position in that shuffle)
     keys: dict[int, bytes] = field(default_factory=dict)  # the keys this peer knows, by seat
     point: Point | None = None  # the unmasked card, once this peer knows it
 
@@ -243,7 +244,7 @@ class MentalPeer:
         self.seat = seat
         self.num_seats = num_seats
         self._encryption_key = encryption_key
-        self._encryption_keys = list(encryption_keys)
+        self.encryption_keys = list(encryption_keys)
         self.card_index = {p: i for i, p in enumerate(card_points)}
         self.cards: list[Card] = []
         self.ops: list[_Op] = []
@@ -252,6 +253,7 @@ class MentalPeer:
         self._sent: set[tuple[int, str]] = set()
         self._early: list[tuple[int, Body]] = []
         self._announced: dict[int, bool] = {}
+        self._open: list[int] = []  # steps of operations not yet done
         self._seen_points: dict[Point, int] = {}  # physical card -> card index it was seen in
         # Every operation started (sender -1) and every message accepted, in order:
         # the evidence `audit` re-checks.
@@ -264,6 +266,7 @@ class MentalPeer:
         step = len(self.ops)
         op = _Shuffle(step, len(points), piles=[tuple(points)])
         self.ops.append(op)
+        self._open.append(step)
         self.log.append((-1, OpStart(step, "shuffle", points=tuple(points))))
         self._shuffle_secrets[step] = ShuffleSecrets.random(len(points))
         self._replay_early()
@@ -277,6 +280,7 @@ class MentalPeer:
         seen_by = frozenset(viewers)
         op = _Reveal(step, card, seen_by, self._plan_reveal(card, seen_by))
         self.ops.append(op)
+        self._open.append(step)
         self.log.append((-1, OpStart(step, "reveal", card=card, viewers=tuple(sorted(seen_by)))))
         self._replay_early()
         self._settle_reveal(op)
@@ -286,6 +290,7 @@ class MentalPeer:
         """Start drawing a shared random integer in [0, bound); returns its step."""
         step = len(self.ops)
         self.ops.append(_Beacon(step, bound))
+        self._open.append(step)
         self.log.append((-1, OpStart(step, "beacon", bound=bound)))
         self._beacon_secrets[step] = secrets.token_bytes(32)
         self._replay_early()
@@ -297,6 +302,7 @@ class MentalPeer:
             raise LocalProtocolError("only the announcing seat gives the payload")
         step = len(self.ops)
         self.ops.append(_Announce(step, seat, payload))
+        self._open.append(step)
         self.log.append((-1, OpStart(step, "announce", seat=seat)))
         self._replay_early()
         return step
@@ -311,6 +317,7 @@ class MentalPeer:
         """Start the disclosure: every seat reveals all its secrets, for the audit."""
         step = len(self.ops)
         self.ops.append(_Disclosure(step))
+        self._open.append(step)
         self.log.append((-1, OpStart(step, "disclose")))
         self._replay_early()
         return step
@@ -384,7 +391,11 @@ class MentalPeer:
     def outgoing(self) -> list[Body]:
         """The messages this seat owes now (each returned once)."""
         out: list[Body] = []
-        for op in self.ops:
+        # Only operations still open can owe anything; finished ones drop out, so a
+        # long game costs the same per message at the end as at the start.
+        self._open = [step for step in self._open if not self.done(step)]
+        for step in self._open:
+            op = self.ops[step]
             for body in self._owed(op):
                 key = (op.step, _fingerprint(body))
                 if key not in self._sent:
@@ -439,15 +450,15 @@ class MentalPeer:
         return self._shuffle_secrets[step].card_masks[index].forward
 
     def _card_origin(self, card: int) -> tuple[int, int]:
-        for op in self.ops:
-            if isinstance(op, _Shuffle) and op.first_card <= card < op.first_card + op.size:
-                return op.step, card - op.first_card
-        raise LocalProtocolError(f"card {card} comes from no finished shuffle")
+        """(shuffle step, position in that shuffle) of a card."""
+        if not 0 <= card < len(self.cards):
+            raise LocalProtocolError(f"card {card} comes from no finished shuffle")
+        return self.cards[card].origin
 
     def _seal(self, step: int, card: int, reader: int, key: bytes) -> bytes:
         header = canonical(["sealed-key", step, card, self.seat, reader])
         return seal(
-            self._encryption_key, self._encryption_keys[reader], self.table_id,
+            self._encryption_key, self.encryption_keys[reader], self.table_id,
             self.seat, reader, step, key, header,
         )  # fmt: skip
 
@@ -519,8 +530,9 @@ class MentalPeer:
         op.piles.append(body.cards)
         if op.turn(self.num_seats) is None:
             op.first_card = len(self.cards)
-            for cipher in body.cards:
-                self.cards.append(Card(cipher, [{s} for s in range(self.num_seats)]))
+            for i, cipher in enumerate(body.cards):
+                holders = [{s} for s in range(self.num_seats)]
+                self.cards.append(Card(cipher, holders, (op.step, i)))
             own = self._shuffle_secrets[op.step]
             for i, mask in enumerate(own.card_masks):
                 self.cards[op.first_card + i].keys[self.seat] = mask.forward
@@ -536,7 +548,7 @@ class MentalPeer:
             if body.reader == self.seat:
                 header = canonical(["sealed-key", op.step, op.card, sender, self.seat])
                 key = open_sealed(
-                    self._encryption_key, self._encryption_keys[sender], self.table_id,
+                    self._encryption_key, self.encryption_keys[sender], self.table_id,
                     sender, self.seat, op.step, body.sealed, header,
                 )  # fmt: skip
         else:

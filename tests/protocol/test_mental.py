@@ -1,0 +1,142 @@
+"""The mental-poker peer: who learns which card, beacons, sealing, fair and hiding shuffles."""
+
+import math
+from collections import Counter
+from itertools import permutations
+
+import pytest
+
+from protocol.audit import audit
+from protocol.beacon import unbiased_below
+from protocol.curve import hash_to_point
+from protocol.errors import RemoteProtocolError
+from protocol.inprocess import make_peers, run_everywhere
+from protocol.mental import MaskedPile, MentalPeer, SealedKey
+from protocol.sealed import open_sealed
+
+POINTS = [hash_to_point("test", "card", i) for i in range(12)]
+
+
+def shuffled(
+    num_seats: int, points: list[bytes] = POINTS
+) -> tuple[list[MentalPeer], object, list[int]]:
+    peers, bus = make_peers(num_seats, points)
+    step = run_everywhere(bus, lambda p: p.shuffle(points))[0]
+    return peers, bus, peers[0].shuffled_cards(step)
+
+
+def reveal(bus: object, card: int, viewers: set[int]) -> None:
+    run_everywhere(bus, lambda p: p.reveal(card, viewers))  # type: ignore[arg-type]
+
+
+def test_a_card_revealed_to_one_seat_is_known_to_it_alone() -> None:
+    peers, bus, cards = shuffled(4)
+    reveal(bus, cards[0], {2})
+    seen = [p.card_of(cards[0]) for p in peers]
+    assert seen[2] is not None and seen[:2] + seen[3:] == [None, None, None]
+    assert all(p.card_of(cards[1]) is None for p in peers)  # other cards stay locked
+
+
+def test_hand_over_then_public_reveal() -> None:
+    peers, bus, cards = shuffled(3)
+    reveal(bus, cards[5], {0})  # dealt to seat 0
+    reveal(bus, cards[5], {1})  # stolen by seat 1: seat 0 hands its last key over, sealed
+    assert [p.card_of(cards[5]) is not None for p in peers] == [True, True, False]
+    sealed = [m for _, m in peers[2].log if isinstance(m, SealedKey)]
+    assert len(sealed) == 1 and sealed[0].reader == 1
+    reveal(bus, cards[5], {0, 1, 2})
+    assert len({p.card_of(cards[5]) for p in peers}) == 1
+    assert peers[2].card_of(cards[5]) is not None
+
+
+def test_reveal_to_two_seats_keeps_the_third_out() -> None:
+    peers, bus, cards = shuffled(3)
+    reveal(bus, cards[3], {0, 2})
+    assert [p.card_of(cards[3]) is not None for p in peers] == [True, False, True]
+
+
+def test_a_sealed_key_opens_only_for_its_reader() -> None:
+    peers, bus, cards = shuffled(3)
+    reveal(bus, cards[0], {0})
+    reveal(bus, cards[0], {1})
+    m = next(m for _, m in peers[2].log if isinstance(m, SealedKey))
+    from protocol.commitments import canonical
+
+    header = canonical(["sealed-key", m.step, m.card, 0, 1])
+    eavesdropper = peers[2]
+    with pytest.raises(RemoteProtocolError, match="does not decrypt"):
+        open_sealed(
+            eavesdropper._encryption_key, eavesdropper.encryption_keys[0], eavesdropper.table_id,
+            0, 1, m.step, m.sealed, header,
+        )  # fmt: skip
+
+
+def test_beacon_agrees_everywhere_and_stays_in_range() -> None:
+    peers, bus = make_peers(3, POINTS)
+    values = set()
+    for _ in range(10):
+        step = run_everywhere(bus, lambda p: p.beacon(6))[0]
+        got = {p.beacon_value(step) for p in peers}
+        assert len(got) == 1
+        values |= got
+    assert values <= set(range(6))
+
+
+def test_unbiased_below_is_uniform() -> None:
+    counts = Counter(unbiased_below(3, i.to_bytes(4, "big")) for i in range(30_000))
+    assert set(counts) == {0, 1, 2}
+    assert all(abs(c - 10_000) < 600 for c in counts.values())
+
+
+def test_an_observer_cannot_tell_which_slot_holds_which_card() -> None:
+    # Four copies of one card and eight others: an observer storing every message sees
+    # no ciphertext twice and no card point in clear, so equal cards do not show.
+    points = [hash_to_point("test", "same", i) for i in range(4)] + POINTS[:8]
+    peers, _bus, cards = shuffled(3, points)
+    observed = [c for _, m in peers[0].log if isinstance(m, MaskedPile) for c in m.cards]
+    assert len(observed) == len(set(observed)) == 6 * len(points)
+    assert not set(observed) & set(points)
+    final = [peers[0].cards[c].cipher for c in cards]
+    assert len(set(final)) == len(points)
+
+
+def chi_square_survival(x: float, df: int) -> float:
+    """P(X > x) for a chi-square variable with an odd number of degrees of freedom."""
+    assert df % 2 == 1
+    total = math.erfc(math.sqrt(x / 2))
+    term = math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    for i in range(1, (df - 1) // 2 + 1):
+        total += term
+        term *= x / (2 * i + 1)
+    return total
+
+
+def test_shuffles_are_uniform() -> None:
+    # 360 real three-seat shuffles of three cards, each then revealed to all: each of the
+    # six orders should come up 60 times. The threshold is the chi-square value an honest
+    # shuffle exceeds less than once in a million runs (5 degrees of freedom).
+    points = POINTS[:3]
+    peers, bus = make_peers(3, points)
+    orders: Counter[tuple[int, ...]] = Counter()
+    trials = 360
+    for _ in range(trials):
+        step = run_everywhere(bus, lambda p: p.shuffle(points))[0]
+        cards = peers[0].shuffled_cards(step)
+        for card in cards:
+            reveal(bus, card, {0, 1, 2})
+        orders[tuple(peers[1].card_of(c) or 0 for c in cards)] += 1
+    assert set(orders) == set(permutations(range(3)))
+    expected = trials / 6
+    chi2 = sum((orders[o] - expected) ** 2 / expected for o in permutations(range(3)))
+    threshold = next(x / 10 for x in range(1, 1000) if chi_square_survival(x / 10, 5) < 1e-6)
+    assert 30 < threshold < 40  # sanity of the survival function: about 35.9 for df = 5
+    assert chi2 < threshold
+
+
+def test_honest_disclosure_passes_the_audit() -> None:
+    peers, bus, cards = shuffled(3)
+    reveal(bus, cards[0], {1})
+    run_everywhere(bus, lambda p: p.beacon(4))
+    run_everywhere(bus, lambda p: p.disclose())
+    for p in peers:
+        assert audit(p.log, p.table_id, 3, p.encryption_keys) == []
