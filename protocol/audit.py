@@ -27,6 +27,7 @@ from protocol.mental import (
     ShuffleSecrets,
     mask_and_permute,
     remask,
+    turn_order,
 )
 from protocol.sealed import open_sealed
 
@@ -104,13 +105,14 @@ class _Auditor:
                 or public.public_bytes_raw() != self.encryption_keys[seat].public_bytes_raw()
             ):
                 self.fault(seat, disclosed.step, "disclosed an encryption key that is not its own")
-            for step, pile_mask, permutation, card_masks, nonce in disclosed.shuffles:
+            for step, pile_mask, permutation, card_masks, nonce, deck in disclosed.shuffles:
                 try:
                     secret = ShuffleSecrets(
                         Mask.from_bytes(pile_mask),
                         tuple(permutation),
                         tuple(Mask.from_bytes(m) for m in card_masks),
                         nonce,
+                        deck,
                     )
                 except BadPointError as exc:
                     self.fault(seat, step, f"disclosed an invalid mask: {exc}")
@@ -122,16 +124,20 @@ class _Auditor:
         commits = {seat: m.digest for seat, m in messages if isinstance(m, Commit)}
         piles = {(m.phase, seat): m.cards for seat, m in messages if isinstance(m, MaskedPile)}
         secrets = self.shuffles.get(step, {})
+        owner = None if start.seat < 0 else start.seat
+        pile: tuple[Point, ...] = start.points
+        if owner is not None:
+            pile = secrets[owner].deck if owner in secrets else ()
+        size = len(piles.get((1, owner if owner is not None else 0), pile))
         for seat, secret in secrets.items():
             if seat in commits and not opens(
                 commits[seat], self.table_id, seat, step, secret.committed()
             ):
                 self.fault(seat, step, "disclosed shuffle secrets that do not match its commitment")
-            if sorted(secret.permutation) != list(range(len(start.points))):
+            if sorted(secret.permutation) != list(range(size)):
                 self.fault(seat, step, "its shuffle permutation is not a permutation of the pile")
-        pile: tuple[Point, ...] = start.points
         for phase, work in ((1, mask_and_permute), (2, remask)):
-            for seat in range(self.n):
+            for seat in turn_order(self.n, owner if phase == 1 else None):
                 sent = piles.get((phase, seat))
                 turn_secret = secrets.get(seat)
                 if sent is None:
@@ -146,7 +152,7 @@ class _Auditor:
                         self.fault(seat, step, f"its {what} does not follow from its secrets")
                 pile = sent
         if (2, self.n - 1) in piles:
-            self.card_origin.extend((step, i) for i in range(len(start.points)))
+            self.card_origin.extend((step, i) for i in range(size))
 
     def _committed_key(self, seat: int, card: int) -> bytes | None:
         if card >= len(self.card_origin):

@@ -95,8 +95,9 @@ def decode(data: Any, sender: int | None = None) -> Body:
                 tuple(_int(i) for i in _seq(s[2])),
                 tuple(_bytes(m, 32) for m in _seq(s[3])),
                 _bytes(s[4]),
+                tuple(_bytes(p, 32) for p in _seq(s[5])),
             )
-            for s in (_seq(x, 5) for x in _seq(data.get("shuffles")))
+            for s in (_seq(x, 6) for x in _seq(data.get("shuffles")))
         )
         beacons = tuple(
             (_int(b[0]), _bytes(b[1], 32)) for b in (_seq(x, 2) for x in _seq(data.get("beacons")))

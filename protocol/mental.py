@@ -92,7 +92,10 @@ class SecretsReveal:
 
     step: int
     encryption_key: bytes
-    shuffles: tuple[tuple[int, bytes, tuple[int, ...], tuple[bytes, ...], bytes], ...]
+    # (step, pile mask, permutation, card masks, nonce, own deck or empty) per shuffle
+    shuffles: tuple[
+        tuple[int, bytes, tuple[int, ...], tuple[bytes, ...], bytes, tuple[bytes, ...]], ...
+    ]
     beacons: tuple[tuple[int, bytes], ...]
 
 
@@ -131,15 +134,16 @@ class ShuffleSecrets:
     permutation: tuple[int, ...]  # output position i holds input card permutation[i]
     card_masks: tuple[Mask, ...]
     nonce: bytes
+    deck: tuple[Point, ...] = ()  # the owner's own deck, in plain: its decklist
 
     @staticmethod
-    def random(size: int) -> ShuffleSecrets:
+    def random(size: int, deck: Sequence[Point] = ()) -> ShuffleSecrets:
         """Fresh secrets from `secrets`: a uniform permutation and independent masks."""
         order = list(range(size))
         secrets.SystemRandom().shuffle(order)
         return ShuffleSecrets(
             Mask.random(), tuple(order), tuple(Mask.random() for _ in range(size)),
-            secrets.token_bytes(16),
+            secrets.token_bytes(16), tuple(deck),
         )  # fmt: skip
 
     def committed(self) -> list[object]:
@@ -149,6 +153,7 @@ class ShuffleSecrets:
             list(self.permutation),
             [m.forward for m in self.card_masks],
             self.nonce,
+            list(self.deck),
         ]
 
 
@@ -184,15 +189,24 @@ class _Shuffle:
     step: int
     size: int
     commits: dict[int, bytes] = field(default_factory=dict)
-    piles: list[tuple[Point, ...]] = field(default_factory=list)  # the input, then each turn
+    # The input (empty when it is an owner's secret deck), then each turn's pile.
+    piles: list[tuple[Point, ...]] = field(default_factory=list)
     first_card: int = -1  # global index of this shuffle's first card, once done
+    owner: int | None = None  # a seat's own deck: the owner masks first
 
     def turn(self, num_seats: int) -> tuple[int, int] | None:
         """(phase, seat) whose pile comes next, or None when both phases are done."""
         done = len(self.piles) - 1
         if done >= 2 * num_seats:
             return None
-        return (1 + done // num_seats, done % num_seats)
+        phase, index = 1 + done // num_seats, done % num_seats
+        return phase, turn_order(num_seats, self.owner if phase == 1 else None)[index]
+
+
+def turn_order(num_seats: int, owner: int | None) -> list[int]:
+    """Seats in the order they take a shuffle phase: an own deck's owner first."""
+    seats = list(range(num_seats))
+    return seats if owner is None else [owner] + [s for s in seats if s != owner]
 
 
 @dataclass
@@ -263,12 +277,28 @@ class MentalPeer:
 
     def shuffle(self, points: Sequence[Point]) -> int:
         """Start shuffling public `points`; returns its step. Cards appear when it is done."""
+        return self._start_shuffle(tuple(points), len(points), None, ())
+
+    def shuffle_own_deck(self, owner: int, size: int, deck: Sequence[Point] = ()) -> int:
+        """Start shuffling `owner`'s own deck of `size` cards; only the owner passes `deck`.
+
+        The owner commits to its decklist with its other secrets and masks first, so
+        the others see only masked cards: they learn the decklist only as cards are
+        shown, and the audit checks it against the commitment at the end.
+        """
+        if (owner == self.seat) != bool(deck) or (deck and len(deck) != size):
+            raise LocalProtocolError("only the owner gives its deck, of the announced size")
+        return self._start_shuffle((), size, owner, tuple(deck))
+
+    def _start_shuffle(
+        self, points: tuple[Point, ...], size: int, owner: int | None, deck: tuple[Point, ...]
+    ) -> int:
         step = len(self.ops)
-        op = _Shuffle(step, len(points), piles=[tuple(points)])
-        self.ops.append(op)
+        self.ops.append(_Shuffle(step, size, piles=[points], owner=owner))
         self._open.append(step)
-        self.log.append((-1, OpStart(step, "shuffle", points=tuple(points))))
-        self._shuffle_secrets[step] = ShuffleSecrets.random(len(points))
+        start = OpStart(step, "shuffle", points=points, seat=-1 if owner is None else owner)
+        self.log.append((-1, start))
+        self._shuffle_secrets[step] = ShuffleSecrets.random(size, deck)
         self._replay_early()
         return step
 
@@ -330,6 +360,7 @@ class MentalPeer:
                 sec.permutation,
                 tuple(m.forward for m in sec.card_masks),
                 sec.nonce,
+                sec.deck,
             )
             for at, sec in sorted(self._shuffle_secrets.items())
         )
@@ -422,7 +453,8 @@ class MentalPeer:
             if turn is not None and turn[1] == me and len(op.commits) == self.num_seats:
                 phase, _ = turn
                 work = mask_and_permute if phase == 1 else remask
-                owed.append(MaskedPile(op.step, phase, work(op.piles[-1], secret)))
+                pile = secret.deck if len(op.piles) == 1 and op.owner == me else op.piles[-1]
+                owed.append(MaskedPile(op.step, phase, work(pile, secret)))
             return owed
         if isinstance(op, _Reveal):
             owed = []

@@ -1,5 +1,6 @@
 """The mental-poker peer: who learns which card, beacons, sealing, fair and hiding shuffles."""
 
+import dataclasses
 import math
 from collections import Counter
 from itertools import permutations
@@ -140,3 +141,36 @@ def test_honest_disclosure_passes_the_audit() -> None:
     run_everywhere(bus, lambda p: p.disclose())
     for p in peers:
         assert audit(p.log, p.table_id, 3, p.encryption_keys) == []
+
+
+def test_an_own_deck_stays_hidden_until_shown_and_its_decklist_is_audited() -> None:
+    deck = POINTS[:6]
+    peers, bus = make_peers(3, POINTS)
+    step = run_everywhere(bus, lambda p: p.shuffle_own_deck(1, 6, deck if p.seat == 1 else ()))[0]
+    cards = peers[0].shuffled_cards(step)
+    # The others never saw the decklist: no plain card point in anything they received.
+    received = {c for _, m in peers[0].log if isinstance(m, MaskedPile) for c in m.cards}
+    assert not received & set(POINTS)
+    reveal(bus, cards[0], {1})  # the owner draws
+    assert [p.card_of(cards[0]) is not None for p in peers] == [False, True, False]
+    reveal(bus, cards[0], {0, 1, 2})  # and plays it
+    assert peers[0].card_of(cards[0]) in range(6)
+    run_everywhere(bus, lambda p: p.disclose())
+    for p in peers:
+        assert audit(p.log, p.table_id, 3, p.encryption_keys) == []
+
+
+def test_an_owner_that_masks_another_deck_than_it_committed_to_is_named() -> None:
+    peers, bus = make_peers(2, POINTS)
+    honest_deck, other_deck = POINTS[:4], POINTS[4:8]
+    peers[1]._start_shuffle((), 4, 1, tuple(honest_deck))  # commits to honest_deck...
+    peers[0].shuffle_own_deck(1, 4)
+    secret = peers[1]._shuffle_secrets[0]
+    # ...but masks other_deck: swap the deck it works from, keeping its commitment.
+    peers[1]._shuffle_secrets[0] = dataclasses.replace(secret, deck=tuple(other_deck))
+    while bus.deliver():  # move the messages until the shuffle is done
+        pass
+    peers[1]._shuffle_secrets[0] = secret  # and discloses the committed one
+    run_everywhere(bus, lambda p: p.disclose())
+    faults = audit(peers[0].log, peers[0].table_id, 2, peers[0].encryption_keys)
+    assert any(f.seat == 1 and "does not follow from its secrets" in f.reason for f in faults)

@@ -135,9 +135,9 @@ def test_a_beacon_reveal_that_contradicts_its_commitment_is_named() -> None:
 
 def test_disclosed_secrets_that_do_not_match_the_commitment_are_named() -> None:
     def tamper(b: SecretsReveal) -> SecretsReveal:
-        step, mask, perm, masks, _nonce = b.shuffles[0]
+        step, mask, perm, masks, _nonce, deck = b.shuffles[0]
         return dataclasses.replace(
-            b, shuffles=((step, mask, perm, masks, bytes(16)), *b.shuffles[1:])
+            b, shuffles=((step, mask, perm, masks, bytes(16), deck), *b.shuffles[1:])
         )
 
     _, result = play(2, cheat=cheat_once(1, SecretsReveal, tamper))
