@@ -92,27 +92,35 @@ def main() -> None:
     Mask.random()  # warm up
     print(f"{args.cards}-card pile; CPU seconds for the whole table (all peers together)")
     for seats in (int(s) for s in args.seats.split(",")):
-        peers, bus = make_peers(seats, points)
-        steps: list[int] = []
-        shuffle = cpu(lambda: steps.extend(run_everywhere(bus, lambda p: p.shuffle(points))))
-        cards = peers[0].shuffled_cards(steps[0])
-        reveal = cpu(lambda: run_everywhere(bus, lambda p: p.reveal(cards[0], {seats - 1})))
-        disclose = cpu(lambda: run_everywhere(bus, lambda p: p.disclose()))
-        peer = peers[0]
-        verdict: list[object] = []
-        audit_time = cpu(
-            lambda: verdict.append(audit(peer.log, peer.table_id, seats, peer.encryption_keys))
-        )
-        assert verdict == [[]], verdict
-        baseline_cards = args.baseline_cards or args.cards
-        curve_math = curve_shuffle_math(seats, points[:baseline_cards])
-        modexp = modexp_shuffle(seats, baseline_cards)
-        print(
-            f"{seats} seats: shuffle+lock {shuffle:6.3f} s | reveal to one seat "
-            f"{reveal * 1000:6.2f} ms | disclose {disclose:5.3f} s + audit {audit_time:5.3f} s "
-            f"(one peer) | {baseline_cards}-card shuffle math: X25519 {curve_math:6.3f} s, "
-            f"modexp-2048 {modexp:7.2f} s, ratio {modexp / curve_math:5.0f}x"
-        )
+        print(measure(seats, points, args.baseline_cards or args.cards))
+
+
+def measure(seats: int, points: list[bytes], baseline_cards: int) -> str:
+    """One line of figures for a table of `seats`."""
+    peers, bus = make_peers(seats, points)
+    start = time.process_time()
+    step = run_everywhere(bus, lambda p: p.shuffle(points))[0]
+    shuffle = time.process_time() - start
+    cards = peers[0].shuffled_cards(step)
+    start = time.process_time()
+    run_everywhere(bus, lambda p: p.reveal(cards[0], {seats - 1}))
+    reveal = time.process_time() - start
+    start = time.process_time()
+    run_everywhere(bus, lambda p: p.disclose())
+    disclose = time.process_time() - start
+    peer = peers[0]
+    start = time.process_time()
+    verdict = audit(peer.log, peer.table_id, seats, peer.encryption_keys)
+    audit_time = time.process_time() - start
+    assert verdict == [], verdict
+    curve_math = curve_shuffle_math(seats, points[:baseline_cards])
+    modexp = modexp_shuffle(seats, baseline_cards)
+    return (
+        f"{seats} seats: shuffle+lock {shuffle:6.3f} s | reveal to one seat "
+        f"{reveal * 1000:6.2f} ms | disclose {disclose:5.3f} s + audit {audit_time:5.3f} s "
+        f"(one peer) | {baseline_cards}-card shuffle math: X25519 {curve_math:6.3f} s, "
+        f"modexp-2048 {modexp:7.2f} s, ratio {modexp / curve_math:5.0f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Builders of rpg-battle positions for the rules tests, through the public engine API only.
 
-The tables below are copied from the rulebook (/work/shared/seeds/003_cfa394b9cdefb20c.txt),
+The tables below are copied from the rulebook (../shared/seeds/003_cfa394b9cdefb20c.txt),
 not read from the engine, so the tests check the engine's card data against the book.
 Chance nodes are answered by the test: `Deal(card)` decides exactly which card is drawn.
 """

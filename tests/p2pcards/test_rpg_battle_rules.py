@@ -1,6 +1,6 @@
 """The rules of rpg-battle, card by card and rule by rule, against the rulebook.
 
-Rulebook: /work/shared/seeds/003_cfa394b9cdefb20c.txt; each test cites the line it checks.
+Rulebook: ../shared/seeds/003_cfa394b9cdefb20c.txt; each test cites the line it checks.
 Where the book is silent, the engine's choice is cited as "our choice (rules.md §N)": the numbered
 list in p2pcards/games/rpg_battle/rules.md (also docs/rules/rpg-battle.md).
 Every position is built through the public API, and the test decides every chance outcome.
