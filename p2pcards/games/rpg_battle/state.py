@@ -91,6 +91,7 @@ class Rules:
         self.card_index = {c.id: i for i, c in enumerate(self.cards)}
         self.composition = [c.qty for c in self.cards]
         self.deck_size = db.deck_size
+        self.deals = [Deal(c.id) for c in self.cards]  # every Deal outcome, built once
         self.dodge = [i for i, c in enumerate(self.cards) if c.effect == "dodge"]
         self.counter = [i for i, c in enumerate(self.cards) if c.effect == "counter"]
 
@@ -400,7 +401,9 @@ class RpgBattleState(State):
             if viewer is not None and viewer != step[1]:
                 return [(DEAL_HIDDEN, 1.0)]
             # Deck slots are never known to anyone, so the deck is the pool.
-            return [(_one(Deal, card), p) for card, p in self._spread(self._pool)]
+            deals = self._rules.deals
+            total = sum(self._pool)
+            return [(deals[k], n / total) for k, n in enumerate(self._pool) if n]
         may_see = viewer is None or viewer in (step[1], step[2])
         hand = self._hands[step[2]]
         share = 1.0 / len(hand)
@@ -474,7 +477,7 @@ class RpgBattleState(State):
         if needs_target != (action.target is not None) or needs_seat != (action.seat is not None):
             what = "a character" if needs_target else "a seat" if needs_seat else "no target"
             raise IllegalActionError(f"{card.name} takes {what}")
-        if action not in set(self._plays(k)):
+        if action not in self._plays(k):
             raise IllegalActionError(f"{action} is not a legal target for {card.name} now")
 
     def _verify_holds(self, seat: int, k: int) -> None:
