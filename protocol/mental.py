@@ -500,12 +500,30 @@ class MentalPeer:
         """Take a message another seat sent (or our own, echoed back in transcript order)."""
         if not 0 <= sender < self.num_seats:
             raise RemoteProtocolError(None, f"message from a seat that does not exist: {sender}")
-        if body.step >= len(self.ops):
-            self._early.append((sender, body))  # an operation this peer has not started yet
+        if body.step >= len(self.ops) or not self._ready(self.ops[body.step], sender, body):
+            # An operation this peer has not started yet, or a message that answers one
+            # we have not received: over a mesh, messages from different seats can
+            # overtake each other. It waits; one that never fits stalls the table,
+            # and the seat that owes the missing message is named.
+            self._early.append((sender, body))
             return
         op = self.ops[body.step]
         self._accept(op, sender, body)
         self.log.append((sender, body))
+        if self._early:
+            self._replay_early()
+
+    def _ready(self, op: _Op, sender: int, body: Body) -> bool:
+        """Whether everything `body` answers has arrived (it may still be wrong)."""
+        if isinstance(op, _Shuffle) and isinstance(body, MaskedPile):
+            # A pile answers all commitments and the turn before it.
+            turn = op.turn(self.num_seats)
+            return len(op.commits) == self.num_seats and (
+                turn == (body.phase, sender) or turn is None
+            )
+        if isinstance(op, _Beacon) and isinstance(body, BeaconReveal):
+            return len(op.commits) == self.num_seats
+        return True
 
     def _replay_early(self) -> None:
         early, self._early = self._early, []

@@ -1,0 +1,232 @@
+"""One seat at a table of peers, as a sans-I/O state machine.
+
+A `TablePeer` holds its seat's replica of the game, its `MentalPeer` (secrets
+and locked cards) and its `MentalDealer`, and follows the game: it takes
+envelopes from the other seats (`receive`), asks for its own decisions
+(`wants_action` / `act`) and leaves what it must send in `outbox`. The same
+class serves any transport: asyncio over TLS on a LAN, or a list in a test.
+
+After every step each peer sends the section digests of its replica; a seat
+whose digests differ from ours is reported as a desync at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from p2pcards.engine import Action, Game, State
+from protocol import codec
+from protocol.audit import Fault, audit
+from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.mental import MentalPeer
+from protocol.mental_dealer import MentalDealer, card_points
+from protocol.transcript import Envelope, Receiver, Sender
+
+
+class DesyncError(ProtocolError):
+    """Another replica's public state differs from ours after the same step."""
+
+    def __init__(self, seat: int, step: int, sections: list[str]) -> None:
+        super().__init__(
+            f"seat {seat}'s replica differs from ours after step {step} in: {', '.join(sections)}"
+        )
+        self.seat = seat
+        self.step = step
+        self.sections = sections
+
+
+class _NeedAction:
+    """What the game flow yields when it waits for this seat's own decision."""
+
+
+NEED_ACTION = _NeedAction()
+
+
+@dataclass
+class StepRecord:
+    """One engine step as this seat applied it."""
+
+    index: int
+    action: Action
+    digests: dict[str, str]
+
+
+@dataclass
+class TableKeys:
+    """Everything a seat needs to know about keys: its own, and every seat's public ones."""
+
+    signing: Ed25519PrivateKey
+    sealing: X25519PrivateKey
+    verify: Sequence[Ed25519PublicKey]
+    seal: Sequence[X25519PublicKey]
+
+
+@dataclass
+class TableOutcome:
+    """How the game ended for this seat."""
+
+    returns: list[float]
+    digest: str
+    faults: list[Fault] = field(default_factory=list)
+
+
+class TablePeer:
+    """A seat's whole side of a networked game."""
+
+    def __init__(
+        self,
+        game: Game,
+        options: dict[str, Any],
+        table_id: bytes,
+        seat: int,
+        keys: TableKeys,
+    ) -> None:
+        num_seats = len(keys.verify)
+        self.game = game
+        self.seat = seat
+        self.table_id = table_id
+        self.replica: State = game.new_initial_state(num_seats, **options).observation(seat)
+        points = card_points(game)
+        self.mental = MentalPeer(table_id, seat, num_seats, keys.sealing, keys.seal, points)
+        self.dealer = MentalDealer(self.mental, game, self.replica, points)
+        self._sender = Sender(table_id, seat, keys.signing)
+        self._receiver = Receiver(table_id, list(keys.verify))
+        self.outbox: list[Envelope] = []
+        self.transcript: list[Envelope] = []  # every envelope accepted, ours included
+        self.steps: list[StepRecord] = []
+        self._their_digests: dict[tuple[int, int], dict[str, str]] = {}
+        self.outcome: TableOutcome | None = None
+        self._flow = self._game()
+        self._waiting: int | _NeedAction | None = None
+        self._pending_action: Action | None = None
+        self._started = False
+
+    # ------------------------------------------------------------- driving
+
+    def start(self) -> None:
+        """Begin: the first operations (the deck's shuffle) start and messages are owed."""
+        self._started = True
+        self._waiting = next(self._flow)
+        self._advance()
+
+    def wants_action(self) -> bool:
+        """Whether the game waits for this seat's own decision (ask the agent or person)."""
+        return self._waiting is NEED_ACTION
+
+    def act(self, action: Action) -> None:
+        """Give this seat's decision; it is checked, announced and then applied by everyone."""
+        if not self.wants_action():
+            raise ProtocolError("it is not this seat's decision")
+        self.replica.verify_action(action)
+        self._pending_action = action
+        self._advance()
+
+    def receive(self, envelope: Envelope) -> None:
+        """Take one envelope from another seat."""
+        body = self._receiver.accept(envelope)
+        self.transcript.append(envelope)
+        if body.get("kind") == "digest":
+            self._take_digest(envelope.seat, body)
+        else:
+            self.mental.receive(envelope.seat, codec.decode(body, envelope.seat))
+        if self._started:
+            self._advance()
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game, the disclosure and the audit are over."""
+        return self.outcome is not None
+
+    # --------------------------------------------------------------- inside
+
+    def _advance(self) -> None:
+        """Run the game flow as far as it goes; queue what we owe."""
+        while True:
+            self._flush()
+            waiting = self._waiting
+            if waiting is None:
+                return  # finished
+            if waiting is NEED_ACTION:
+                if self._pending_action is None:
+                    return
+                action, self._pending_action = self._pending_action, None
+                self._resume(action)
+                continue
+            assert isinstance(waiting, int)
+            if not self.mental.done(waiting):
+                return
+            self._resume(None)
+
+    def _resume(self, value: Action | None) -> None:
+        try:
+            self._waiting = self._flow.send(value)
+        except StopIteration:
+            self._waiting = None
+
+    def _flush(self) -> None:
+        """Sign what the mental peer owes; take our own messages in first, in order."""
+        while True:
+            bodies = self.mental.outgoing()
+            if not bodies:
+                return
+            for body in bodies:
+                self._send(codec.encode(body))
+                self.mental.receive(self.seat, body)
+
+    def _send(self, body: dict[str, Any]) -> None:
+        envelope = self._sender.wrap(body)
+        self._receiver.accept(envelope)  # keeps our own chain in the receiver, like anyone's
+        self.transcript.append(envelope)
+        self.outbox.append(envelope)
+
+    def _game(self) -> Generator[int | _NeedAction, Action | None, None]:
+        replica = self.replica
+        yield from self.dealer.setup()
+        while not replica.is_terminal():
+            if replica.is_chance_node():
+                action = yield from self.dealer.chance()
+            else:
+                own: Action | None = None
+                if replica.current_player() == self.seat:
+                    own = yield NEED_ACTION
+                action = yield from self.dealer.decide(own)
+            replica.apply_action(action)
+            self._record(action)
+        yield from self.dealer.disclose()
+        verdict = audit(
+            self.mental.log, self.table_id, self.mental.num_seats, self.mental.encryption_keys
+        )
+        self.outcome = TableOutcome(replica.returns(), replica.public_digest(), verdict)
+
+    def _record(self, action: Action) -> None:
+        index = len(self.steps)
+        digests = self.replica.section_digests()
+        self.steps.append(StepRecord(index, action, digests))
+        self._send({"kind": "digest", "step": index, "sections": digests})
+        for (seat, step), theirs in list(self._their_digests.items()):
+            if step == index:
+                self._compare(seat, step, theirs)
+
+    def _take_digest(self, seat: int, body: dict[str, Any]) -> None:
+        step, sections = body.get("step"), body.get("sections")
+        if not isinstance(step, int) or not isinstance(sections, dict):
+            raise RemoteProtocolError(seat, "malformed digest message")
+        if seat == self.seat:
+            return
+        self._their_digests[(seat, step)] = sections
+        if step < len(self.steps):
+            self._compare(seat, step, sections)
+
+    def _compare(self, seat: int, step: int, theirs: dict[str, str]) -> None:
+        ours = self.steps[step].digests
+        del self._their_digests[(seat, step)]
+        differ = sorted(
+            name for name in ours.keys() | theirs.keys() if ours.get(name) != theirs.get(name)
+        )
+        if differ:
+            raise DesyncError(seat, step, differ)
