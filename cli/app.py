@@ -15,6 +15,7 @@ from ai.match import DEFAULT_ROUND_CAP
 from ai.match import simulate as run_simulation
 from cli.errors import USAGE, fail
 from cli.play import Quit, run_local_game
+from cli.table import register as register_table_commands
 from cli.views import view_for
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
@@ -184,6 +185,9 @@ def simulate(
     out.print(table)
     seat_line = ", ".join(f"seat {s}: {w:g}" for s, w in sorted(tally.wins_by_seat.items()))
     out.print(f"wins by seat — {seat_line}")
+
+
+register_table_commands(app)
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ def run_local_game(
         if state.is_chance_node():
             action = dealer.sample(state)
         elif state.current_player() == you:
-            action = _ask(state.observation(you), view, console, read_line, log, you)
+            action = ask(state.observation(you), view, console, read_line, log, you)
         else:
             seat = state.current_player()
             action = agents[seat].act(state.observation(seat))
@@ -50,7 +50,7 @@ def run_local_game(
     return state
 
 
-def _ask(
+def ask(
     obs: State,
     view: GameView,
     console: Console,
@@ -58,7 +58,7 @@ def _ask(
     log: deque[str],
     you: int,
 ) -> Action:
-    """Show the board and numbered choices; ask until the answer is one of them."""
+    """Show the board and numbered choices; ask until the answer is one of them (Quit on q/EOF)."""
     actions = obs.legal_actions()
     if len(actions) == 1:
         return actions[0]  # nothing to choose (e.g. no card this character can play): no prompt

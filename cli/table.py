@@ -1,0 +1,266 @@
+"""`p2pcards host`, `join` and `bot`: sitting at a table of peers on the LAN."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import subprocess
+import sys
+import tempfile
+from collections import deque
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ai.agents import AgentSpecError, make_agent
+from cli.errors import FAILURE, fail
+from cli.play import Quit, ask
+from cli.views import view_for
+from p2pcards import games
+from p2pcards.engine import Action, State
+from p2pcards.errors import P2PCardsError, UnknownGameError
+from protocol.errors import LocalProtocolError, ProtocolError
+from protocol.identity import Identity, default_home
+from protocol.invite import Invite, InviteError
+from protocol.net import Decide, HostedTable, LocalSeat, Node
+from protocol.table_peer import TableOutcome
+
+out = Console(highlight=False)
+
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option(help="Directory for this player's identity key (default: config dir)."),
+]
+NameOpt = Annotated[str | None, typer.Option(help="Your name at the table.")]
+AgentOpt = Annotated[
+    str | None,
+    typer.Option(help="Let an AI play this seat (e.g. greedy); default: you, in the terminal."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as one JSON line.")]
+TimeoutOpt = Annotated[float, typer.Option(help="Seconds of silence before a peer is reported.")]
+
+
+def _identity(home: Path | None) -> tuple[Identity, Path]:
+    directory = home or default_home()
+    try:
+        return Identity.load_or_create(directory), directory
+    except (LocalProtocolError, OSError) as exc:
+        raise fail(f"cannot use identity in {directory}: {exc}", FAILURE) from None
+
+
+def _decider(spec: str | None, seed: int) -> Decide:
+    """How this seat decides: an agent, or the person at this terminal."""
+    if spec is not None:
+        try:
+            agent = make_agent(spec, seed)
+        except AgentSpecError as exc:
+            raise fail(str(exc)) from None
+
+        async def by_agent(observation: State) -> Action:
+            return agent.act(observation)
+
+        return by_agent
+
+    log: deque[str] = deque(maxlen=8)
+
+    async def by_person(observation: State) -> Action:
+        view = view_for(observation.game.name)
+        seat = observation.current_player()
+        return await asyncio.to_thread(ask, observation, view, out, out.input, log, seat)
+
+    return by_person
+
+
+def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
+    winners = [s for s, r in enumerate(outcome.returns) if r > 0]
+    clean = not outcome.faults
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "seat": seat,
+                    "returns": outcome.returns,
+                    "winners": winners,
+                    "digest": outcome.digest,
+                    "audit": "passed" if clean else [str(f) for f in outcome.faults],
+                }
+            ),
+            flush=True,
+        )
+    else:
+        names = ", ".join("you" if s == seat else f"seat {s}" for s in winners)
+        out.print(f"[bold]Game over.[/] Winner: {names}.")
+        if clean:
+            out.print("Audit passed: every seat's shuffles and keys check out.")
+        else:
+            out.print("[bold red]Audit found cheating:[/]")
+            for fault in outcome.faults:
+                out.print(f"  {fault}")
+    return 0 if clean else FAILURE
+
+
+async def _run_table(node: Node, timeout: float) -> TableOutcome:
+    try:
+        await node.connect_mesh()
+        return await node.play(silence=timeout)
+    finally:
+        await node.close()
+
+
+def host(
+    game: Annotated[str, typer.Argument(help="Game name (see `p2pcards games`).")],
+    seats: Annotated[int, typer.Option(help="Seats at the table, yours included.")] = 2,
+    port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 7777,
+    bind: Annotated[str, typer.Option(help="Address to listen on.")] = "0.0.0.0",
+    advertise: Annotated[
+        str, typer.Option(help="Address others reach this machine at (goes in the invite code).")
+    ] = "127.0.0.1",
+    name: NameOpt = None,
+    ai: Annotated[
+        int, typer.Option(help="Fill this many seats with AI peers (separate processes).")
+    ] = 0,
+    ai_agent: Annotated[str, typer.Option(help="Agent for the --ai seats.")] = "greedy",
+    agent: AgentOpt = None,
+    round_cap: Annotated[int | None, typer.Option(help="End after this many rounds.")] = None,
+    home: HomeOpt = None,
+    timeout: TimeoutOpt = 60.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Open a table and print its invite code; play when every seat is taken."""
+    try:
+        g = games.load(game)
+        g.check_num_players(seats)
+    except (UnknownGameError, P2PCardsError) as exc:
+        raise fail(str(exc)) from None
+    if not 0 <= ai < seats:
+        raise fail(f"--ai must leave at least the host's seat: 0 to {seats - 1}")
+    identity, directory = _identity(home)
+    seat = LocalSeat(identity, name or "host", _decider(agent, 0), directory)
+    options = {} if round_cap is None else {"round_cap": round_cap}
+    code = asyncio.run(
+        _host(g.name, seats, options, seat, bind, port, advertise, ai, ai_agent, timeout, as_json)
+    )
+    raise typer.Exit(code)
+
+
+async def _host(
+    game: str, seats: int, options: dict[str, object], seat: LocalSeat, bind: str, port: int,
+    advertise: str, ai: int, ai_agent: str, timeout: float, as_json: bool,
+) -> int:  # fmt: skip
+    node = Node(seat, bind, port)
+    try:
+        await node.listen()
+    except OSError as exc:
+        raise fail(f"cannot listen on {bind}:{port}: {exc}", FAILURE) from None
+    invite = node.host(HostedTable(game, seats, options), advertise)
+    if as_json:
+        print(json.dumps({"invite": str(invite)}), flush=True)
+    else:
+        out.print(f"Table open for {game}, {seats} seats. Invite code:\n\n  [bold]{invite}[/]\n")
+        out.print(f"Your fingerprint: {seat.identity.fingerprint}. Waiting for players…")
+    bots = [_start_bot(invite, ai_agent, i) for i in range(ai)]
+    try:
+        await node.wait_for_seats()
+        outcome = await _run_table(node, timeout)
+    except ProtocolError as exc:
+        raise fail(str(exc), FAILURE) from None
+    finally:
+        for bot in bots:
+            try:
+                bot.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                bot.kill()
+    return _report(outcome, 0, as_json)
+
+
+def _start_bot(invite: Invite, agent: str, index: int) -> subprocess.Popen[bytes]:
+    """An AI peer as its own process, with its own identity."""
+    home = Path(tempfile.mkdtemp(prefix=f"p2pcards-ai{index}-"))
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "bot",
+            str(invite),
+            "--agent",
+            agent,
+            "--home",
+            str(home),
+            "--name",
+            f"AI {index + 1}",
+            "--quiet",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def join(
+    code: Annotated[str, typer.Argument(help="The invite code the host printed.")],
+    name: NameOpt = None,
+    agent: AgentOpt = None,
+    home: HomeOpt = None,
+    bind: Annotated[
+        str, typer.Option(help="Address to listen on for the other seats.")
+    ] = "0.0.0.0",
+    timeout: TimeoutOpt = 60.0,
+    as_json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
+) -> None:
+    """Take a seat at a table with its invite code."""
+    try:
+        invite = Invite.parse(code)
+    except InviteError as exc:
+        raise fail(str(exc)) from None
+    identity, directory = _identity(home)
+    seat = LocalSeat(identity, name or "player", _decider(agent, 1), directory)
+    raise typer.Exit(asyncio.run(_join(invite, seat, bind, timeout, as_json, quiet)))
+
+
+def bot(
+    code: Annotated[str, typer.Argument(help="The invite code the host printed.")],
+    agent: Annotated[str, typer.Option(help="Agent that plays the seat.")] = "greedy",
+    name: NameOpt = None,
+    home: HomeOpt = None,
+    bind: Annotated[
+        str, typer.Option(help="Address to listen on for the other seats.")
+    ] = "0.0.0.0",
+    timeout: TimeoutOpt = 60.0,
+    as_json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
+) -> None:
+    """Fill a seat at a table with an AI."""
+    join(code, name or agent, agent, home, bind, timeout, as_json, quiet)
+
+
+async def _join(
+    invite: Invite, seat: LocalSeat, bind: str, timeout: float, as_json: bool, quiet: bool
+) -> int:
+    node = Node(seat, bind, 0)
+    try:
+        await node.listen()
+        await node.join(invite)
+        if not quiet and not as_json:
+            out.print(f"Seated at seat {node.seat}. Connecting to the other players…")
+        outcome = await _run_table(node, timeout)
+    except ProtocolError as exc:
+        raise fail(str(exc), FAILURE) from None
+    except (OSError, TimeoutError) as exc:
+        raise fail(f"network error: {exc}", FAILURE) from None
+    except Quit:
+        out.print("You left the table.")
+        return 0
+    if quiet and not as_json:
+        return 0 if not outcome.faults else FAILURE
+    return _report(outcome, node.seat, as_json)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the table commands to the application."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    app.command()(host)
+    app.command()(join)
+    app.command()(bot)

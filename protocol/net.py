@@ -1,0 +1,574 @@
+"""Tables on a LAN: TLS connections, the host's rendezvous, the full mesh, and the game.
+
+This is the only part of `protocol/` that touches sockets and clocks. It moves
+frames; every decision about the game is `TablePeer`'s.
+
+Setting up a table:
+
+1. The host listens and prints an invite code (address, its fingerprint, a secret).
+2. A joiner connects over TLS, checks the host's certificate carries the pinned
+   key, and sends JOIN with its identity, its sealing key for this table, the
+   port it listens on, and an HMAC of all that under the table secret.
+3. When every seat is taken the host sends the ROSTER; every seat signs it; the
+   host passes on all signatures and everyone checks them. The host has no
+   authority from here on.
+4. The seats connect as a full mesh: seat j connects to every seat i < j, pins
+   i's certificate to the roster, and proves it is seat j with a signed HELLO.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import ssl
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from p2pcards import games
+from p2pcards.engine import Action, State
+from protocol.commitments import canonical
+from protocol.errors import PeerTimeoutError, ProtocolError, RemoteProtocolError
+from protocol.identity import Identity, certificate_key, fingerprint
+from protocol.invite import Invite, new_secret
+from protocol.table_peer import TableKeys, TableOutcome, TablePeer
+from protocol.transcript import Envelope
+from protocol.wire import FrameDecoder, WireError, encode_frame
+
+log = logging.getLogger("p2pcards.net")
+
+VERSION = 1
+READ_CHUNK = 65536
+
+Decide = Callable[[State], Awaitable[Action]]
+
+
+class TableSetupError(ProtocolError):
+    """The table could not be formed (refused, wrong code, roster mismatch)."""
+
+
+# ------------------------------------------------------------------ TLS
+
+
+def server_context(cert: Path, key: Path) -> ssl.SSLContext:
+    """TLS 1.3 only, presenting our self-signed certificate."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(cert, key)
+    return context
+
+
+def client_context() -> ssl.SSLContext:
+    """TLS 1.3 only. The server's certificate is self-signed: we pin its key ourselves."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+# ----------------------------------------------------------- connections
+
+
+class Connection:
+    """One framed, TLS-protected stream to a peer."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.decoder = FrameDecoder()
+        self._ready: list[Any] = []
+
+    def peer_key(self) -> bytes:
+        """The Ed25519 key in the certificate the other side presented (client side)."""
+        ssl_object = self.writer.get_extra_info("ssl_object")
+        der = ssl_object.getpeercert(binary_form=True) if ssl_object else None
+        return certificate_key(der) if der else b""
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Write one frame."""
+        self.writer.write(encode_frame(message))
+        await self.writer.drain()
+
+    async def recv(self, timeout: float | None = None) -> dict[str, Any]:
+        """Read one message (a map); WireError for anything else, EOFError at the end."""
+        while not self._ready:
+            chunk = await asyncio.wait_for(self.reader.read(READ_CHUNK), timeout)
+            if not chunk:
+                if self.decoder.pending():
+                    raise WireError("connection closed inside a frame")
+                raise EOFError("connection closed")
+            self._ready.extend(self.decoder.feed(chunk))
+        message = self._ready.pop(0)
+        if not isinstance(message, dict):
+            raise WireError("a message must be a map")
+        return message
+
+    async def close(self) -> None:
+        """Close, without waiting long for the other side."""
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+
+
+def _field(message: dict[str, Any], name: str, kind: type, size: int | None = None) -> Any:
+    value = message.get(name)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise WireError(f"field {name!r} missing or of the wrong type")
+    if size is not None and isinstance(value, bytes | str) and len(value) != size:
+        raise WireError(f"field {name!r} must be {size} bytes")
+    return value
+
+
+def envelope_message(envelope: Envelope) -> dict[str, Any]:
+    """An envelope as a wire message."""
+    return {
+        "kind": "env",
+        "seat": envelope.seat,
+        "seq": envelope.seq,
+        "prev": envelope.prev,
+        "body": envelope.body,
+        "sig": envelope.signature,
+    }
+
+
+def parse_envelope(message: dict[str, Any]) -> Envelope:
+    """A wire message as an envelope, every field checked."""
+    return Envelope(
+        _field(message, "seat", int),
+        _field(message, "seq", int),
+        _field(message, "prev", bytes, 32),
+        _field(message, "body", dict),
+        _field(message, "sig", bytes, 64),
+    )
+
+
+# --------------------------------------------------------------- roster
+
+
+@dataclass
+class Member:
+    """A seat in the roster."""
+
+    name: str
+    identity: bytes
+    seal: bytes
+    host: str
+    port: int
+
+    def to_wire(self) -> dict[str, Any]:
+        """As a map."""
+        return {
+            "name": self.name,
+            "identity": self.identity,
+            "seal": self.seal,
+            "host": self.host,
+            "port": self.port,
+        }
+
+    @staticmethod
+    def from_wire(data: Any) -> Member:
+        """From a map, checked."""
+        if not isinstance(data, dict):
+            raise WireError("a roster member must be a map")
+        return Member(
+            _field(data, "name", str),
+            _field(data, "identity", bytes, 32),
+            _field(data, "seal", bytes, 32),
+            _field(data, "host", str),
+            _field(data, "port", int),
+        )
+
+
+@dataclass
+class Roster:
+    """Who sits where, and what game they play."""
+
+    table_id: bytes
+    game: str
+    options: dict[str, Any]
+    members: list[Member]
+
+    def to_wire(self) -> dict[str, Any]:
+        """As a map."""
+        return {
+            "table": self.table_id,
+            "game": self.game,
+            "options": self.options,
+            "members": [m.to_wire() for m in self.members],
+        }
+
+    @staticmethod
+    def from_wire(data: Any) -> Roster:
+        """From a map, checked."""
+        if not isinstance(data, dict):
+            raise WireError("the roster must be a map")
+        members = data.get("members")
+        if not isinstance(members, list) or not 2 <= len(members) <= 16:
+            raise WireError("the roster must list 2 to 16 members")
+        options = _field(data, "options", dict)
+        return Roster(
+            _field(data, "table", bytes, 16),
+            _field(data, "game", str),
+            options,
+            [Member.from_wire(m) for m in members],
+        )
+
+    def digest(self) -> bytes:
+        """What every seat signs."""
+        return hashlib.sha256(canonical(["p2pcards/roster/1", self.to_wire()])).digest()
+
+
+def _join_proof(secret: str, identity: bytes, seal: bytes, port: int, host_key: bytes) -> bytes:
+    data = canonical(["p2pcards/join/1", identity, seal, port, host_key])
+    return hmac.new(secret.encode(), data, hashlib.sha256).digest()
+
+
+def _hello_bytes(table_id: bytes, seat: int, to_seat: int, nonce: bytes) -> bytes:
+    return canonical(["p2pcards/hello/1", table_id, seat, to_seat, nonce])
+
+
+# ----------------------------------------------------------------- peer
+
+
+@dataclass
+class LocalSeat:
+    """This process's seat: who it is and how it decides."""
+
+    identity: Identity
+    name: str
+    decide: Decide
+    home: Path
+    seal: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
+
+
+@dataclass
+class HostedTable:
+    """The host's side while seats fill up."""
+
+    game: str
+    seats: int
+    options: dict[str, Any]
+    secret: str = field(default_factory=new_secret)
+    table_id: bytes = field(default_factory=lambda: secrets.token_bytes(16))
+
+
+class Node:
+    """A peer process: listens, forms the table, connects the mesh and plays."""
+
+    def __init__(self, seat_info: LocalSeat, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.me = seat_info
+        self.bind_host = host
+        self.bind_port = port
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self.cert, self.key = seat_info.identity.certificate_files(seat_info.home / "tls")
+        self.roster: Roster | None = None
+        self.seat = -1
+        self.links: dict[int, Connection] = {}
+        self.table: TablePeer | None = None
+        self._hosted: HostedTable | None = None
+        self._joiners: list[tuple[Member, Connection]] = []
+        self._full = asyncio.Event()
+        self._mesh_ready = asyncio.Event()
+        self._roster_ready = asyncio.Event()
+        self._advertise = host
+        self._incoming: asyncio.Queue[tuple[int, Envelope]] = asyncio.Queue()
+        self._done_links: set[int] = set()  # seats that said bye or closed their link
+        self._link_done = asyncio.Event()
+
+    async def listen(self) -> int:
+        """Start accepting connections; returns the port."""
+        self.server = await asyncio.start_server(
+            self._accept, self.bind_host, self.bind_port, ssl=server_context(self.cert, self.key)
+        )
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self.port
+
+    # ---------------------------------------------------------- hosting
+
+    def host(self, table: HostedTable, advertise: str) -> Invite:
+        """Open a table as seat 0; the invite code to hand out."""
+        self._hosted = table
+        self.seat = 0
+        self._advertise = advertise
+        return Invite(advertise, self.port, self.me.identity.fingerprint, table.secret)
+
+    async def wait_for_seats(self, timeout: float | None = None) -> None:
+        """Wait until every seat is taken, then form the roster with every seat's signature."""
+        table = self._hosted
+        assert table is not None
+        await asyncio.wait_for(self._full.wait(), timeout)
+        me = Member(
+            self.me.name,
+            self.me.identity.public_bytes,
+            self.me.seal.public_key().public_bytes_raw(),
+            self._advertise,
+            self.port,
+        )
+        roster = Roster(
+            table.table_id, table.game, table.options, [me] + [m for m, _ in self._joiners]
+        )
+        signatures = [self.me.identity.key.sign(roster.digest())]
+        for _, conn in self._joiners:
+            await conn.send({"kind": "roster", "roster": roster.to_wire()})
+        for member, conn in self._joiners:
+            reply = await conn.recv(timeout=30)
+            signature = _field(reply, "signature", bytes, 64)
+            _verify(member.identity, signature, roster.digest(), "roster signature")
+            signatures.append(signature)
+        self.roster = roster
+        self._roster_ready.set()
+        for _, conn in self._joiners:
+            await conn.send({"kind": "roster-signed", "signatures": signatures})
+            await conn.close()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = Connection(reader, writer)
+        try:
+            first = await conn.recv(timeout=10)
+            kind = first.get("kind")
+            if kind == "join":
+                await self._take_join(conn, first, writer.get_extra_info("peername")[0])
+            elif kind == "hello":
+                await self._take_hello(conn, first)
+            else:
+                raise WireError(f"unexpected first message {kind!r}")
+        except (ProtocolError, EOFError, OSError, TimeoutError, ssl.SSLError) as exc:
+            log.warning("refused a connection: %s", exc)
+            with contextlib.suppress(Exception):
+                await conn.send({"kind": "refused", "reason": str(exc)})
+            await conn.close()
+
+    async def _take_join(self, conn: Connection, message: dict[str, Any], address: str) -> None:
+        table = self._hosted
+        if table is None or self._full.is_set():
+            raise TableSetupError("this table takes no more seats")
+        identity = _field(message, "identity", bytes, 32)
+        seal = _field(message, "seal", bytes, 32)
+        port = _field(message, "port", int)
+        proof = _field(message, "proof", bytes, 32)
+        expected = _join_proof(table.secret, identity, seal, port, self.me.identity.public_bytes)
+        if not hmac.compare_digest(proof, expected):
+            raise TableSetupError("wrong invite secret")
+        if identity in {m.identity for m, _ in self._joiners} | {self.me.identity.public_bytes}:
+            raise TableSetupError("that identity already has a seat")
+        name = _field(message, "name", str)[:40]
+        seat = len(self._joiners) + 1
+        self._joiners.append((Member(name, identity, seal, address, port), conn))
+        await conn.send({"kind": "welcome", "seat": seat, "seats": table.seats, "game": table.game})
+        log.info("seat %d taken by %s (%s)", seat, name, fingerprint(identity))
+        if len(self._joiners) == table.seats - 1:
+            self._full.set()
+
+    # ---------------------------------------------------------- joining
+
+    async def join(self, invite: Invite, timeout: float = 60) -> None:
+        """Take a seat at the table an invite code names; returns once the roster is signed."""
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(invite.host, invite.port, ssl=client_context()), 10
+            )
+        except (OSError, TimeoutError) as exc:
+            raise TableSetupError(f"cannot reach {invite.host}:{invite.port}: {exc}") from None
+        conn = Connection(reader, writer)
+        host_key = conn.peer_key()
+        if fingerprint(host_key) != invite.fingerprint:
+            await conn.close()
+            raise TableSetupError("the host's key does not match the invite code's fingerprint")
+        seal = self.me.seal.public_key().public_bytes_raw()
+        identity = self.me.identity.public_bytes
+        await conn.send(
+            {
+                "kind": "join",
+                "name": self.me.name,
+                "identity": identity,
+                "seal": seal,
+                "port": self.port,
+                "proof": _join_proof(invite.secret, identity, seal, self.port, host_key),
+            }
+        )
+        reply = await conn.recv(timeout=10)
+        if reply.get("kind") != "welcome":
+            await conn.close()
+            raise TableSetupError(f"the host refused: {reply.get('reason', 'no reason given')}")
+        self.seat = _field(reply, "seat", int)
+        roster_message = await conn.recv(timeout=timeout)
+        roster = Roster.from_wire(roster_message.get("roster"))
+        me = roster.members[self.seat] if self.seat < len(roster.members) else None
+        if me is None or me.identity != identity or roster.members[0].identity != host_key:
+            raise TableSetupError("the roster does not seat us where the host said")
+        await conn.send(
+            {"kind": "roster-sign", "signature": self.me.identity.key.sign(roster.digest())}
+        )
+        signed = await conn.recv(timeout=timeout)
+        signatures = signed.get("signatures")
+        if not isinstance(signatures, list) or len(signatures) != len(roster.members):
+            raise TableSetupError("the roster came back without every seat's signature")
+        for member, signature in zip(roster.members, signatures, strict=True):
+            if not isinstance(signature, bytes):
+                raise TableSetupError("a roster signature is malformed")
+            _verify(member.identity, signature, roster.digest(), "roster signature")
+        await conn.close()
+        self.roster = roster
+        self._roster_ready.set()
+
+    # ------------------------------------------------------------- mesh
+
+    async def connect_mesh(self, timeout: float = 30) -> None:
+        """Connect to every lower seat; wait until every higher seat has connected to us."""
+        roster = self.roster
+        assert roster is not None
+        for other in range(self.seat):
+            member = roster.members[other]
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(member.host, member.port, ssl=client_context()), timeout
+            )
+            conn = Connection(reader, writer)
+            if conn.peer_key() != member.identity:
+                await conn.close()
+                raise RemoteProtocolError(
+                    other, "presented a certificate that is not its roster key"
+                )
+            nonce = secrets.token_bytes(16)
+            signature = self.me.identity.key.sign(
+                _hello_bytes(roster.table_id, self.seat, other, nonce)
+            )
+            await conn.send(
+                {"kind": "hello", "seat": self.seat, "nonce": nonce, "signature": signature}
+            )
+            reply = await conn.recv(timeout=timeout)
+            if reply.get("kind") != "hello-ok":
+                raise RemoteProtocolError(other, f"refused our hello: {reply.get('reason')}")
+            self._link(other, conn)
+        self._check_mesh()
+        await asyncio.wait_for(self._mesh_ready.wait(), timeout)
+
+    async def _take_hello(self, conn: Connection, message: dict[str, Any]) -> None:
+        # A faster seat may say hello before the host's last message reaches us.
+        await asyncio.wait_for(self._roster_ready.wait(), 30)
+        roster = self.roster
+        assert roster is not None
+        seat = _field(message, "seat", int)
+        if not self.seat < seat < len(roster.members) or seat in self.links:
+            raise WireError(f"hello from seat {seat}, which should not connect to us")
+        nonce = _field(message, "nonce", bytes, 16)
+        signature = _field(message, "signature", bytes, 64)
+        _verify(
+            roster.members[seat].identity,
+            signature,
+            _hello_bytes(roster.table_id, seat, self.seat, nonce),
+            f"seat {seat}'s hello",
+        )
+        await conn.send({"kind": "hello-ok"})
+        self._link(seat, conn)
+        self._check_mesh()
+
+    def _link(self, seat: int, conn: Connection) -> None:
+        self.links[seat] = conn
+        asyncio.get_running_loop().create_task(self._read_from(seat, conn))
+
+    def _check_mesh(self) -> None:
+        if self.roster is not None and len(self.links) == len(self.roster.members) - 1:
+            self._mesh_ready.set()
+
+    async def _read_from(self, seat: int, conn: Connection) -> None:
+        """Read envelopes from one peer for as long as the link lasts."""
+        try:
+            while True:
+                message = await conn.recv()
+                if message.get("kind") == "bye":
+                    return
+                if message.get("kind") != "env":
+                    raise WireError(f"unexpected {message.get('kind')!r} during the game")
+                envelope = parse_envelope(message)
+                if envelope.seat != seat:
+                    raise RemoteProtocolError(seat, f"relayed a message as seat {envelope.seat}")
+                await self._incoming.put((seat, envelope))
+        except EOFError:
+            return
+        except (ProtocolError, OSError, ssl.SSLError) as exc:
+            log.warning("closing the link to seat %d: %s", seat, exc)
+            await conn.close()
+        finally:
+            self._done_links.add(seat)
+            self._link_done.set()
+
+    # ------------------------------------------------------------- play
+
+    async def play(self, silence: float = 60.0) -> TableOutcome:
+        """Play the game to the end, then disclose and audit; the outcome for this seat."""
+        roster = self.roster
+        assert roster is not None
+        game = games.load(roster.game)
+        keys = TableKeys(
+            self.me.identity.key,
+            self.me.seal,
+            [Ed25519PublicKey.from_public_bytes(m.identity) for m in roster.members],
+            [X25519PublicKey.from_public_bytes(m.seal) for m in roster.members],
+        )
+        table = TablePeer(game, roster.options, roster.table_id, self.seat, keys)
+        self.table = table
+        table.start()
+        while not table.finished:
+            await self._send_outbox(table)
+            if table.wants_action():
+                table.act(await self.me.decide(table.replica.clone()))
+                continue
+            try:
+                _, envelope = await asyncio.wait_for(self._incoming.get(), silence)
+            except TimeoutError:
+                due = sorted(self._due(table))
+                raise PeerTimeoutError(
+                    due[0] if due else None, f"silent for {silence:.0f} s"
+                ) from None
+            table.receive(envelope)
+        await self._send_outbox(table)
+        for conn in self.links.values():
+            with contextlib.suppress(Exception):
+                await conn.send({"kind": "bye"})
+        # Close only once every other seat is done too: closing early would cut
+        # off a seat still reading our last messages.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(silence):
+                while len(self._done_links) < len(self.links):
+                    self._link_done.clear()
+                    await self._link_done.wait()
+        assert table.outcome is not None
+        return table.outcome
+
+    def _due(self, table: TablePeer) -> set[int]:
+        waiting = table._waiting
+        if isinstance(waiting, int):
+            return table.mental.waiting_for(waiting)
+        return set()
+
+    async def _send_outbox(self, table: TablePeer) -> None:
+        out, table.outbox = table.outbox, []
+        for envelope in out:
+            frame = envelope_message(envelope)
+            for conn in self.links.values():
+                await conn.send(frame)
+
+    async def close(self) -> None:
+        """Close every connection and stop listening."""
+        for conn in list(self.links.values()):
+            await conn.close()
+        if self.server is not None:
+            self.server.close()
+
+
+def _verify(identity: bytes, signature: bytes, data: bytes, what: str) -> None:
+    try:
+        Ed25519PublicKey.from_public_bytes(identity).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        raise TableSetupError(f"bad {what}") from None
