@@ -1,0 +1,135 @@
+"""Real tables: peers as separate processes over TLS on 127.0.0.1."""
+
+import json
+import os
+import socket
+import ssl
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from protocol.invite import Invite
+
+P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
+ENV = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
+
+
+def start(*args: str, stdin: bool = False) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [P2PCARDS, *args],
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+
+
+def open_table(tmp: Path, seats: int, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    host = start(
+        "host", "rpg-battle", "--seats", str(seats), "--port", "0", "--agent", "greedy",
+        "--home", str(tmp / "host"), "--round-cap", "60", "--json", *extra,
+    )  # fmt: skip
+    assert host.stdout is not None
+    invite = json.loads(host.stdout.readline())["invite"]
+    return host, invite
+
+
+def result(proc: subprocess.Popen[str], timeout: float = 120) -> tuple[int, dict[str, object], str]:
+    out, err = proc.communicate(timeout=timeout)
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith('{"seat"')]
+    return proc.returncode, (lines[-1] if lines else {}), err
+
+
+def bot(tmp: Path, invite: str, index: int, *extra: str) -> subprocess.Popen[str]:
+    return start("bot", invite, "--home", str(tmp / f"bot{index}"), "--json", *extra)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 8])
+def test_ai_peers_play_a_whole_game_in_separate_processes(tmp_path: Path, seats: int) -> None:
+    host, invite = open_table(tmp_path, seats)
+    bots = [bot(tmp_path, invite, i) for i in range(1, seats)]
+    results = [result(p) for p in [host, *bots]]
+    for code, report, err in results:
+        assert code == 0, err
+        assert report["audit"] == "passed"
+    assert len({report["digest"] for _, report, _ in results}) == 1
+    assert sorted(report["seat"] for _, report, _ in results) == list(range(seats))
+
+
+def test_the_host_fills_seats_with_ai_processes(tmp_path: Path) -> None:
+    host, _ = open_table(tmp_path, 3, "--ai", "2")
+    code, report, err = result(host)
+    assert code == 0, err
+    assert report["audit"] == "passed" and len(report["returns"]) == 3
+
+
+def test_a_person_plays_a_seat_through_stdin(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2)
+    person = start("join", invite, "--home", str(tmp_path / "person"), stdin=True)
+    out, err = person.communicate("2\n1\n" * 3000, timeout=120)
+    assert person.returncode == 0, err
+    assert "Game over" in out and "Audit passed" in out
+    assert "Your hand" in out or "your hand" in out
+    code, report, _ = result(host)
+    assert code == 0 and report["audit"] == "passed"
+
+
+def test_a_wrong_secret_or_fingerprint_is_refused_and_the_table_still_plays(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2)
+    code = Invite.parse(invite)
+    wrong_secret = str(Invite(code.host, code.port, code.fingerprint, "AAAA-AAAA"))
+    wrong_host = str(Invite(code.host, code.port, "AAAA-AAAA-AAAA-AAAA", code.secret))
+    refused = result(bot(tmp_path, wrong_secret, 1), timeout=30)
+    assert refused[0] == 1 and "wrong invite secret" in refused[2]
+    impostor = result(bot(tmp_path, wrong_host, 2), timeout=30)
+    assert impostor[0] == 1 and "does not match the invite code's fingerprint" in impostor[2]
+    honest = bot(tmp_path, invite, 3)
+    assert result(honest)[1]["audit"] == "passed"
+    assert result(host)[1]["audit"] == "passed"
+
+
+def test_a_malformed_invite_code_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = result(bot(tmp_path, "not-a-code", 1), timeout=30)
+    assert code == 2 and "is not an invite code" in err and "Traceback" not in err
+
+
+def hostile(port: int, payload: bytes, tls: bool = True) -> None:
+    """Connect to the host and send `payload`, then hang up."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=5)
+    if tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        raw = context.wrap_socket(raw)
+    try:
+        raw.sendall(payload)
+        raw.settimeout(2)
+        try:
+            raw.recv(1024)
+        except (TimeoutError, OSError):
+            pass
+    finally:
+        raw.close()
+
+
+def test_hostile_connections_are_refused_while_the_table_goes_on(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2)
+    port = Invite.parse(invite).port
+    wrong_shape = msgpack.packb(["join", "me"])
+    for payload, tls in [
+        (os.urandom(200), True),  # random bytes inside TLS
+        (os.urandom(200), False),  # random bytes where TLS should be
+        ((1 << 31).to_bytes(4, "big"), True),  # an oversized length
+        ((100).to_bytes(4, "big") + b"\x81", True),  # a truncated frame
+        (len(wrong_shape).to_bytes(4, "big") + wrong_shape, True),  # msgpack of the wrong shape
+    ]:
+        hostile(port, payload, tls)
+    honest = bot(tmp_path, invite, 1)
+    assert result(honest)[1]["audit"] == "passed"
+    code, report, err = result(host)
+    assert code == 0 and report["audit"] == "passed"
+    assert err.count("refused a connection") >= 3

@@ -1,0 +1,78 @@
+"""Frames, invite codes and identities: the parts of the network layer that need no socket."""
+
+import contextlib
+import random
+
+import msgpack
+import pytest
+
+from protocol.identity import Identity, fingerprint
+from protocol.invite import Invite, InviteError, new_secret
+from protocol.wire import MAX_FRAME, FrameDecoder, WireError, encode_frame
+
+
+def test_frames_survive_any_split() -> None:
+    messages = [{"kind": "env", "n": i, "data": bytes(range(i))} for i in range(20)]
+    stream = b"".join(encode_frame(m) for m in messages)
+    for size in (1, 3, 7, 64, len(stream)):
+        decoder = FrameDecoder()
+        got = []
+        for i in range(0, len(stream), size):
+            got.extend(decoder.feed(stream[i : i + size]))
+        assert got == messages
+        assert decoder.pending() == 0
+
+
+def test_an_oversized_length_is_refused_before_the_body_arrives() -> None:
+    with pytest.raises(WireError, match="over the"):
+        FrameDecoder().feed((MAX_FRAME + 1).to_bytes(4, "big"))
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"\xc1",  # a byte msgpack never uses
+        msgpack.packb([1, 2]) + b"\x01",  # trailing data
+        msgpack.packb({1: "int key"}),  # map keys must be strings
+        msgpack.packb(list(range(9000))),  # more items than the limit
+        msgpack.packb({f"k{i}": i for i in range(100)}),  # a map over the limit
+    ],
+)
+def test_malformed_payloads_are_refused(payload: bytes) -> None:
+    with pytest.raises(WireError):
+        FrameDecoder().feed(len(payload).to_bytes(4, "big") + payload)
+
+
+def test_random_bytes_give_messages_or_a_wire_error_nothing_else() -> None:
+    for seed in range(500):
+        data = random.Random(seed).randbytes(64)
+        with contextlib.suppress(WireError):  # any other exception fails the test
+            FrameDecoder(max_frame=1024).feed(data)
+
+
+def test_a_truncated_frame_is_pending_not_delivered() -> None:
+    frame = encode_frame({"kind": "hello"})
+    decoder = FrameDecoder()
+    assert decoder.feed(frame[:-1]) == []
+    assert decoder.pending() == len(frame) - 1
+
+
+def test_invite_codes_round_trip_and_bad_ones_are_explained() -> None:
+    code = Invite("192.168.1.20", 7777, "K7QD-MX2P-Q4ZT-W7AB", new_secret())
+    assert Invite.parse(str(code)) == code
+    assert Invite.parse(str(code).lower()) == code
+    for bad in ("", "192.168.1.20:7777", "host:99999/K7QD-MX2P-Q4ZT-W7AB/AAAA-BBBB", "x:1/Z/Z"):
+        with pytest.raises(InviteError):
+            Invite.parse(bad)
+
+
+def test_identity_is_kept_in_its_home_and_readable_only_by_its_owner(tmp_path: object) -> None:
+    home = tmp_path / "home"  # type: ignore[operator]
+    first = Identity.load_or_create(home)
+    again = Identity.load_or_create(home)
+    assert first.public_bytes == again.public_bytes
+    assert (home / "identity.pem").stat().st_mode & 0o777 == 0o600
+    assert first.fingerprint == fingerprint(first.public_bytes)
+    assert len(first.fingerprint) == 19 and first.fingerprint.count("-") == 3
+    other = Identity.load_or_create(tmp_path / "other")  # type: ignore[operator]
+    assert other.fingerprint != first.fingerprint
