@@ -1,5 +1,6 @@
 """Real tables: peers as separate processes over TLS on 127.0.0.1."""
 
+import contextlib
 import json
 import os
 import socket
@@ -108,10 +109,8 @@ def hostile(port: int, payload: bytes, tls: bool = True) -> None:
     try:
         raw.sendall(payload)
         raw.settimeout(2)
-        try:
+        with contextlib.suppress(TimeoutError, OSError):
             raw.recv(1024)
-        except (TimeoutError, OSError):
-            pass
     finally:
         raw.close()
 
