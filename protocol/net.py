@@ -48,6 +48,8 @@ log = logging.getLogger("p2pcards.net")
 
 VERSION = 1
 READ_CHUNK = 65536
+FIRST_MESSAGE_SECONDS = 10.0  # for the TLS handshake and then the first message
+
 
 Decide = Callable[[State], Awaitable[Action]]
 
@@ -289,7 +291,11 @@ class Node:
     async def listen(self) -> int:
         """Start accepting connections; returns the port."""
         self.server = await asyncio.start_server(
-            self._accept, self.bind_host, self.bind_port, ssl=server_context(self.cert, self.key)
+            self._accept,
+            self.bind_host,
+            self.bind_port,
+            ssl=server_context(self.cert, self.key),
+            ssl_handshake_timeout=FIRST_MESSAGE_SECONDS,
         )
         self.port = self.server.sockets[0].getsockname()[1]
         return self.port
@@ -335,7 +341,10 @@ class Node:
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Connection(reader, writer)
         try:
-            first = await conn.recv(timeout=10)
+            # One deadline for the whole first message: a peer that trickles bytes
+            # (slow loris) cannot hold the connection open by sending now and then.
+            async with asyncio.timeout(FIRST_MESSAGE_SECONDS):
+                first = await conn.recv()
             kind = first.get("kind")
             if kind == "join":
                 await self._take_join(conn, first, writer.get_extra_info("peername")[0])

@@ -7,6 +7,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import msgpack
@@ -132,3 +133,33 @@ def test_hostile_connections_are_refused_while_the_table_goes_on(tmp_path: Path)
     code, report, err = result(host)
     assert code == 0 and report["audit"] == "passed"
     assert err.count("refused a connection") >= 3
+
+
+def test_a_slow_loris_is_cut_off_and_the_table_goes_on(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2)
+    port = Invite.parse(invite).port
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    loris = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5))
+    loris.settimeout(0.5)
+    frame_start = (50).to_bytes(4, "big")
+    started = time.monotonic()
+    cut_off = False
+    for i in range(60):  # one byte every half second: far slower than any real peer
+        try:
+            loris.sendall(frame_start[i % 4 : i % 4 + 1])
+            if loris.recv(1024) == b"":
+                cut_off = True
+                break
+        except TimeoutError:
+            continue
+        except (OSError, ssl.SSLError):
+            cut_off = True
+            break
+    elapsed = time.monotonic() - started
+    loris.close()
+    assert cut_off and elapsed < 20
+    honest = bot(tmp_path, invite, 1)
+    assert result(honest)[1]["audit"] == "passed"
+    assert result(host)[1]["audit"] == "passed"
