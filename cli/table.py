@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import subprocess
 import sys
 import tempfile
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 from rich.console import Console
@@ -41,6 +43,10 @@ AgentOpt = Annotated[
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as one JSON line.")]
 TimeoutOpt = Annotated[float, typer.Option(help="Seconds of silence before a peer is reported.")]
+TraceOpt = Annotated[
+    Path | None,
+    typer.Option(help="Append when this seat acts and applies each step to FILE (JSON lines)."),
+]
 
 
 def _identity(home: Path | None) -> tuple[Identity, Path]:
@@ -128,6 +134,7 @@ def host(
     home: HomeOpt = None,
     timeout: TimeoutOpt = 60.0,
     as_json: JsonOpt = False,
+    trace: TraceOpt = None,
 ) -> None:
     """Open a table and print its invite code; play when every seat is taken."""
     try:
@@ -140,17 +147,32 @@ def host(
     identity, directory = _identity(home)
     seat = LocalSeat(identity, name or "host", _decider(agent, 0), directory)
     options = {} if round_cap is None else {"round_cap": round_cap}
-    code = asyncio.run(
-        _host(g.name, seats, options, seat, bind, port, advertise, ai, ai_agent, timeout, as_json)
-    )
+    with _trace_file(trace) as trace_out:
+        code = asyncio.run(
+            _host(
+                g.name,
+                seats,
+                options,
+                seat,
+                bind,
+                port,
+                advertise,
+                ai,
+                ai_agent,
+                timeout,
+                as_json,
+                trace_out,
+            )
+        )
     raise typer.Exit(code)
 
 
 async def _host(
     game: str, seats: int, options: dict[str, object], seat: LocalSeat, bind: str, port: int,
     advertise: str, ai: int, ai_agent: str, timeout: float, as_json: bool,
+    trace: TextIO | None,
 ) -> int:  # fmt: skip
-    node = Node(seat, bind, port)
+    node = Node(seat, bind, port, trace)
     try:
         await node.listen()
     except OSError as exc:
@@ -209,6 +231,7 @@ def join(
     timeout: TimeoutOpt = 60.0,
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
+    trace: TraceOpt = None,
 ) -> None:
     """Take a seat at a table with its invite code."""
     try:
@@ -217,7 +240,9 @@ def join(
         raise fail(str(exc)) from None
     identity, directory = _identity(home)
     seat = LocalSeat(identity, name or "player", _decider(agent, 1), directory)
-    raise typer.Exit(asyncio.run(_join(invite, seat, bind, timeout, as_json, quiet)))
+    with _trace_file(trace) as trace_out:
+        code_ = asyncio.run(_join(invite, seat, bind, timeout, as_json, quiet, trace_out))
+    raise typer.Exit(code_)
 
 
 def bot(
@@ -231,15 +256,17 @@ def bot(
     timeout: TimeoutOpt = 60.0,
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
+    trace: TraceOpt = None,
 ) -> None:
     """Fill a seat at a table with an AI."""
-    join(code, name or agent, agent, home, bind, timeout, as_json, quiet)
+    join(code, name or agent, agent, home, bind, timeout, as_json, quiet, trace)
 
 
 async def _join(
-    invite: Invite, seat: LocalSeat, bind: str, timeout: float, as_json: bool, quiet: bool
-) -> int:
-    node = Node(seat, bind, 0)
+    invite: Invite, seat: LocalSeat, bind: str, timeout: float, as_json: bool, quiet: bool,
+    trace: TextIO | None,
+) -> int:  # fmt: skip
+    node = Node(seat, bind, 0, trace)
     try:
         await node.listen()
         await node.join(invite)
@@ -256,6 +283,18 @@ async def _join(
     if quiet and not as_json:
         return 0 if not outcome.faults else FAILURE
     return _report(outcome, node.seat, as_json)
+
+
+@contextlib.contextmanager
+def _trace_file(path: Path | None) -> Iterator[TextIO | None]:
+    if path is None:
+        yield None
+        return
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            yield handle
+    except OSError as exc:
+        raise fail(f"cannot write the trace file {path}: {exc}", FAILURE) from None
 
 
 def register(app: typer.Typer) -> None:

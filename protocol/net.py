@@ -22,13 +22,15 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import ssl
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -267,8 +269,16 @@ class HostedTable:
 class Node:
     """A peer process: listens, forms the table, connects the mesh and plays."""
 
-    def __init__(self, seat_info: LocalSeat, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        seat_info: LocalSeat,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        trace: TextIO | None = None,
+    ) -> None:
         self.me = seat_info
+        self.trace = trace  # JSON lines: when this seat acted and applied each step
+        self._traced = 0
         self.bind_host = host
         self.bind_port = port
         self.port = 0
@@ -531,7 +541,10 @@ class Node:
         while not table.finished:
             await self._send_outbox(table)
             if table.wants_action():
-                table.act(await self.me.decide(table.replica.clone()))
+                action = await self.me.decide(table.replica.clone())
+                self._trace("act", len(table.steps))
+                table.act(action)
+                self._trace_applied(table)
                 continue
             try:
                 _, envelope = await asyncio.wait_for(self._incoming.get(), silence)
@@ -541,6 +554,7 @@ class Node:
                     due[0] if due else None, f"silent for {silence:.0f} s"
                 ) from None
             table.receive(envelope)
+            self._trace_applied(table)
         await self._send_outbox(table)
         for conn in self.links.values():
             with contextlib.suppress(Exception):
@@ -554,6 +568,18 @@ class Node:
                     await self._link_done.wait()
         assert table.outcome is not None
         return table.outcome
+
+    def _trace(self, event: str, step: int) -> None:
+        if self.trace is not None:
+            self.trace.write(
+                json.dumps({"seat": self.seat, "event": event, "step": step, "t": time.monotonic()})
+                + "\n"
+            )
+
+    def _trace_applied(self, table: TablePeer) -> None:
+        while self._traced < len(table.steps):
+            self._trace("applied", self._traced)
+            self._traced += 1
 
     def _due(self, table: TablePeer) -> set[int]:
         waiting = table._waiting
