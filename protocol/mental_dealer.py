@@ -116,11 +116,13 @@ class MentalDealer:
         said = self.peer.announcement(step)
         try:
             announced = self.game.action_from_json(said.get("action"))
-            replica.verify_action(announced)
-        except (ActionFormatError, IllegalActionError) as exc:
-            raise RemoteProtocolError(seat, f"announced a bad action: {exc}", step) from None
+        except ActionFormatError as exc:
+            raise RemoteProtocolError(seat, f"announced a malformed action: {exc}", step) from None
         shown = replica.shown_card(announced)
+        position = -1
         if shown is not None:
+            # The card is revealed to all first: only then can every replica be told
+            # which slot of the hand it was, and the action be checked against it.
             card = said.get("card")
             if not isinstance(card, int) or card not in self.hands[seat]:
                 raise RemoteProtocolError(seat, "showed a card that is not in its hand", step)
@@ -132,9 +134,13 @@ class MentalDealer:
                 )
             position = self.hands[seat].index(card)
             replica.show_card(seat, position, shown)
+        try:
+            replica.verify_action(announced)
+        except IllegalActionError as exc:
+            raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
+        if shown is not None:
             self.last_shown = (seat, position, shown)
-            self.hands[seat].pop(position)
-            self.shown.append(card)
+            self.shown.append(self.hands[seat].pop(position))
         return announced
 
     def _pick(self, seat: int, card_id: str) -> int:

@@ -206,7 +206,7 @@ def test_showing_another_card_than_the_one_played_is_named() -> None:
     _, result = play(2, agent="random", cheat=hook)
     assert isinstance(result.error, RemoteProtocolError)
     assert result.error.seat == 0
-    assert "the card it showed is" in str(result.error) or "bad action" in str(result.error)
+    assert "the card it showed is" in str(result.error) or "illegal action" in str(result.error)
 
 
 def test_the_table_notices_a_replica_that_knows_too_much() -> None:

@@ -118,7 +118,7 @@ class RpgBattleState(State):
     __slots__ = (
         "_current", "_deck", "_discard", "_generation", "_hands", "_hp", "_ident", "_known",
         "_lineup", "_n", "_options", "_owner", "_phase", "_picks", "_pool", "_pos", "_queue",
-        "_round", "_rules", "_seat", "_winners", "viewer",
+        "_round", "_rules", "_seat", "_shown", "_winners", "viewer",
     )  # fmt: skip
 
     def __init__(self, rules: Rules, num_players: int, options: Options) -> None:
@@ -145,6 +145,7 @@ class RpgBattleState(State):
         self._queue: list[Step] = []
         self._winners: list[int] | None = None
         self._current = 0
+        self._shown = -1  # the slot show_card pinned for the next card shown, or -1
 
     # ----------------------------------------------------------------- queries
 
@@ -296,9 +297,10 @@ class RpgBattleState(State):
     def show_card(self, seat: int, position: int, card: str) -> None:
         """Everyone has just seen the card at `position` of `seat`'s hand: it is `card`.
 
-        Called before the action that plays it, so every replica removes that very
-        slot: shown to all, it is the copy with the most knowers, which is the one
-        the removal rule takes (no other card in a hand is known to every seat).
+        Called before the action that plays it, so that every replica removes that
+        very slot. A replica that cannot see the hand must be told (it refuses the
+        action otherwise): removing some other hidden slot would leave the cards it
+        does know at positions the other replicas no longer agree on.
         """
         hand = self._hands[seat]
         if not 0 <= position < len(hand):
@@ -313,6 +315,15 @@ class RpgBattleState(State):
         elif self._ident[slot] != k:
             raise IllegalActionError(f"the card at position {position} is not {card}")
         self._known[slot] = (1 << self._n) - 1
+        self._shown = slot
+
+    def shown_position(self, action: Action) -> int | None:
+        """Where in the acting seat's hand the card `action` shows is (for `show_card`)."""
+        card = self.shown_card(action)
+        if card is None:
+            return None
+        seat = self._current
+        return self._hands[seat].index(self._pick_shown(seat, self._kind(card)))
 
     def shown_card(self, action: Action) -> str | None:
         """Play, React and Discard show the card they name; nothing else shows a card."""
@@ -481,9 +492,19 @@ class RpgBattleState(State):
             raise IllegalActionError(f"{action} is not a legal target for {card.name} now")
 
     def _verify_holds(self, seat: int, k: int) -> None:
-        """A seat can show a card of kind k: it is known in its hand, or a hidden card may be it."""
+        """A seat can show a card of kind k: the card shown is one, or one it is known to hold."""
         hand = self._hands[seat]
         ident = self._ident
+        if self._shown >= 0:
+            if self._shown not in hand or ident[self._shown] != k:
+                raise IllegalActionError(
+                    f"the card seat {seat} showed is not a {self._rules.cards[k].name}"
+                )
+            return
+        if self.viewer is not None and self.viewer != seat:
+            raise IllegalActionError(
+                f"this replica cannot see seat {seat}'s hand: show_card must say which card it shows"
+            )
         for s in hand:
             if ident[s] == k:
                 return
@@ -627,25 +648,31 @@ class RpgBattleState(State):
             self._ident[slot] = k
             self._pool[k] -= 1
 
-    def _to_discard(self, seat: int, k: int) -> None:
-        """Move a card of kind k from a hand to the discard pile, face up."""
+    def _pick_shown(self, seat: int, k: int) -> int:
+        """The slot a card of kind k is shown from: the one just shown, else the copy the
+        most seats already know (it reveals the least)."""
+        if self._shown >= 0:
+            return self._shown
         hand = self._hands[seat]
         ident = self._ident
         known = self._known
         best = -1
-        # Show the copy the most seats already know: it reveals the least.
         for s in hand:
             if ident[s] == k and (
                 best < 0 or bin(known[s]).count("1") > bin(known[best]).count("1")
             ):
                 best = s
         if best < 0:
-            best = next(s for s in hand if ident[s] == UNKNOWN)
-            ident[best] = k
-            self._pool[k] -= 1
-        hand.remove(best)
-        self._discard.append(best)
-        known[best] = (1 << self._n) - 1
+            raise HiddenInformationError(f"seat {seat} must show which card it plays")
+        return best
+
+    def _to_discard(self, seat: int, k: int) -> None:
+        """Move a card of kind k from a hand to the discard pile, face up."""
+        slot = self._pick_shown(seat, k)
+        self._shown = -1
+        self._hands[seat].remove(slot)
+        self._discard.append(slot)
+        self._known[slot] = (1 << self._n) - 1
 
     def _reshuffle(self) -> None:
         """The discard pile becomes a new, face-down deck."""
@@ -846,6 +873,7 @@ class RpgBattleState(State):
         other._queue = self._queue[:]
         other._winners = None if self._winners is None else self._winners[:]
         other._current = self._current
+        other._shown = self._shown
         return other
 
     def observation(self, seat: int) -> RpgBattleState:
