@@ -11,11 +11,13 @@ import sys
 import tempfile
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from ai.agents import AgentSpecError, make_agent
 from cli.errors import FAILURE, fail
@@ -24,6 +26,9 @@ from cli.views import view_for
 from p2pcards import games
 from p2pcards.engine import Action, State
 from p2pcards.errors import P2PCardsError, UnknownGameError
+from protocol.discovery import DEFAULT_TARGET, Beacon, parse_target
+from protocol.discovery import announce as announce_table
+from protocol.discovery import listen as listen_for_tables
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.identity import Identity, default_home
 from protocol.invite import Invite, InviteError
@@ -135,6 +140,13 @@ def host(
     timeout: TimeoutOpt = 60.0,
     as_json: JsonOpt = False,
     trace: TraceOpt = None,
+    announce: Annotated[
+        bool, typer.Option(help="Announce the table on the LAN (UDP broadcast) while it waits.")
+    ] = False,
+    beacon: Annotated[
+        str | None,
+        typer.Option(help="Send the announcements to ADDR:PORT instead (implies --announce)."),
+    ] = None,
 ) -> None:
     """Open a table and print its invite code; play when every seat is taken."""
     try:
@@ -144,49 +156,67 @@ def host(
         raise fail(str(exc)) from None
     if not 0 <= ai < seats:
         raise fail(f"--ai must leave at least the host's seat: 0 to {seats - 1}")
+    target: tuple[str, int] | None = None
+    if beacon is not None or announce:
+        try:
+            target = parse_target(beacon) if beacon is not None else DEFAULT_TARGET
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     identity, directory = _identity(home)
     seat = LocalSeat(identity, name or "host", _decider(agent, 0), directory)
     options = {} if round_cap is None else {"round_cap": round_cap}
+    plan = HostPlan(
+        g.name, seats, options, bind, port, advertise, ai, ai_agent, timeout, as_json, target
+    )
     with _trace_file(trace) as trace_out:
-        code = asyncio.run(
-            _host(
-                g.name,
-                seats,
-                options,
-                seat,
-                bind,
-                port,
-                advertise,
-                ai,
-                ai_agent,
-                timeout,
-                as_json,
-                trace_out,
-            )
-        )
+        code = asyncio.run(_host(plan, seat, trace_out))
     raise typer.Exit(code)
 
 
-async def _host(
-    game: str, seats: int, options: dict[str, object], seat: LocalSeat, bind: str, port: int,
-    advertise: str, ai: int, ai_agent: str, timeout: float, as_json: bool,
-    trace: TextIO | None,
-) -> int:  # fmt: skip
-    node = Node(seat, bind, port, trace)
+@dataclass(frozen=True)
+class HostPlan:
+    """Everything `host` was asked for, checked."""
+
+    game: str
+    seats: int
+    options: dict[str, object]
+    bind: str
+    port: int
+    advertise: str
+    ai: int
+    ai_agent: str
+    timeout: float
+    as_json: bool
+    beacon: tuple[str, int] | None
+
+
+async def _host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int:
+    node = Node(seat, plan.bind, plan.port, trace)
     try:
         await node.listen()
     except OSError as exc:
-        raise fail(f"cannot listen on {bind}:{port}: {exc}", FAILURE) from None
-    invite = node.host(HostedTable(game, seats, options), advertise)
-    if as_json:
+        raise fail(f"cannot listen on {plan.bind}:{plan.port}: {exc}", FAILURE) from None
+    game, seats = plan.game, plan.seats
+    invite = node.host(HostedTable(game, seats, plan.options), plan.advertise)
+    if plan.as_json:
         print(json.dumps({"invite": str(invite)}), flush=True)
     else:
         out.print(f"Table open for {game}, {seats} seats. Invite code:\n\n  [bold]{invite}[/]\n")
         out.print(f"Your fingerprint: {seat.identity.fingerprint}. Waiting for players…")
-    bots = [_start_bot(invite, ai_agent, i) for i in range(ai)]
+    bots = [_start_bot(invite, plan.ai_agent, i) for i in range(plan.ai)]
+    beacons = None
+    if plan.beacon is not None:
+        code = seat.identity.fingerprint
+
+        def current() -> Beacon:
+            return Beacon(game, seats, node.free_seats(), code, node.port, seat.name)
+
+        beacons = asyncio.get_running_loop().create_task(announce_table(current, plan.beacon))
     try:
         await node.wait_for_seats()
-        outcome = await _run_table(node, timeout)
+        if beacons is not None:
+            beacons.cancel()
+        outcome = await _run_table(node, plan.timeout)
     except ProtocolError as exc:
         raise fail(str(exc), FAILURE) from None
     finally:
@@ -195,7 +225,7 @@ async def _host(
                 bot.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 bot.kill()
-    return _report(outcome, 0, as_json)
+    return _report(outcome, 0, plan.as_json)
 
 
 def _start_bot(invite: Invite, agent: str, index: int) -> subprocess.Popen[bytes]:
@@ -297,9 +327,48 @@ def _trace_file(path: Path | None) -> Iterator[TextIO | None]:
         raise fail(f"cannot write the trace file {path}: {exc}", FAILURE) from None
 
 
+def tables(
+    listen: Annotated[
+        str, typer.Option(help="ADDR:PORT to listen for announcements on.")
+    ] = f"0.0.0.0:{DEFAULT_TARGET[1]}",
+    seconds: Annotated[float, typer.Option(help="How long to listen.")] = 3.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the open tables announcing themselves on the LAN."""
+    try:
+        address = parse_target(listen)
+        heard = listen_for_tables(address, seconds)
+    except (ValueError, OSError) as exc:
+        raise fail(f"cannot listen on {listen}: {exc}") from None
+    rows = [
+        {
+            "address": f"{sender}:{b.port}",
+            "game": b.game,
+            "free": b.free,
+            "seats": b.seats,
+            "host": b.name,
+            "fingerprint": b.fingerprint,
+        }
+        for (sender, _), b in sorted(heard.items())
+    ]
+    if as_json:
+        print(json.dumps(rows))
+        return
+    if not rows:
+        out.print(f"No open tables heard in {seconds:g} s.")
+        return
+    table = Table("address", "game", "free seats", "host", "fingerprint")
+    for row in rows:
+        table.add_row(row["address"], row["game"], f"{row['free']}/{row['seats']}", row["host"],
+                      row["fingerprint"])  # fmt: skip
+    out.print(table)
+    out.print("Ask the host for the invite code to join.")
+
+
 def register(app: typer.Typer) -> None:
     """Add the table commands to the application."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     app.command()(host)
     app.command()(join)
     app.command()(bot)
+    app.command()(tables)

@@ -316,6 +316,11 @@ class Node:
 
     # ---------------------------------------------------------- hosting
 
+    def free_seats(self) -> int:
+        """Seats still open at the table this node hosts."""
+        table = self._hosted
+        return 0 if table is None else table.seats - 1 - len(self._joiners)
+
     def host(self, table: HostedTable, advertise: str) -> Invite:
         """Open a table as seat 0; the invite code to hand out."""
         self._hosted = table

@@ -163,3 +163,41 @@ def test_a_slow_loris_is_cut_off_and_the_table_goes_on(tmp_path: Path) -> None:
     honest = bot(tmp_path, invite, 1)
     assert result(honest)[1]["audit"] == "passed"
     assert result(host)[1]["audit"] == "passed"
+
+
+def free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_open_tables_are_discovered_from_beacons_and_junk_is_ignored(tmp_path: Path) -> None:
+    port = free_udp_port()
+    listing = start("tables", "--listen", f"127.0.0.1:{port}", "--seconds", "4", "--json")
+    time.sleep(0.5)  # let the listener bind before the first beacon
+    host, invite = open_table(tmp_path, 3, "--beacon", f"127.0.0.1:{port}")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as junk:
+        for payload in (b"P2PC" + os.urandom(40), os.urandom(600), b"P2PC\x93\x02\xa1x\x01"):
+            junk.sendto(payload, ("127.0.0.1", port))
+    out, err = listing.communicate(timeout=30)
+    assert listing.returncode == 0, err
+    tables = json.loads(out)
+    code = Invite.parse(invite)
+    assert [(t["game"], t["free"], t["seats"], t["fingerprint"]) for t in tables] == [
+        ("rpg-battle", 2, 3, code.fingerprint)
+    ]
+    assert tables[0]["address"] == f"127.0.0.1:{code.port}"
+    bots = [bot(tmp_path, invite, i) for i in (1, 2)]
+    assert all(result(p)[1]["audit"] == "passed" for p in [host, *bots])
+
+
+def test_beacons_are_checked_before_they_are_believed() -> None:
+    from protocol.discovery import Beacon, BeaconError
+
+    beacon = Beacon("rpg-battle", 4, 2, "AAAA-BBBB-CCCC-DDDD", 7777, "host")
+    assert Beacon.decode(beacon.encode()) == beacon
+    for bad in (b"", b"XXXX" + beacon.encode()[4:], beacon.encode() + b"\x00" * 600):
+        with pytest.raises(BeaconError):
+            Beacon.decode(bad)
+    with pytest.raises(BeaconError):
+        Beacon.decode(Beacon("g", 2, 3, "f", 7777, "h").encode())  # more free seats than seats

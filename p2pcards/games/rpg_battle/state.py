@@ -503,7 +503,7 @@ class RpgBattleState(State):
             return
         if self.viewer is not None and self.viewer != seat:
             raise IllegalActionError(
-                f"this replica cannot see seat {seat}'s hand: show_card must say which card it shows"
+                f"this replica cannot see seat {seat}'s hand: show_card must say which card it is"
             )
         for s in hand:
             if ident[s] == k:

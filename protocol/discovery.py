@@ -1,0 +1,113 @@
+"""LAN discovery: small UDP beacons that an open table sends while it waits for players.
+
+A beacon says which game, how many seats are free, the host's fingerprint and
+the port to join on; never the table secret (the host hands out the invite
+code). Beacons are untrusted input: size-capped, magic- and version-checked,
+every field checked; anything else is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgpack
+
+MAGIC = b"P2PC"
+VERSION = 1
+MAX_BEACON = 512
+DEFAULT_TARGET = ("255.255.255.255", 7778)
+
+
+class BeaconError(ValueError):
+    """A datagram that is not a valid beacon."""
+
+
+@dataclass(frozen=True)
+class Beacon:
+    """One open table, as announced."""
+
+    game: str
+    seats: int
+    free: int
+    fingerprint: str
+    port: int
+    name: str
+
+    def encode(self) -> bytes:
+        """The datagram."""
+        body = [VERSION, self.game, self.seats, self.free, self.fingerprint, self.port, self.name]
+        data: bytes = MAGIC + msgpack.packb(body, use_bin_type=True)
+        if len(data) > MAX_BEACON:
+            raise ValueError("beacon too large")
+        return data
+
+    @staticmethod
+    def decode(data: bytes) -> Beacon:
+        """Parse a datagram; BeaconError for anything that is not a beacon of ours."""
+        if len(data) > MAX_BEACON or not data.startswith(MAGIC):
+            raise BeaconError("not a p2pcards beacon")
+        try:
+            body = msgpack.unpackb(
+                data[len(MAGIC) :], raw=False, max_array_len=16, max_str_len=128, max_bin_len=0
+            )
+        except (ValueError, msgpack.UnpackException, msgpack.ExtraData) as exc:
+            raise BeaconError(f"malformed beacon: {exc or type(exc).__name__}") from None
+        if not isinstance(body, list) or len(body) != 7 or body[0] != VERSION:
+            raise BeaconError("beacon of another version")
+        _, game, seats, free, fingerprint, port, name = body
+        ints_ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (seats, free, port))
+        strs_ok = all(isinstance(x, str) for x in (game, fingerprint, name))
+        if not ints_ok or not strs_ok or not (0 <= free <= seats <= 64 and 0 < port < 65536):
+            raise BeaconError("beacon fields out of range")
+        return Beacon(game, seats, free, fingerprint, port, name)
+
+
+def parse_target(text: str) -> tuple[str, int]:
+    """ADDR:PORT for beacons; ValueError says what is wrong."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{text!r} is not ADDR:PORT")
+    return host, int(port)
+
+
+async def announce(
+    beacon: Callable[[], Beacon], target: tuple[str, int], every: float = 1.5
+) -> None:
+    """Send the current `beacon()` to `target` every `every` seconds until cancelled."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    sock.setblocking(False)
+    try:
+        while True:
+            with contextlib.suppress(OSError):
+                sock.sendto(beacon().encode(), target)
+            await asyncio.sleep(every)
+    finally:
+        sock.close()
+
+
+def listen(address: tuple[str, int], seconds: float) -> dict[tuple[str, int], Beacon]:
+    """Beacons heard on `address` for `seconds`, by (sender, table port); the latest wins."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(address)
+    deadline = time.monotonic() + seconds
+    heard: dict[tuple[str, int], Beacon] = {}
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            sock.settimeout(left)
+            try:
+                data, sender = sock.recvfrom(MAX_BEACON + 1)
+            except TimeoutError:
+                break
+            with contextlib.suppress(BeaconError):
+                beacon = Beacon.decode(data)
+                heard[(sender[0], beacon.port)] = beacon
+    finally:
+        sock.close()
+    return heard
