@@ -53,7 +53,7 @@ def board(state: RpgBattleState, you: int | None, log: Sequence[str]) -> Rendera
     for seat in range(state.num_players):
         marker = "▶ " if seat == state.turn_seat() and decision.kind != "over" else "  "
         label = marker + seat_label(seat, you)
-        chars = state.characters(seat) or [None]
+        chars: list[str | None] = [*state.characters(seat)] or [None]
         for i, c in enumerate(chars):
             row_label = label if i == 0 else ""
             cards = str(state.hand_size(seat)) if i == 0 else ""

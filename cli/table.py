@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
@@ -179,7 +179,7 @@ class HostPlan:
 
     game: str
     seats: int
-    options: dict[str, object]
+    options: dict[str, Any]
     bind: str
     port: int
     advertise: str
@@ -359,8 +359,10 @@ def tables(
         return
     table = Table("address", "game", "free seats", "host", "fingerprint")
     for row in rows:
-        table.add_row(row["address"], row["game"], f"{row['free']}/{row['seats']}", row["host"],
-                      row["fingerprint"])  # fmt: skip
+        table.add_row(
+            str(row["address"]), str(row["game"]), f"{row['free']}/{row['seats']}",
+            str(row["host"]), str(row["fingerprint"]),
+        )  # fmt: skip
     out.print(table)
     out.print("Ask the host for the invite code to join.")
 
