@@ -15,6 +15,7 @@ from ai.match import DEFAULT_ROUND_CAP
 from ai.match import simulate as run_simulation
 from cli.errors import USAGE, fail
 from cli.play import Quit, run_local_game
+from cli.records import register as register_record_commands
 from cli.table import register as register_table_commands
 from cli.views import view_for
 from p2pcards import games
@@ -188,6 +189,7 @@ def simulate(
 
 
 register_table_commands(app)
+register_record_commands(app)
 
 
 def main() -> None:

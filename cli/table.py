@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ai.agents import AgentSpecError, make_agent
-from cli.errors import FAILURE, fail
+from cli.errors import FAILURE, err, fail
 from cli.play import Quit, ask
 from cli.views import view_for
 from p2pcards import games
@@ -113,10 +113,19 @@ def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
     return 0 if clean else FAILURE
 
 
-async def _run_table(node: Node, timeout: float) -> TableOutcome:
+async def _run_table(node: Node, timeout: float, quiet: bool = False) -> TableOutcome:
+    """Mesh, play and audit, saving the signed transcript under the seat's home as it goes."""
     try:
         await node.connect_mesh()
-        return await node.play(silence=timeout)
+        assert node.roster is not None
+        path = node.me.home / "tables" / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600)  # the transcript holds sealed messages: ours to share, or not
+        with path.open("wb") as save:
+            outcome = await node.play(silence=timeout, save=save)
+        if not quiet:
+            err.print(f"Saved the signed transcript to {path} (check it: p2pcards audit FILE).")
+        return outcome
     finally:
         await node.close()
 
@@ -302,7 +311,7 @@ async def _join(
         await node.join(invite)
         if not quiet and not as_json:
             out.print(f"Seated at seat {node.seat}. Connecting to the other players…")
-        outcome = await _run_table(node, timeout)
+        outcome = await _run_table(node, timeout, quiet)
     except ProtocolError as exc:
         raise fail(str(exc), FAILURE) from None
     except (OSError, TimeoutError) as exc:

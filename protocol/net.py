@@ -30,9 +30,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
@@ -42,6 +41,8 @@ from protocol.commitments import canonical
 from protocol.errors import PeerTimeoutError, ProtocolError, RemoteProtocolError
 from protocol.identity import Identity, certificate_key, fingerprint
 from protocol.invite import Invite, new_secret
+from protocol.roster import Member, Roster, TableSetupError, field_of, verify_signature
+from protocol.savefile import SaveWriter
 from protocol.table_peer import TableKeys, TableOutcome, TablePeer
 from protocol.transcript import Envelope
 from protocol.wire import FrameDecoder, WireError, encode_frame
@@ -54,10 +55,6 @@ FIRST_MESSAGE_SECONDS = 10.0  # for the TLS handshake and then the first message
 
 
 Decide = Callable[[State], Awaitable[Action]]
-
-
-class TableSetupError(ProtocolError):
-    """The table could not be formed (refused, wrong code, roster mismatch)."""
 
 
 # ------------------------------------------------------------------ TLS
@@ -128,15 +125,6 @@ class Connection:
             await asyncio.wait_for(self.writer.wait_closed(), 0.05)
 
 
-def _field(message: dict[str, Any], name: str, kind: type, size: int | None = None) -> Any:
-    value = message.get(name)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise WireError(f"field {name!r} missing or of the wrong type")
-    if size is not None and isinstance(value, bytes | str) and len(value) != size:
-        raise WireError(f"field {name!r} must be {size} bytes")
-    return value
-
-
 def envelope_message(envelope: Envelope) -> dict[str, Any]:
     """An envelope as a wire message."""
     return {
@@ -152,88 +140,12 @@ def envelope_message(envelope: Envelope) -> dict[str, Any]:
 def parse_envelope(message: dict[str, Any]) -> Envelope:
     """A wire message as an envelope, every field checked."""
     return Envelope(
-        _field(message, "seat", int),
-        _field(message, "seq", int),
-        _field(message, "prev", bytes, 32),
-        _field(message, "body", dict),
-        _field(message, "sig", bytes, 64),
+        field_of(message, "seat", int),
+        field_of(message, "seq", int),
+        field_of(message, "prev", bytes, 32),
+        field_of(message, "body", dict),
+        field_of(message, "sig", bytes, 64),
     )
-
-
-# --------------------------------------------------------------- roster
-
-
-@dataclass
-class Member:
-    """A seat in the roster."""
-
-    name: str
-    identity: bytes
-    seal: bytes
-    host: str
-    port: int
-
-    def to_wire(self) -> dict[str, Any]:
-        """As a map."""
-        return {
-            "name": self.name,
-            "identity": self.identity,
-            "seal": self.seal,
-            "host": self.host,
-            "port": self.port,
-        }
-
-    @staticmethod
-    def from_wire(data: Any) -> Member:
-        """From a map, checked."""
-        if not isinstance(data, dict):
-            raise WireError("a roster member must be a map")
-        return Member(
-            _field(data, "name", str),
-            _field(data, "identity", bytes, 32),
-            _field(data, "seal", bytes, 32),
-            _field(data, "host", str),
-            _field(data, "port", int),
-        )
-
-
-@dataclass
-class Roster:
-    """Who sits where, and what game they play."""
-
-    table_id: bytes
-    game: str
-    options: dict[str, Any]
-    members: list[Member]
-
-    def to_wire(self) -> dict[str, Any]:
-        """As a map."""
-        return {
-            "table": self.table_id,
-            "game": self.game,
-            "options": self.options,
-            "members": [m.to_wire() for m in self.members],
-        }
-
-    @staticmethod
-    def from_wire(data: Any) -> Roster:
-        """From a map, checked."""
-        if not isinstance(data, dict):
-            raise WireError("the roster must be a map")
-        members = data.get("members")
-        if not isinstance(members, list) or not 2 <= len(members) <= 16:
-            raise WireError("the roster must list 2 to 16 members")
-        options = _field(data, "options", dict)
-        return Roster(
-            _field(data, "table", bytes, 16),
-            _field(data, "game", str),
-            options,
-            [Member.from_wire(m) for m in members],
-        )
-
-    def digest(self) -> bytes:
-        """What every seat signs."""
-        return hashlib.sha256(canonical(["p2pcards/roster/1", self.to_wire()])).digest()
 
 
 def _join_proof(secret: str, identity: bytes, seal: bytes, port: int, host_key: bytes) -> bytes:
@@ -289,6 +201,7 @@ class Node:
         self.server: asyncio.Server | None = None
         self.cert, self.key = seat_info.identity.certificate_files(seat_info.home / "tls")
         self.roster: Roster | None = None
+        self.roster_signatures: list[bytes] = []
         self.seat = -1
         self.links: dict[int, Connection] = {}
         self.table: TablePeer | None = None
@@ -348,10 +261,11 @@ class Node:
             await conn.send({"kind": "roster", "roster": roster.to_wire()})
         for member, conn in self._joiners:
             reply = await conn.recv(timeout=30)
-            signature = _field(reply, "signature", bytes, 64)
-            _verify(member.identity, signature, roster.digest(), "roster signature")
+            signature = field_of(reply, "signature", bytes, 64)
+            verify_signature(member.identity, signature, roster.digest(), "roster signature")
             signatures.append(signature)
         self.roster = roster
+        self.roster_signatures = signatures
         self._roster_ready.set()
         for _, conn in self._joiners:
             await conn.send({"kind": "roster-signed", "signatures": signatures})
@@ -381,16 +295,16 @@ class Node:
         table = self._hosted
         if table is None or self._full.is_set():
             raise TableSetupError("this table takes no more seats")
-        identity = _field(message, "identity", bytes, 32)
-        seal = _field(message, "seal", bytes, 32)
-        port = _field(message, "port", int)
-        proof = _field(message, "proof", bytes, 32)
+        identity = field_of(message, "identity", bytes, 32)
+        seal = field_of(message, "seal", bytes, 32)
+        port = field_of(message, "port", int)
+        proof = field_of(message, "proof", bytes, 32)
         expected = _join_proof(table.secret, identity, seal, port, self.me.identity.public_bytes)
         if not hmac.compare_digest(proof, expected):
             raise TableSetupError("wrong invite secret")
         if identity in {m.identity for m, _ in self._joiners} | {self.me.identity.public_bytes}:
             raise TableSetupError("that identity already has a seat")
-        name = _field(message, "name", str)[:40]
+        name = field_of(message, "name", str)[:40]
         seat = len(self._joiners) + 1
         self._joiners.append((Member(name, identity, seal, address, port), conn))
         await conn.send({"kind": "welcome", "seat": seat, "seats": table.seats, "game": table.game})
@@ -429,7 +343,7 @@ class Node:
         if reply.get("kind") != "welcome":
             await conn.close()
             raise TableSetupError(f"the host refused: {reply.get('reason', 'no reason given')}")
-        self.seat = _field(reply, "seat", int)
+        self.seat = field_of(reply, "seat", int)
         roster_message = await conn.recv(timeout=timeout)
         roster = Roster.from_wire(roster_message.get("roster"))
         me = roster.members[self.seat] if self.seat < len(roster.members) else None
@@ -445,9 +359,10 @@ class Node:
         for member, signature in zip(roster.members, signatures, strict=True):
             if not isinstance(signature, bytes):
                 raise TableSetupError("a roster signature is malformed")
-            _verify(member.identity, signature, roster.digest(), "roster signature")
+            verify_signature(member.identity, signature, roster.digest(), "roster signature")
         await conn.close()
         self.roster = roster
+        self.roster_signatures = signatures
         self._roster_ready.set()
 
     # ------------------------------------------------------------- mesh
@@ -486,12 +401,12 @@ class Node:
         await asyncio.wait_for(self._roster_ready.wait(), 30)
         roster = self.roster
         assert roster is not None
-        seat = _field(message, "seat", int)
+        seat = field_of(message, "seat", int)
         if not self.seat < seat < len(roster.members) or seat in self.links:
             raise WireError(f"hello from seat {seat}, which should not connect to us")
-        nonce = _field(message, "nonce", bytes, 16)
-        signature = _field(message, "signature", bytes, 64)
-        _verify(
+        nonce = field_of(message, "nonce", bytes, 16)
+        signature = field_of(message, "signature", bytes, 64)
+        verify_signature(
             roster.members[seat].identity,
             signature,
             _hello_bytes(roster.table_id, seat, self.seat, nonce),
@@ -533,8 +448,12 @@ class Node:
 
     # ------------------------------------------------------------- play
 
-    async def play(self, silence: float = 60.0) -> TableOutcome:
-        """Play the game to the end, then disclose and audit; the outcome for this seat."""
+    async def play(self, silence: float = 60.0, save: BinaryIO | None = None) -> TableOutcome:
+        """Play the game to the end, then disclose and audit; the outcome for this seat.
+
+        With `save`, the signed transcript and this seat's steps are written to it as
+        the game goes (see `protocol.savefile`).
+        """
         roster = self.roster
         assert roster is not None
         game = games.load(roster.game)
@@ -546,8 +465,14 @@ class Node:
         )
         table = TablePeer(game, roster.options, roster.table_id, self.seat, keys)
         self.table = table
+        writer = None
+        if save is not None:
+            writer = SaveWriter(save)
+            writer.header(roster.to_wire(), self.roster_signatures, self.seat)
         table.start()
         while not table.finished:
+            if writer is not None:
+                writer.catch_up(table.mental.log, table.transcript, table.steps)
             await self._send_outbox(table)
             if table.wants_action():
                 action = await self.me.decide(table.replica.clone())
@@ -565,6 +490,8 @@ class Node:
             table.receive(envelope)
             self._trace_applied(table)
         await self._send_outbox(table)
+        if writer is not None:
+            writer.catch_up(table.mental.log, table.transcript, table.steps)
         for conn in self.links.values():
             with contextlib.suppress(Exception):
                 await conn.send({"kind": "bye"})
@@ -610,10 +537,3 @@ class Node:
             await conn.close()
         if self.server is not None:
             self.server.close()
-
-
-def _verify(identity: bytes, signature: bytes, data: bytes, what: str) -> None:
-    try:
-        Ed25519PublicKey.from_public_bytes(identity).verify(signature, data)
-    except (InvalidSignature, ValueError):
-        raise TableSetupError(f"bad {what}") from None

@@ -54,6 +54,7 @@ class StepRecord:
     index: int
     action: Action
     digests: dict[str, str]
+    shown: tuple[int, int, str] | None = None  # (seat, position, card) shown before it
 
 
 @dataclass
@@ -188,6 +189,7 @@ class TablePeer:
         replica = self.replica
         yield from self.dealer.setup()
         while not replica.is_terminal():
+            shown = None
             if replica.is_chance_node():
                 action = yield from self.dealer.chance()
             else:
@@ -195,18 +197,19 @@ class TablePeer:
                 if replica.current_player() == self.seat:
                     own = yield NEED_ACTION
                 action = yield from self.dealer.decide(own)
+                shown = self.dealer.last_shown
             replica.apply_action(action)
-            self._record(action)
+            self._record(action, shown)
         yield from self.dealer.disclose()
         verdict = audit(
             self.mental.log, self.table_id, self.mental.num_seats, self.mental.encryption_keys
         )
         self.outcome = TableOutcome(replica.returns(), replica.public_digest(), verdict)
 
-    def _record(self, action: Action) -> None:
+    def _record(self, action: Action, shown: tuple[int, int, str] | None) -> None:
         index = len(self.steps)
         digests = self.replica.section_digests()
-        self.steps.append(StepRecord(index, action, digests))
+        self.steps.append(StepRecord(index, action, digests, shown))
         self._send({"kind": "digest", "step": index, "sections": digests})
         for (seat, step), theirs in list(self._their_digests.items()):
             if step == index:

@@ -201,3 +201,34 @@ def test_beacons_are_checked_before_they_are_believed() -> None:
             Beacon.decode(bad)
     with pytest.raises(BeaconError):
         Beacon.decode(Beacon("g", 2, 3, "f", 7777, "h").encode())  # more free seats than seats
+
+
+def test_a_saved_table_can_be_audited_and_replayed_and_tampering_is_caught(
+    tmp_path: Path,
+) -> None:
+    host, invite = open_table(tmp_path, 2)
+    assert result(bot(tmp_path, invite, 1))[1]["audit"] == "passed"
+    code, report, _ = result(host)
+    assert code == 0
+    saved = next((tmp_path / "host" / "tables").glob("*.p2pt"))
+    audited = subprocess.run(
+        [P2PCARDS, "audit", str(saved)], capture_output=True, text=True, env=ENV
+    )
+    assert audited.returncode == 0 and "Audit passed" in audited.stdout
+    replayed = subprocess.run(
+        [P2PCARDS, "replay", str(saved)], capture_output=True, text=True, env=ENV
+    )
+    assert replayed.returncode == 0
+    winner = report["winners"][0]  # type: ignore[index]
+    assert f"Winner: seat {winner}." in replayed.stdout
+    assert "plays" in replayed.stdout
+    data = bytearray(saved.read_bytes())
+    signature = data.index(b"\xa3sig", len(data) // 2) + 6  # inside a signature, mid-game
+    data[signature] ^= 0x01
+    tampered = tmp_path / "tampered.p2pt"
+    tampered.write_bytes(bytes(data))
+    checked = subprocess.run(
+        [P2PCARDS, "audit", str(tampered)], capture_output=True, text=True, env=ENV
+    )
+    assert checked.returncode == 2 and "Traceback" not in checked.stderr
+    assert "bad signature" in " ".join(checked.stderr.split())
