@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TextIO
@@ -33,7 +33,7 @@ from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.identity import Identity, default_home
 from protocol.invite import Invite, InviteError
 from protocol.net import Decide, HostedTable, LocalSeat, Node
-from protocol.table_peer import TableOutcome
+from protocol.table_peer import DesyncError, TableOutcome
 
 out = Console(highlight=False)
 
@@ -122,7 +122,13 @@ async def _run_table(node: Node, timeout: float, quiet: bool = False) -> TableOu
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch(mode=0o600)  # the transcript holds sealed messages: ours to share, or not
         with path.open("wb") as save:
-            outcome = await node.play(silence=timeout, save=save)
+            try:
+                outcome = await node.play(silence=timeout, save=save)
+            except DesyncError as exc:
+                assert node.table is not None
+                report = path.with_name(path.stem + "-desync.json")
+                report.write_text(json.dumps(node.table.desync_report(exc), indent=2))
+                raise fail(f"{exc}. The table stops; desync report: {report}", FAILURE) from None
         if not quiet:
             err.print(f"Saved the signed transcript to {path} (check it: p2pcards audit FILE).")
         return outcome
@@ -178,7 +184,7 @@ def host(
         g.name, seats, options, bind, port, advertise, ai, ai_agent, timeout, as_json, target
     )
     with _trace_file(trace) as trace_out:
-        code = asyncio.run(_host(plan, seat, trace_out))
+        code = _leave_cleanly(lambda: asyncio.run(_host(plan, seat, trace_out)))
     raise typer.Exit(code)
 
 
@@ -280,7 +286,9 @@ def join(
     identity, directory = _identity(home)
     seat = LocalSeat(identity, name or "player", _decider(agent, 1), directory)
     with _trace_file(trace) as trace_out:
-        code_ = asyncio.run(_join(invite, seat, bind, timeout, as_json, quiet, trace_out))
+        code_ = _leave_cleanly(
+            lambda: asyncio.run(_join(invite, seat, bind, timeout, as_json, quiet, trace_out))
+        )
     raise typer.Exit(code_)
 
 
@@ -322,6 +330,18 @@ async def _join(
     if quiet and not as_json:
         return 0 if not outcome.faults else FAILURE
     return _report(outcome, node.seat, as_json)
+
+
+def _leave_cleanly(run: Callable[[], int]) -> int:
+    """Run a table; on Ctrl-C, leave without a traceback and say where the game is saved."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        err.print(
+            "\nYou left the table. The game so far is saved under your home's tables/ folder "
+            "(p2pcards audit FILE, p2pcards replay FILE); rejoining a game is not possible yet."
+        )
+        return 130
 
 
 @contextlib.contextmanager

@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from p2pcards import games
 from p2pcards.engine import Action, State
 from protocol.commitments import canonical
-from protocol.errors import PeerTimeoutError, ProtocolError, RemoteProtocolError
+from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import Identity, certificate_key, fingerprint
 from protocol.invite import Invite, new_secret
 from protocol.roster import Member, Roster, TableSetupError, field_of, verify_signature
@@ -194,6 +194,7 @@ class Node:
     ) -> None:
         self.me = seat_info
         self.trace = trace  # JSON lines: when this seat acted and applied each step
+        self.on_silence: Callable[[list[int], float], None] = _log_silence
         self._traced = 0
         self.bind_host = host
         self.bind_port = port
@@ -483,10 +484,11 @@ class Node:
             try:
                 _, envelope = await asyncio.wait_for(self._incoming.get(), silence)
             except TimeoutError:
+                # Report the silent seats and keep waiting: a seat that crashed can
+                # come back, and nothing played so far is lost.
                 due = sorted(self._due(table))
-                raise PeerTimeoutError(
-                    due[0] if due else None, f"silent for {silence:.0f} s"
-                ) from None
+                self.on_silence(due, silence)
+                continue
             table.receive(envelope)
             self._trace_applied(table)
         await self._send_outbox(table)
@@ -537,3 +539,8 @@ class Node:
             await conn.close()
         if self.server is not None:
             self.server.close()
+
+
+def _log_silence(seats: list[int], seconds: float) -> None:
+    who = ", ".join(f"seat {s}" for s in seats) or "the table"
+    log.warning("%s silent for %.0f s; the table waits", who, seconds)

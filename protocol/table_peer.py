@@ -31,13 +31,17 @@ from protocol.transcript import Envelope, Receiver, Sender
 class DesyncError(ProtocolError):
     """Another replica's public state differs from ours after the same step."""
 
-    def __init__(self, seat: int, step: int, sections: list[str]) -> None:
+    def __init__(self, seat: int, step: int, ours: dict[str, str], theirs: dict[str, str]) -> None:
+        names = ours.keys() | theirs.keys()
+        self.sections = sorted(n for n in names if ours.get(n) != theirs.get(n))
         super().__init__(
-            f"seat {seat}'s replica differs from ours after step {step} in: {', '.join(sections)}"
+            f"seat {seat}'s replica differs from ours after step {step} in: "
+            + ", ".join(self.sections)
         )
         self.seat = seat
         self.step = step
-        self.sections = sections
+        self.ours = ours
+        self.theirs = theirs
 
 
 class _NeedAction:
@@ -228,8 +232,23 @@ class TablePeer:
     def _compare(self, seat: int, step: int, theirs: dict[str, str]) -> None:
         ours = self.steps[step].digests
         del self._their_digests[(seat, step)]
-        differ = sorted(
-            name for name in ours.keys() | theirs.keys() if ours.get(name) != theirs.get(name)
-        )
-        if differ:
-            raise DesyncError(seat, step, differ)
+        if ours != theirs:
+            raise DesyncError(seat, step, ours, theirs)
+
+    def desync_report(self, error: DesyncError) -> dict[str, Any]:
+        """What a person needs to find a desync: both digests by section, and every step."""
+        return {
+            "table": self.table_id.hex(),
+            "game": self.game.name,
+            "seat": self.seat,
+            "other_seat": error.seat,
+            "step": error.step,
+            "sections_that_differ": error.sections,
+            "our_digests": error.ours,
+            "their_digests": error.theirs,
+            "steps": [
+                {"index": r.index, "action": r.action.to_json(), "digests": r.digests}
+                for r in self.steps
+            ],
+            "final_state": self.replica.to_json(),
+        }
