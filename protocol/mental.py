@@ -253,6 +253,7 @@ class MentalPeer:
         encryption_key: X25519PrivateKey,
         encryption_keys: Sequence[X25519PublicKey],
         card_points: Iterable[Point],
+        saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
     ) -> None:
         self.table_id = table_id
         self.seat = seat
@@ -272,6 +273,10 @@ class MentalPeer:
         # Every operation started (sender -1) and every message accepted, in order:
         # the evidence `audit` re-checks.
         self.log: list[tuple[int, Body | OpStart]] = []
+        # Secrets kept from before a crash, by step: a resumed seat must redo its
+        # operations with the very secrets it committed to.
+        self._saved_secrets = dict(saved_secrets or {})
+        self.secret_log: list[tuple[int, ShuffleSecrets | bytes]] = []  # ours, in order made
 
     # ------------------------------------------------------------ operations
 
@@ -298,7 +303,10 @@ class MentalPeer:
         self._open.append(step)
         start = OpStart(step, "shuffle", points=points, seat=-1 if owner is None else owner)
         self.log.append((-1, start))
-        self._shuffle_secrets[step] = ShuffleSecrets.random(size, deck)
+        kept = self._saved_secrets.pop(step, None)
+        secret = kept if isinstance(kept, ShuffleSecrets) else ShuffleSecrets.random(size, deck)
+        self._shuffle_secrets[step] = secret
+        self.secret_log.append((step, secret))
         self._replay_early()
         return step
 
@@ -322,7 +330,10 @@ class MentalPeer:
         self.ops.append(_Beacon(step, bound))
         self._open.append(step)
         self.log.append((-1, OpStart(step, "beacon", bound=bound)))
-        self._beacon_secrets[step] = secrets.token_bytes(32)
+        kept = self._saved_secrets.pop(step, None)
+        value = kept if isinstance(kept, bytes) else secrets.token_bytes(32)
+        self._beacon_secrets[step] = value
+        self.secret_log.append((step, value))
         self._replay_early()
         return step
 
@@ -351,6 +362,10 @@ class MentalPeer:
         self.log.append((-1, OpStart(step, "disclose")))
         self._replay_early()
         return step
+
+    def sealing_key_bytes(self) -> bytes:
+        """Our sealing key for this table, for the save file (it is disclosed at the end anyway)."""
+        return self._encryption_key.private_bytes_raw()
 
     def _secrets_reveal(self, step: int) -> SecretsReveal:
         shuffles = tuple(

@@ -469,11 +469,18 @@ class Node:
         writer = None
         if save is not None:
             writer = SaveWriter(save)
-            writer.header(roster.to_wire(), self.roster_signatures, self.seat)
+            writer.header(
+                roster.to_wire(),
+                self.roster_signatures,
+                self.seat,
+                table.mental.sealing_key_bytes(),
+            )
         table.start()
         while not table.finished:
             if writer is not None:
-                writer.catch_up(table.mental.log, table.transcript, table.steps)
+                writer.catch_up(
+                    table.mental.log, table.transcript, table.steps, table.mental.secret_log
+                )
             await self._send_outbox(table)
             if table.wants_action():
                 action = await self.me.decide(table.replica.clone())
@@ -493,7 +500,9 @@ class Node:
             self._trace_applied(table)
         await self._send_outbox(table)
         if writer is not None:
-            writer.catch_up(table.mental.log, table.transcript, table.steps)
+            writer.catch_up(
+                table.mental.log, table.transcript, table.steps, table.mental.secret_log
+            )
         for conn in self.links.values():
             with contextlib.suppress(Exception):
                 await conn.send({"kind": "bye"})

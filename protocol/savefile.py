@@ -22,8 +22,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from protocol import codec
 from protocol.commitments import canonical
+from protocol.curve import Mask
 from protocol.errors import ProtocolError, RemoteProtocolError
-from protocol.mental import Body, OpStart
+from protocol.mental import Body, OpStart, ShuffleSecrets
 from protocol.roster import Roster, verify_signature
 from protocol.table_peer import StepRecord
 from protocol.transcript import Envelope, Receiver
@@ -43,6 +44,8 @@ class SavedTable:
     roster: dict[str, Any]
     signatures: list[bytes]
     seat: int
+    sealing_key: bytes = b""
+    own_secrets: dict[int, ShuffleSecrets | bytes] = field(default_factory=dict)
     log: list[tuple[int, Body | OpStart]] = field(default_factory=list)
     envelopes: list[Envelope] = field(default_factory=list)
     steps: list[tuple[dict[str, Any], tuple[int, int, str] | None]] = field(default_factory=list)
@@ -63,6 +66,33 @@ class SavedTable:
         return [X25519PublicKey.from_public_bytes(m["seal"]) for m in self.roster["members"]]
 
 
+def encode_secret(secret: ShuffleSecrets | bytes) -> Any:
+    """A seat's secret for one step, as saved."""
+    if isinstance(secret, bytes):
+        return secret
+    return [
+        secret.pile_mask.forward,
+        list(secret.permutation),
+        [m.forward for m in secret.card_masks],
+        secret.nonce,
+        list(secret.deck),
+    ]
+
+
+def decode_secret(data: Any) -> ShuffleSecrets | bytes:
+    """The inverse of `encode_secret`."""
+    if isinstance(data, bytes):
+        return data
+    pile_mask, permutation, card_masks, nonce, deck = data
+    return ShuffleSecrets(
+        Mask.from_bytes(pile_mask),
+        tuple(permutation),
+        tuple(Mask.from_bytes(m) for m in card_masks),
+        nonce,
+        tuple(deck),
+    )
+
+
 class SaveWriter:
     """Appends a table's frames to its save file as the game goes."""
 
@@ -71,26 +101,31 @@ class SaveWriter:
         self._log_written = 0
         self._envelopes_written = 0
         self._steps_written = 0
+        self._secrets_written = 0
 
-    def header(self, roster: dict[str, Any], signatures: list[bytes], seat: int) -> None:
-        """The first frame: who sits where, signed by all, and which seat saved this."""
-        self._write(
-            {
-                "kind": "table",
-                "format": FORMAT,
-                "roster": roster,
-                "signatures": signatures,
-                "seat": seat,
-            }
-        )
+    def header(
+        self, roster: dict[str, Any], signatures: list[bytes], seat: int, sealing_key: bytes
+    ) -> None:
+        """The first frame: who sits where, signed by all, which seat saved this, and that
+        seat's sealing key for the table (the file is private to its owner)."""
+        frame = {"kind": "table", "format": FORMAT, "roster": roster, "signatures": signatures}
+        self._write({**frame, "seat": seat, "seal": sealing_key})
 
     def catch_up(
         self,
         log: list[tuple[int, Body | OpStart]],
         envelopes: list[Envelope],
         steps: Sequence[StepRecord],
+        own_secrets: Sequence[tuple[int, ShuffleSecrets | bytes]] = (),
     ) -> None:
-        """Write whatever is new in the table's log, transcript and steps."""
+        """Write whatever is new in the table's secrets, log, transcript and steps.
+
+        Our secrets come first: a message that commits to them may go out right after,
+        and a seat resumed after a crash must redo its steps with the same secrets.
+        """
+        for step, secret in own_secrets[self._secrets_written :]:
+            self._write({"kind": "secret", "step": step, "secret": encode_secret(secret)})
+        self._secrets_written = len(own_secrets)
         # Envelopes first: each message must follow the envelope that signs it.
         for envelope in envelopes[self._envelopes_written :]:
             self._write(
@@ -144,7 +179,9 @@ def load(path: Path) -> SavedTable:
     if first is None or first.get("kind") != "table" or first.get("format") != FORMAT:
         raise SaveFileError(f"{path} does not start with a p2pcards table header")
     try:
-        saved = SavedTable(first["roster"], list(first["signatures"]), int(first["seat"]))
+        saved = SavedTable(
+            first["roster"], list(first["signatures"]), int(first["seat"]), first["seal"]
+        )
         members = saved.roster["members"]
         verify_keys = [Ed25519PublicKey.from_public_bytes(m["identity"]) for m in members]
         digest = Roster.from_wire(saved.roster).digest()
@@ -179,6 +216,8 @@ def load(path: Path) -> SavedTable:
                 saved.envelopes.append(envelope)
                 key = (envelope.seat, canonical(envelope.body))
                 signed[key] = signed.get(key, 0) + 1
+            elif kind == "secret":
+                saved.own_secrets[int(frame["step"])] = decode_secret(frame["secret"])
             elif kind == "step":
                 shown = frame.get("shown")
                 saved.steps.append((frame["action"], None if shown is None else tuple(shown)))
@@ -188,6 +227,6 @@ def load(path: Path) -> SavedTable:
         raise
     except RemoteProtocolError as exc:
         raise SaveFileError(f"{path}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, ProtocolError) as exc:
         raise SaveFileError(f"{path}: a malformed frame: {exc}") from None
     return saved

@@ -23,7 +23,7 @@ from p2pcards.engine import Action, Game, State
 from protocol import codec
 from protocol.audit import Fault, audit
 from protocol.errors import ProtocolError, RemoteProtocolError
-from protocol.mental import MentalPeer
+from protocol.mental import MentalPeer, ShuffleSecrets
 from protocol.mental_dealer import MentalDealer, card_points
 from protocol.transcript import Envelope, Receiver, Sender
 
@@ -90,19 +90,24 @@ class TablePeer:
         table_id: bytes,
         seat: int,
         keys: TableKeys,
+        saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
     ) -> None:
         num_seats = len(keys.verify)
+        self.keys = keys
         self.game = game
         self.seat = seat
         self.table_id = table_id
         self.replica: State = game.new_initial_state(num_seats, **options).observation(seat)
         points = card_points(game)
-        self.mental = MentalPeer(table_id, seat, num_seats, keys.sealing, keys.seal, points)
+        self.mental = MentalPeer(
+            table_id, seat, num_seats, keys.sealing, keys.seal, points, saved_secrets
+        )
         self.dealer = MentalDealer(self.mental, game, self.replica, points)
         self._sender = Sender(table_id, seat, keys.signing)
         self._receiver = Receiver(table_id, list(keys.verify))
         self.outbox: list[Envelope] = []
         self.transcript: list[Envelope] = []  # every envelope accepted, ours included
+        self.sent: list[Envelope] = []  # ours, in sequence order: what a peer may ask again
         self.steps: list[StepRecord] = []
         self._their_digests: dict[tuple[int, int], dict[str, str]] = {}
         self.outcome: TableOutcome | None = None
@@ -131,8 +136,16 @@ class TablePeer:
         self._pending_action = action
         self._advance()
 
+    def expects(self, seat: int) -> int:
+        """How many of `seat`'s messages we hold: it should resend from this number."""
+        return self._receiver.next_seq(seat)
+
     def receive(self, envelope: Envelope) -> None:
-        """Take one envelope from another seat."""
+        """Take one envelope from another seat; one we already hold (resent) is dropped."""
+        if 0 <= envelope.seat < len(self.mental.encryption_keys) and (
+            envelope.seq < self._receiver.next_seq(envelope.seat)
+        ):
+            return
         body = self._receiver.accept(envelope)
         self.transcript.append(envelope)
         if body.get("kind") == "digest":
@@ -141,6 +154,43 @@ class TablePeer:
             self.mental.receive(envelope.seat, codec.decode(body, envelope.seat))
         if self._started:
             self._advance()
+
+    @classmethod
+    def restore(
+        cls,
+        game: Game,
+        options: dict[str, Any],
+        table_id: bytes,
+        seat: int,
+        keys: TableKeys,
+        saved_secrets: dict[int, ShuffleSecrets | bytes],
+        transcript: list[Envelope],
+    ) -> TablePeer:
+        """Rebuild a seat after a crash by playing its saved transcript through again.
+
+        The other seats' messages are fed in the order they first arrived; our own
+        are made again from the same secrets and the same decisions (read from our
+        saved announcements), and must come out identical, signatures included.
+        """
+        peer = cls(game, options, table_id, seat, keys, saved_secrets)
+        ours = [e for e in transcript if e.seat == seat]
+        decisions = [
+            game.action_from_json(e.body["payload"]["action"])
+            for e in ours
+            if e.body.get("kind") == "announce"
+        ]
+        peer.start()
+        for envelope in transcript:
+            while peer.wants_action() and decisions:
+                peer.act(decisions.pop(0))
+            if envelope.seat != seat:
+                peer.receive(envelope)
+        while peer.wants_action() and decisions:
+            peer.act(decisions.pop(0))
+        if peer.sent[: len(ours)] != ours:
+            raise ProtocolError("replaying the saved game did not give back our own messages")
+        peer.outbox.clear()  # sent before the crash; peers ask again for what they lack
+        return peer
 
     @property
     def finished(self) -> bool:
@@ -187,6 +237,7 @@ class TablePeer:
         envelope = self._sender.wrap(body)
         self._receiver.accept(envelope)  # keeps our own chain in the receiver, like anyone's
         self.transcript.append(envelope)
+        self.sent.append(envelope)
         self.outbox.append(envelope)
 
     def _game(self) -> Generator[int | _NeedAction, Action | None, None]:

@@ -77,6 +77,10 @@ class Receiver:
         self._next = [0] * len(keys)
         self._prev = [GENESIS] * len(keys)
 
+    def next_seq(self, seat: int) -> int:
+        """The sequence number we expect next from `seat` (how many of its messages we hold)."""
+        return self._next[seat]
+
     def accept(self, envelope: Envelope) -> dict[str, Any]:
         """The body of a valid envelope; RemoteProtocolError naming the seat otherwise."""
         seat = envelope.seat

@@ -88,3 +88,16 @@ def test_a_replica_that_drifts_is_caught_at_once_with_a_report() -> None:
         len(report["steps"]) >= 11
         and report["their_digests"]["board"] != report["our_digests"]["board"]
     )
+
+
+def test_a_seat_rebuilt_from_its_transcript_and_secrets_is_the_same_seat() -> None:
+    peers = table(3)
+    run(peers, 7)
+    original = peers[1]
+    rebuilt = TablePeer.restore(
+        GAME, {"round_cap": 40}, original.table_id, 1, original.keys,
+        dict(original.mental.secret_log), original.transcript,
+    )  # fmt: skip
+    assert rebuilt.sent == original.sent  # every message ours again, signature for signature
+    assert rebuilt.finished and rebuilt.outcome == original.outcome
+    assert [s.digests for s in rebuilt.steps] == [s.digests for s in original.steps]
