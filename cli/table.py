@@ -33,6 +33,8 @@ from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.identity import Identity, default_home
 from protocol.invite import Invite, InviteError
 from protocol.net import Decide, HostedTable, LocalSeat, Node
+from protocol.savefile import SavedTable, SaveFileError
+from protocol.savefile import load as load_saved
 from protocol.table_peer import DesyncError, TableOutcome
 
 out = Console(highlight=False)
@@ -113,12 +115,18 @@ def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
     return 0 if clean else FAILURE
 
 
-async def _run_table(node: Node, timeout: float, quiet: bool = False) -> TableOutcome:
+async def _run_table(
+    node: Node, timeout: float, quiet: bool = False, rejoin: bool = False
+) -> TableOutcome:
     """Mesh, play and audit, saving the signed transcript under the seat's home as it goes."""
     try:
-        await node.connect_mesh()
+        if node.table is None:
+            node.prepare()
+        await node.connect_mesh(rejoin=rejoin)
         assert node.roster is not None
         path = node.me.home / "tables" / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt"
+        if rejoin:  # keep the file we resumed from until the new one has it all
+            path = path.with_name(path.stem + "-resumed.p2pt")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch(mode=0o600)  # the transcript holds sealed messages: ours to share, or not
         with path.open("wb") as save:
@@ -265,8 +273,14 @@ def _start_bot(invite: Invite, agent: str, index: int) -> subprocess.Popen[bytes
     )
 
 
+ResumeOpt = Annotated[
+    Path | None,
+    typer.Option(help="Take your seat again after a crash, from the save file it left."),
+]
+
+
 def join(
-    code: Annotated[str, typer.Argument(help="The invite code the host printed.")],
+    code: Annotated[str | None, typer.Argument(help="The invite code the host printed.")] = None,
     name: NameOpt = None,
     agent: AgentOpt = None,
     home: HomeOpt = None,
@@ -277,23 +291,33 @@ def join(
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
     trace: TraceOpt = None,
+    resume: ResumeOpt = None,
 ) -> None:
-    """Take a seat at a table with its invite code."""
-    try:
-        invite = Invite.parse(code)
-    except InviteError as exc:
-        raise fail(str(exc)) from None
+    """Take a seat at a table with its invite code (or again, with --resume FILE)."""
+    target: Invite | SavedTable
+    if resume is not None:
+        try:
+            target = load_saved(resume, tolerate_cut=True)
+        except SaveFileError as exc:
+            raise fail(str(exc)) from None
+    elif code is None:
+        raise fail("give the invite code, or --resume FILE to take your seat again")
+    else:
+        try:
+            target = Invite.parse(code)
+        except InviteError as exc:
+            raise fail(str(exc)) from None
     identity, directory = _identity(home)
     seat = LocalSeat(identity, name or "player", _decider(agent, 1), directory)
     with _trace_file(trace) as trace_out:
         code_ = _leave_cleanly(
-            lambda: asyncio.run(_join(invite, seat, bind, timeout, as_json, quiet, trace_out))
+            lambda: asyncio.run(_join(target, seat, bind, timeout, as_json, quiet, trace_out))
         )
     raise typer.Exit(code_)
 
 
 def bot(
-    code: Annotated[str, typer.Argument(help="The invite code the host printed.")],
+    code: Annotated[str | None, typer.Argument(help="The invite code the host printed.")] = None,
     agent: Annotated[str, typer.Option(help="Agent that plays the seat.")] = "greedy",
     name: NameOpt = None,
     home: HomeOpt = None,
@@ -304,22 +328,29 @@ def bot(
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
     trace: TraceOpt = None,
+    resume: ResumeOpt = None,
 ) -> None:
-    """Fill a seat at a table with an AI."""
-    join(code, name or agent, agent, home, bind, timeout, as_json, quiet, trace)
+    """Fill a seat at a table with an AI (or take it again, with --resume FILE)."""
+    join(code, name or agent, agent, home, bind, timeout, as_json, quiet, trace, resume)
 
 
 async def _join(
-    invite: Invite, seat: LocalSeat, bind: str, timeout: float, as_json: bool, quiet: bool,
-    trace: TextIO | None,
+    target: Invite | SavedTable, seat: LocalSeat, bind: str, timeout: float, as_json: bool,
+    quiet: bool, trace: TextIO | None,
 ) -> int:  # fmt: skip
     node = Node(seat, bind, 0, trace)
     try:
         await node.listen()
-        await node.join(invite)
+        rejoin = isinstance(target, SavedTable)
+        if isinstance(target, SavedTable):
+            steps = len(node.resume_from(target).steps)
+            message = f"Back at seat {node.seat}, {steps} steps into the game."
+        else:
+            await node.join(target)
+            message = f"Seated at seat {node.seat}."
         if not quiet and not as_json:
-            out.print(f"Seated at seat {node.seat}. Connecting to the other players…")
-        outcome = await _run_table(node, timeout, quiet)
+            out.print(f"{message} Connecting to the other players…")
+        outcome = await _run_table(node, timeout, quiet, rejoin)
     except ProtocolError as exc:
         raise fail(str(exc), FAILURE) from None
     except (OSError, TimeoutError) as exc:

@@ -42,7 +42,7 @@ from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import Identity, certificate_key, fingerprint
 from protocol.invite import Invite, new_secret
 from protocol.roster import Member, Roster, TableSetupError, field_of, verify_signature
-from protocol.savefile import SaveWriter
+from protocol.savefile import SavedTable, SaveWriter
 from protocol.table_peer import TableKeys, TableOutcome, TablePeer
 from protocol.transcript import Envelope
 from protocol.wire import FrameDecoder, WireError, encode_frame
@@ -101,8 +101,15 @@ class Connection:
 
     async def send_frames(self, frames: list[bytes]) -> None:
         """Write frames already encoded, in one go (one system call for a burst of messages)."""
+        if self.writer.is_closing():
+            raise ConnectionError("the link is closed")
         self.writer.write(b"".join(frames))
         await self.writer.drain()
+
+    @property
+    def closed(self) -> bool:
+        """Whether this link can no longer carry anything."""
+        return self.writer.is_closing()
 
     async def recv(self, timeout: float | None = None) -> dict[str, Any]:
         """Read one message (a map); WireError for anything else, EOFError at the end."""
@@ -212,7 +219,8 @@ class Node:
         self._mesh_ready = asyncio.Event()
         self._roster_ready = asyncio.Event()
         self._advertise = host
-        self._incoming: asyncio.Queue[tuple[int, Envelope]] = asyncio.Queue()
+        self._incoming: asyncio.Queue[tuple[int, Envelope | None]] = asyncio.Queue()
+        self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
         self._done_links: set[int] = set()  # seats that said bye or closed their link
         self._link_done = asyncio.Event()
 
@@ -368,11 +376,20 @@ class Node:
 
     # ------------------------------------------------------------- mesh
 
-    async def connect_mesh(self, timeout: float = 30) -> None:
-        """Connect to every lower seat; wait until every higher seat has connected to us."""
+    async def connect_mesh(self, timeout: float = 30, rejoin: bool = False) -> None:
+        """Connect to every lower seat; wait until every higher seat has connected to us.
+
+        A seat coming back after a crash (`rejoin`) connects to every other seat itself:
+        they are mid-game and will not dial a seat whose address has changed.
+        """
         roster = self.roster
         assert roster is not None
-        for other in range(self.seat):
+        others = (
+            [s for s in range(len(roster.members)) if s != self.seat]
+            if rejoin
+            else range(self.seat)
+        )
+        for other in others:
             member = roster.members[other]
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(member.host, member.port, ssl=client_context()), timeout
@@ -388,7 +405,13 @@ class Node:
                 _hello_bytes(roster.table_id, self.seat, other, nonce)
             )
             await conn.send(
-                {"kind": "hello", "seat": self.seat, "nonce": nonce, "signature": signature}
+                {
+                    "kind": "hello",
+                    "seat": self.seat,
+                    "nonce": nonce,
+                    "signature": signature,
+                    "rejoin": rejoin,
+                }
             )
             reply = await conn.recv(timeout=timeout)
             if reply.get("kind") != "hello-ok":
@@ -403,7 +426,9 @@ class Node:
         roster = self.roster
         assert roster is not None
         seat = field_of(message, "seat", int)
-        if not self.seat < seat < len(roster.members) or seat in self.links:
+        rejoin = message.get("rejoin") is True
+        expected = 0 <= seat < len(roster.members) and seat != self.seat
+        if not expected or (not rejoin and (seat < self.seat or seat in self.links)):
             raise WireError(f"hello from seat {seat}, which should not connect to us")
         nonce = field_of(message, "nonce", bytes, 16)
         signature = field_of(message, "signature", bytes, 64)
@@ -414,12 +439,25 @@ class Node:
             f"seat {seat}'s hello",
         )
         await conn.send({"kind": "hello-ok"})
+        old = self.links.get(seat)
         self._link(seat, conn)
+        if old is not None:
+            log.warning("seat %d is back", seat)
+            await old.close()
         self._check_mesh()
 
     def _link(self, seat: int, conn: Connection) -> None:
         self.links[seat] = conn
+        self._done_links.discard(seat)
         asyncio.get_running_loop().create_task(self._read_from(seat, conn))
+        # Tell the seat how many of its messages we hold, so that it sends the rest
+        # (all of them on a new table; what was lost with the link after a crash).
+        held = 0 if self.table is None else self.table.expects(seat)
+        asyncio.get_running_loop().create_task(self._say(conn, {"kind": "resume", "next": held}))
+
+    async def _say(self, conn: Connection, message: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError, ConnectionError):
+            await conn.send(message)
 
     def _check_mesh(self) -> None:
         if self.roster is not None and len(self.links) == len(self.roster.members) - 1:
@@ -432,6 +470,11 @@ class Node:
                 message = await conn.recv()
                 if message.get("kind") == "bye":
                     return
+                if message.get("kind") == "resume":
+                    # Send from where the seat says it stands; what it already has it drops.
+                    self._link_sent[seat] = field_of(message, "next", int)
+                    await self._incoming.put((seat, None))  # wake the game loop to send
+                    continue
                 if message.get("kind") != "env":
                     raise WireError(f"unexpected {message.get('kind')!r} during the game")
                 envelope = parse_envelope(message)
@@ -444,10 +487,46 @@ class Node:
             log.warning("closing the link to seat %d: %s", seat, exc)
             await conn.close()
         finally:
-            self._done_links.add(seat)
-            self._link_done.set()
+            if self.links.get(seat) is conn:  # not a link already replaced by a rejoin
+                self._done_links.add(seat)
+                self._link_done.set()
 
     # ------------------------------------------------------------- play
+
+    def prepare(self, saved: SavedTable | None = None) -> TablePeer:
+        """Make this seat's TablePeer once the roster is signed (before the mesh, so links
+        can say how many messages we hold); from `saved`, rebuild it after a crash."""
+        roster = self.roster
+        assert roster is not None
+        game = games.load(roster.game)
+        sealing = self.me.seal
+        if saved is not None:
+            sealing = X25519PrivateKey.from_private_bytes(saved.sealing_key)
+        keys = TableKeys(
+            self.me.identity.key,
+            sealing,
+            [Ed25519PublicKey.from_public_bytes(m.identity) for m in roster.members],
+            [X25519PublicKey.from_public_bytes(m.seal) for m in roster.members],
+        )
+        if saved is None:
+            self.table = TablePeer(game, roster.options, roster.table_id, self.seat, keys)
+        else:
+            self.table = TablePeer.restore(
+                game, roster.options, roster.table_id, self.seat, keys,
+                saved.own_secrets, saved.envelopes,
+            )  # fmt: skip
+        return self.table
+
+    def resume_from(self, saved: SavedTable) -> TablePeer:
+        """Take our seat again at a saved table (after a crash), before reconnecting."""
+        roster = Roster.from_wire(saved.roster)
+        if roster.members[saved.seat].identity != self.me.identity.public_bytes:
+            raise TableSetupError("that save file belongs to another identity (check --home)")
+        self.roster = roster
+        self.roster_signatures = saved.signatures
+        self.seat = saved.seat
+        self._roster_ready.set()
+        return self.prepare(saved)
 
     async def play(self, silence: float = 60.0, save: BinaryIO | None = None) -> TableOutcome:
         """Play the game to the end, then disclose and audit; the outcome for this seat.
@@ -455,17 +534,9 @@ class Node:
         With `save`, the signed transcript and this seat's steps are written to it as
         the game goes (see `protocol.savefile`).
         """
+        table = self.table
         roster = self.roster
-        assert roster is not None
-        game = games.load(roster.game)
-        keys = TableKeys(
-            self.me.identity.key,
-            self.me.seal,
-            [Ed25519PublicKey.from_public_bytes(m.identity) for m in roster.members],
-            [X25519PublicKey.from_public_bytes(m.seal) for m in roster.members],
-        )
-        table = TablePeer(game, roster.options, roster.table_id, self.seat, keys)
-        self.table = table
+        assert table is not None and roster is not None, "prepare() the table first"
         writer = None
         if save is not None:
             writer = SaveWriter(save)
@@ -475,7 +546,8 @@ class Node:
                 self.seat,
                 table.mental.sealing_key_bytes(),
             )
-        table.start()
+        if not table.started:
+            table.start()
         while not table.finished:
             if writer is not None:
                 writer.catch_up(
@@ -496,8 +568,9 @@ class Node:
                 due = sorted(self._due(table))
                 self.on_silence(due, silence)
                 continue
-            table.receive(envelope)
-            self._trace_applied(table)
+            if envelope is not None:
+                table.receive(envelope)
+                self._trace_applied(table)
         await self._send_outbox(table)
         if writer is not None:
             writer.catch_up(
@@ -535,12 +608,18 @@ class Node:
         return set()
 
     async def _send_outbox(self, table: TablePeer) -> None:
-        out, table.outbox = table.outbox, []
-        if not out:
-            return
-        frames = [encode_frame(envelope_message(envelope)) for envelope in out]
-        for conn in self.links.values():
-            await conn.send_frames(frames)
+        """Send each link the part of our transcript it has not been sent yet, in order."""
+        table.outbox.clear()  # we send from `table.sent`, per link, which also serves resends
+        for seat, conn in list(self.links.items()):
+            start = self._link_sent.get(seat, 0)
+            if start >= len(table.sent) or conn.closed:
+                continue  # a dead link: the seat asks again (resume) when it is back
+            frames = [encode_frame(envelope_message(e)) for e in table.sent[start:]]
+            self._link_sent[seat] = len(table.sent)
+            try:
+                await conn.send_frames(frames)
+            except (OSError, ConnectionError) as exc:
+                log.warning("cannot send to seat %d: %s", seat, exc)
 
     async def close(self) -> None:
         """Close every connection and stop listening."""

@@ -154,7 +154,7 @@ class SaveWriter:
         self.out.write(encode_frame(frame))
 
 
-def _frames(path: Path) -> Iterator[dict[str, Any]]:
+def _frames(path: Path, tolerate_cut: bool = False) -> Iterator[dict[str, Any]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -164,7 +164,7 @@ def _frames(path: Path) -> Iterator[dict[str, Any]]:
         frames = decoder.feed(data)
     except WireError as exc:
         raise SaveFileError(f"{path} is not a p2pcards save file: {exc.reason}") from None
-    if decoder.pending():
+    if decoder.pending() and not tolerate_cut:
         raise SaveFileError(f"{path} ends inside a frame (the saving process stopped mid-write?)")
     for frame in frames:
         if not isinstance(frame, dict):
@@ -172,9 +172,13 @@ def _frames(path: Path) -> Iterator[dict[str, Any]]:
         yield frame
 
 
-def load(path: Path) -> SavedTable:
-    """Read and check a save file; SaveFileError says what is wrong."""
-    frames = _frames(path)
+def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
+    """Read and check a save file; SaveFileError says what is wrong.
+
+    `tolerate_cut` accepts a last frame cut short, as a killed process leaves it: what
+    it held was written before it was sent, so nothing a peer has is lost with it.
+    """
+    frames = _frames(path, tolerate_cut)
     first = next(frames, None)
     if first is None or first.get("kind") != "table" or first.get("format") != FORMAT:
         raise SaveFileError(f"{path} does not start with a p2pcards table header")

@@ -232,3 +232,30 @@ def test_a_saved_table_can_be_audited_and_replayed_and_tampering_is_caught(
     )
     assert checked.returncode == 2 and "Traceback" not in checked.stderr
     assert "bad signature" in " ".join(checked.stderr.split())
+
+
+def test_a_killed_peer_resumes_from_its_save_file_and_the_game_ends_in_step(
+    tmp_path: Path,
+) -> None:
+    host, invite = open_table(tmp_path, 3)
+    steady = bot(tmp_path, invite, 1)
+    trace = tmp_path / "victim.trace"
+    victim = bot(tmp_path, invite, 2, "--trace", str(trace))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # wait until the game is well under way
+        if trace.exists() and trace.read_text().count('"applied"') >= 15:
+            break
+        time.sleep(0.01)
+    victim.kill()  # SIGKILL: no chance to clean up
+    victim.wait()
+    assert victim.returncode == -9
+    saved = next((tmp_path / "bot2" / "tables").glob("*-seat*.p2pt"))
+    back = start(
+        "bot", "--resume", str(saved), "--home", str(tmp_path / "bot2"), "--json"
+    )  # fmt: skip
+    results = [result(p) for p in (host, steady, back)]
+    for code, report, err in results:
+        assert code == 0, err
+        assert report["audit"] == "passed"
+    assert len({report["digest"] for _, report, _ in results}) == 1
+    assert sorted(report["seat"] for _, report, _ in results) == [0, 1, 2]
