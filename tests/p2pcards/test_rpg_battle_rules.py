@@ -1036,6 +1036,7 @@ def test_round_cap_ends_the_game_after_cap_rounds(cap):
         assert not state.is_terminal()
     end_turn(state)
     assert state.is_terminal()
+    assert state.round() == cap  # the game ended in its last round, not one past it
 
 
 def test_no_round_cap_by_default():

@@ -785,11 +785,11 @@ class RpgBattleState(State):
             if self._seat_alive(nxt):
                 break
         if nxt <= seat:
-            self._round += 1
             cap = self._options.round_cap
-            if cap is not None and self._round > cap:
-                self._finish(self._tie_break())
+            if cap is not None and self._round >= cap:
+                self._finish(self._tie_break())  # the game ends in its last round
                 return
+            self._round += 1
         self._seat = nxt
         self._phase = PLAY
         self._pos = 0
