@@ -259,3 +259,37 @@ def test_a_killed_peer_resumes_from_its_save_file_and_the_game_ends_in_step(
         assert report["audit"] == "passed"
     assert len({report["digest"] for _, report, _ in results}) == 1
     assert sorted(report["seat"] for _, report, _ in results) == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("forge", ("bad signature",)),
+        # Spoken while the other seat's announcement (or the reveal of the card it shows)
+        # is the open operation.
+        ("out-of-turn", ("when another seat was to announce", "unexpected Announcement")),
+        ("illegal", ("announced an illegal action",)),
+    ],
+)
+def test_a_seated_cheater_is_named_by_the_honest_peers(
+    tmp_path: Path, mode: str, reason: tuple[str, ...]
+) -> None:
+    host, invite = open_table(tmp_path, 2)
+    cheater = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("cheater.py")),
+            mode,
+            invite,
+            str(tmp_path / "cheater"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    code, _, err = result(host, timeout=60)
+    cheater.kill()
+    cheater.wait()
+    assert code == 1, err
+    said = " ".join(err.split())
+    assert "seat 1" in said and any(words in said for words in reason)
+    assert "Traceback" not in err

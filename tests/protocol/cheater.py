@@ -1,0 +1,77 @@
+"""A seat that cheats over the real network, for tests: `python cheater.py MODE INVITE HOME`.
+
+It joins like `p2pcards bot`, plays greedy, and at one moment misbehaves:
+- forge: one of its envelopes leaves with a corrupted signature;
+- out-of-turn: it announces an action while another seat is to act;
+- illegal: on its turn it announces an action the rules do not allow.
+"""
+
+import asyncio
+import dataclasses
+import sys
+from pathlib import Path
+
+from ai.agents import make_agent
+from p2pcards import CHANCE, TERMINAL
+from p2pcards.engine import State
+from p2pcards.games.rpg_battle.actions import EndTurn
+from protocol.identity import Identity
+from protocol.invite import Invite
+from protocol.net import LocalSeat, Node
+from protocol.table_peer import TablePeer
+
+
+def sabotage(table: TablePeer, mode: str) -> None:
+    """Make `table` misbehave once, in the way `mode` names."""
+    send = table._send
+    count = [0]
+
+    def cheating_send(body: dict[str, object]) -> None:
+        send(body)
+        count[0] += 1
+        if count[0] == 40 and mode == "forge":
+            table.sent[-1] = dataclasses.replace(table.sent[-1], signature=bytes(64))
+        # Once another seat is to act (its announcement is the open operation), speak
+        # in its place, once.
+        others_turn = table.replica.current_player() not in (table.seat, CHANCE, TERMINAL)
+        if mode == "out-of-turn" and 40 <= count[0] < 10**6 and others_turn:
+            step = len(table.mental.ops) - 1
+            send({"kind": "announce", "step": step, "payload": {"action": {"kind": "pass"}}})
+            count[0] = 10**6
+
+    table._send = cheating_send  # type: ignore[method-assign]
+    if mode == "illegal":
+        verify = table.replica.verify_action
+
+        def lenient(action: object) -> None:
+            if isinstance(action, EndTurn):
+                return  # let our own illegal announcement through (and apply it)
+            verify(action)  # type: ignore[arg-type]
+
+        table.replica.verify_action = lenient  # type: ignore[method-assign]
+
+
+async def main(mode: str, code: str, home: Path) -> None:
+    agent = make_agent("greedy", 1)
+    fired = [False]
+
+    async def decide(observation: State) -> object:
+        if mode == "illegal" and not fired[0] and observation.decision().kind == "play":  # type: ignore[attr-defined]
+            fired[0] = True
+            return EndTurn(True)  # ending the turn while a character is still to act
+        return agent.act(observation)
+
+    seat = LocalSeat(Identity.load_or_create(home), "cheater", decide, home)  # type: ignore[arg-type]
+    node = Node(seat, "127.0.0.1", 0)
+    await node.listen()
+    await node.join(Invite.parse(code))
+    sabotage(node.prepare(), mode)
+    await node.connect_mesh()
+    try:
+        await node.play(silence=10)
+    finally:
+        await node.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], Path(sys.argv[3])))
