@@ -77,6 +77,11 @@ class Identity:
             out.write(pem)
         return Identity(key)
 
+    def certificate_der(self, directory: Path) -> bytes:
+        """Our certificate in DER, as the roster carries it (written by `certificate_files`)."""
+        pem = (directory / "cert.pem").read_bytes()
+        return x509.load_pem_x509_certificate(pem).public_bytes(serialization.Encoding.DER)
+
     def certificate_files(self, directory: Path) -> tuple[Path, Path]:
         """A self-signed TLS certificate for this key, and the key, as PEM files in `directory`."""
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"p2pcards {self.fingerprint}")])

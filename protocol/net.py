@@ -61,19 +61,28 @@ Decide = Callable[[State], Awaitable[Action]]
 
 
 def server_context(cert: Path, key: Path) -> ssl.SSLContext:
-    """TLS 1.3 only, presenting our self-signed certificate."""
+    """TLS 1.3 only, presenting our self-signed certificate.
+
+    A client certificate is optional (joiners have none we could know), but one that
+    is presented must be a roster member's: `trust` loads them once the roster is
+    signed, and a stranger's certificate then fails the handshake itself.
+    """
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_3
     context.load_cert_chain(cert, key)
+    context.verify_mode = ssl.CERT_OPTIONAL
     return context
 
 
-def client_context() -> ssl.SSLContext:
-    """TLS 1.3 only. The server's certificate is self-signed: we pin its key ourselves."""
+def client_context(cert: Path | None = None, key: Path | None = None) -> ssl.SSLContext:
+    """TLS 1.3 only. The server's certificate is self-signed: we pin its key ourselves.
+    With `cert`, we present ours (mesh links, where the other side pins it too)."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.minimum_version = ssl.TLSVersion.TLSv1_3
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
+    if cert is not None and key is not None:
+        context.load_cert_chain(cert, key)
     return context
 
 
@@ -208,6 +217,8 @@ class Node:
         self.port = 0
         self.server: asyncio.Server | None = None
         self.cert, self.key = seat_info.identity.certificate_files(seat_info.home / "tls")
+        self.cert_der = seat_info.identity.certificate_der(seat_info.home / "tls")
+        self._server_context = server_context(self.cert, self.key)
         self.roster: Roster | None = None
         self.roster_signatures: list[bytes] = []
         self.seat = -1
@@ -230,13 +241,20 @@ class Node:
             self._accept,
             self.bind_host,
             self.bind_port,
-            ssl=server_context(self.cert, self.key),
+            ssl=self._server_context,
             ssl_handshake_timeout=FIRST_MESSAGE_SECONDS,
         )
         self.port = self.server.sockets[0].getsockname()[1]
         return self.port
 
     # ---------------------------------------------------------- hosting
+
+    def _trust_roster(self) -> None:
+        """From now on, a client certificate must be one of the roster's (TLS-level pinning)."""
+        assert self.roster is not None
+        others = [m.cert for i, m in enumerate(self.roster.members) if i != self.seat]
+        self._server_context.load_verify_locations(cadata=b"".join(others))
+        self._roster_ready.set()
 
     def free_seats(self) -> int:
         """Seats still open at the table this node hosts."""
@@ -261,6 +279,7 @@ class Node:
             self.me.seal.public_key().public_bytes_raw(),
             self._advertise,
             self.port,
+            self.cert_der,
         )
         roster = Roster(
             table.table_id, table.game, table.options, [me] + [m for m, _ in self._joiners]
@@ -275,7 +294,7 @@ class Node:
             signatures.append(signature)
         self.roster = roster
         self.roster_signatures = signatures
-        self._roster_ready.set()
+        self._trust_roster()
         for _, conn in self._joiners:
             await conn.send({"kind": "roster-signed", "signatures": signatures})
             await conn.close()
@@ -308,6 +327,9 @@ class Node:
         seal = field_of(message, "seal", bytes, 32)
         port = field_of(message, "port", int)
         proof = field_of(message, "proof", bytes, 32)
+        cert = field_of(message, "cert", bytes)
+        if certificate_key(cert) != identity:
+            raise TableSetupError("the certificate sent does not carry the identity key")
         expected = _join_proof(table.secret, identity, seal, port, self.me.identity.public_bytes)
         if not hmac.compare_digest(proof, expected):
             raise TableSetupError("wrong invite secret")
@@ -315,7 +337,7 @@ class Node:
             raise TableSetupError("that identity already has a seat")
         name = field_of(message, "name", str)[:40]
         seat = len(self._joiners) + 1
-        self._joiners.append((Member(name, identity, seal, address, port), conn))
+        self._joiners.append((Member(name, identity, seal, address, port, cert), conn))
         await conn.send({"kind": "welcome", "seat": seat, "seats": table.seats, "game": table.game})
         log.info("seat %d taken by %s (%s)", seat, name, fingerprint(identity))
         if len(self._joiners) == table.seats - 1:
@@ -345,6 +367,7 @@ class Node:
                 "identity": identity,
                 "seal": seal,
                 "port": self.port,
+                "cert": self.cert_der,
                 "proof": _join_proof(invite.secret, identity, seal, self.port, host_key),
             }
         )
@@ -372,7 +395,7 @@ class Node:
         await conn.close()
         self.roster = roster
         self.roster_signatures = signatures
-        self._roster_ready.set()
+        self._trust_roster()
 
     # ------------------------------------------------------------- mesh
 
@@ -391,8 +414,9 @@ class Node:
         )
         for other in others:
             member = roster.members[other]
+            context = client_context(self.cert, self.key)
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(member.host, member.port, ssl=client_context()), timeout
+                asyncio.open_connection(member.host, member.port, ssl=context), timeout
             )
             conn = Connection(reader, writer)
             if conn.peer_key() != member.identity:
@@ -430,6 +454,8 @@ class Node:
         expected = 0 <= seat < len(roster.members) and seat != self.seat
         if not expected or (not rejoin and (seat < self.seat or seat in self.links)):
             raise WireError(f"hello from seat {seat}, which should not connect to us")
+        if conn.peer_key() != roster.members[seat].identity:
+            raise TableSetupError(f"a hello as seat {seat} over a certificate that is not its own")
         nonce = field_of(message, "nonce", bytes, 16)
         signature = field_of(message, "signature", bytes, 64)
         verify_signature(
@@ -525,7 +551,7 @@ class Node:
         self.roster = roster
         self.roster_signatures = saved.signatures
         self.seat = saved.seat
-        self._roster_ready.set()
+        self._trust_roster()
         return self.prepare(saved)
 
     async def play(self, silence: float = 60.0, save: BinaryIO | None = None) -> TableOutcome:

@@ -11,6 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from protocol.commitments import canonical
 from protocol.errors import ProtocolError
+from protocol.identity import certificate_key
 from protocol.wire import WireError
 
 
@@ -37,6 +38,7 @@ class Member:
     seal: bytes
     host: str
     port: int
+    cert: bytes  # its TLS certificate (DER), self-signed with its identity key
 
     def to_wire(self) -> dict[str, Any]:
         """As a map."""
@@ -46,6 +48,7 @@ class Member:
             "seal": self.seal,
             "host": self.host,
             "port": self.port,
+            "cert": self.cert,
         }
 
     @staticmethod
@@ -53,13 +56,17 @@ class Member:
         """From a map, checked."""
         if not isinstance(data, dict):
             raise WireError("a roster member must be a map")
-        return Member(
+        member = Member(
             field_of(data, "name", str),
             field_of(data, "identity", bytes, 32),
             field_of(data, "seal", bytes, 32),
             field_of(data, "host", str),
             field_of(data, "port", int),
+            field_of(data, "cert", bytes),
         )
+        if certificate_key(member.cert) != member.identity:
+            raise WireError(f"{member.name!r}'s certificate does not carry its identity key")
+        return member
 
 
 @dataclass

@@ -293,3 +293,27 @@ def test_a_seated_cheater_is_named_by_the_honest_peers(
     said = " ".join(err.split())
     assert "seat 1" in said and any(words in said for words in reason)
     assert "Traceback" not in err
+
+
+def test_a_certificate_off_the_roster_fails_the_tls_handshake(tmp_path: Path) -> None:
+    from protocol.identity import Identity
+
+    host, invite = open_table(tmp_path, 2)
+    port = Invite.parse(invite).port
+    stranger = Identity.load_or_create(tmp_path / "stranger")
+    cert, key = stranger.certificate_files(tmp_path / "stranger" / "tls")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    context.load_cert_chain(cert, key)
+    refused = False
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+        try:
+            with context.wrap_socket(raw) as tls:
+                tls.sendall(b"\x00\x00\x00\x01\xc0")
+                refused = tls.recv(1024) == b""  # TLS 1.3 reports the refusal on first read
+        except (ssl.SSLError, ConnectionResetError):
+            refused = True
+    assert refused
+    assert result(bot(tmp_path, invite, 1))[1]["audit"] == "passed"
+    assert result(host)[1]["audit"] == "passed"
