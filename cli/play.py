@@ -50,6 +50,42 @@ def run_local_game(
     return state
 
 
+def show_choices(
+    obs: State, view: GameView, console: Console, log: deque[str], you: int
+) -> list[Action]:
+    """Draw the board, the question and the numbered choices; the choices."""
+    actions = obs.legal_actions()
+    console.print(view.board(obs, you, log))
+    console.print(f"[bold]{view.prompt(obs)}[/]")
+    for i, action in enumerate(actions, 1):
+        console.print(f"  [cyan]{i:2}[/]  {view.describe_choice(obs, action)}")
+    return actions
+
+
+def answer_to(
+    answer: str, actions: list[Action], obs: State, view: GameView, console: Console,
+    log: deque[str], you: int,
+) -> Action | None:  # fmt: skip
+    """The action a typed answer picks, or None (after helping) to ask again; Quit on q."""
+    answer = answer.strip().lower()
+    if answer in ("q", "quit", "exit"):
+        raise Quit
+    if answer in ("?", "h", "help"):
+        console.print(HELP)
+    elif answer in ("b", "board"):
+        console.print(view.board(obs, you, log))
+    elif answer.isdigit() and 1 <= int(answer) <= len(actions):
+        return actions[int(answer) - 1]
+    else:
+        console.print(f"[yellow]Please type a number from 1 to {len(actions)} (or ? for help).[/]")
+    return None
+
+
+def prompt_line(actions: list[Action]) -> str:
+    """The input prompt for a menu of `actions`."""
+    return f"choice [1-{len(actions)}, ? help, q quit]: "
+
+
 def ask(
     obs: State,
     view: GameView,
@@ -59,26 +95,14 @@ def ask(
     you: int,
 ) -> Action:
     """Show the board and numbered choices; ask until the answer is one of them (Quit on q/EOF)."""
-    actions = obs.legal_actions()
-    if len(actions) == 1:
-        return actions[0]  # nothing to choose (e.g. no card this character can play): no prompt
-    console.print(view.board(obs, you, log))
-    console.print(f"[bold]{view.prompt(obs)}[/]")
-    for i, action in enumerate(actions, 1):
-        console.print(f"  [cyan]{i:2}[/]  {view.describe_choice(obs, action)}")
+    if len(obs.legal_actions()) == 1:
+        return obs.legal_actions()[0]  # nothing to choose (e.g. no playable card): no prompt
+    actions = show_choices(obs, view, console, log, you)
     while True:
         try:
-            answer = read_line(f"choice [1-{len(actions)}, ? help, q quit]: ").strip().lower()
+            answer = read_line(prompt_line(actions))
         except EOFError:
             raise Quit from None
-        if answer in ("q", "quit", "exit"):
-            raise Quit
-        if answer in ("?", "h", "help"):
-            console.print(HELP)
-            continue
-        if answer in ("b", "board"):
-            console.print(view.board(obs, you, log))
-            continue
-        if answer.isdigit() and 1 <= int(answer) <= len(actions):
-            return actions[int(answer) - 1]
-        console.print(f"[yellow]Please type a number from 1 to {len(actions)} (or ? for help).[/]")
+        action = answer_to(answer, actions, obs, view, console, log, you)
+        if action is not None:
+            return action

@@ -176,3 +176,8 @@ def describe_move(before: RpgBattleState, action: Action, you: int | None) -> st
     if isinstance(action, Deal):
         return None  # draws are summarised by the end-of-turn line and hand sizes
     return str(action)
+
+
+def is_reaction(state: RpgBattleState) -> bool:
+    """Whether the decision is an answer to an attack (asked with a countdown at a table)."""
+    return state.decision().kind == "react"

@@ -9,6 +9,7 @@ import logging
 import subprocess
 import sys
 import tempfile
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from rich.table import Table
 
 from ai.agents import AgentSpecError, make_agent
 from cli.errors import FAILURE, err, fail
-from cli.play import Quit, ask
+from cli.play import Quit, answer_to, prompt_line, show_choices
 from cli.views import view_for
 from p2pcards import games
 from p2pcards.engine import Action, State
@@ -64,8 +65,9 @@ def _identity(home: Path | None) -> tuple[Identity, Path]:
         raise fail(f"cannot use identity in {directory}: {exc}", FAILURE) from None
 
 
-def _decider(spec: str | None, seed: int) -> Decide:
-    """How this seat decides: an agent, or the person at this terminal."""
+def _decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Action], None] | None]:
+    """How this seat decides (an agent, or the person at this terminal), and what watches
+    the moves (the person's log)."""
     if spec is not None:
         try:
             agent = make_agent(spec, seed)
@@ -75,16 +77,86 @@ def _decider(spec: str | None, seed: int) -> Decide:
         async def by_agent(observation: State) -> Action:
             return agent.act(observation)
 
-        return by_agent
+        return by_agent, None
 
-    log: deque[str] = deque(maxlen=8)
+    terminal = Terminal()
+    return terminal.decide, terminal.watch
 
-    async def by_person(observation: State) -> Action:
-        view = view_for(observation.game.name)
-        seat = observation.current_player()
-        return await asyncio.to_thread(ask, observation, view, out, out.input, log, seat)
 
-    return by_person
+REACT_SECONDS = 30.0
+
+
+class Terminal:
+    """The person at this terminal: one thread reads stdin for the whole game, so a
+    question can time out (a reaction) without leaving a reader behind."""
+
+    def __init__(self) -> None:
+        self.log: deque[str] = deque(maxlen=8)
+        self._lines: asyncio.Queue[str | None] | None = None
+
+    def watch(self, before: State, action: Action) -> None:
+        """Log each move as this seat may see it."""
+        line = view_for(before.game.name).describe_move(before, action, before.viewer)
+        if line:
+            self.log.append(line)
+
+    def _start(self) -> asyncio.Queue[str | None]:
+        loop = asyncio.get_running_loop()
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def read() -> None:
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            loop.call_soon_threadsafe(lines.put_nowait, None)
+
+        threading.Thread(target=read, daemon=True).start()
+        return lines
+
+    async def decide(self, obs: State) -> Action:
+        """Ask until an answer picks a legal action; an unanswered reaction takes the hit."""
+        if self._lines is None:
+            self._lines = self._start()
+        if len(obs.legal_actions()) == 1:
+            return obs.legal_actions()[0]
+        view = view_for(obs.game.name)
+        you = obs.current_player()
+        actions = show_choices(obs, view, out, self.log, you)
+        decline = next((a for a in actions if a.kind == "pass"), actions[0])
+        loop = asyncio.get_running_loop()
+        timed = view.is_reaction(obs)
+        deadline = loop.time() + REACT_SECONDS if timed else None
+        if timed:
+            out.print(f"You have {REACT_SECONDS:.0f} s to answer; then you take the hit.")
+        while True:
+            out.print(prompt_line(actions), end="")
+            line = await self._next_line(deadline)
+            if line is TIMEOUT:
+                out.print("\nTime's up: you take the hit.")
+                return decline
+            if line is None:
+                raise Quit
+            action = answer_to(str(line), actions, obs, view, out, self.log, you)
+            if action is not None:
+                return action
+
+    async def _next_line(self, deadline: float | None) -> object:
+        """The next line typed, None at the end of input, TIMEOUT past `deadline`; on the
+        way, the seconds left every ten seconds (the visible countdown)."""
+        assert self._lines is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return TIMEOUT
+            wait = None if left is None else min(left, 10.0)
+            try:
+                return await asyncio.wait_for(self._lines.get(), wait)
+            except TimeoutError:
+                if deadline is not None and deadline - loop.time() > 0.5:
+                    out.print(f"\n{deadline - loop.time():.0f} s left… ", end="")
+
+
+TIMEOUT = object()
 
 
 def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
@@ -186,7 +258,8 @@ def host(
         except ValueError as exc:
             raise fail(str(exc)) from None
     identity, directory = _identity(home)
-    seat = LocalSeat(identity, name or "host", _decider(agent, 0), directory)
+    decide, watch = _decider(agent, 0)
+    seat = LocalSeat(identity, name or "host", decide, directory, watch=watch)
     options = {} if round_cap is None else {"round_cap": round_cap}
     plan = HostPlan(
         g.name, seats, options, bind, port, advertise, ai, ai_agent, timeout, as_json, target
@@ -308,7 +381,8 @@ def join(
         except InviteError as exc:
             raise fail(str(exc)) from None
     identity, directory = _identity(home)
-    seat = LocalSeat(identity, name or "player", _decider(agent, 1), directory)
+    decide, watch = _decider(agent, 1)
+    seat = LocalSeat(identity, name or "player", decide, directory, watch=watch)
     with _trace_file(trace) as trace_out:
         code_ = _leave_cleanly(
             lambda: asyncio.run(_join(target, seat, bind, timeout, as_json, quiet, trace_out))

@@ -185,6 +185,7 @@ class LocalSeat:
     decide: Decide
     home: Path
     seal: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
+    watch: Callable[[State, Action], None] | None = None  # sees each step before it applies
 
 
 @dataclass
@@ -536,11 +537,13 @@ class Node:
         )
         if saved is None:
             self.table = TablePeer(game, roster.options, roster.table_id, self.seat, keys)
+            self.table.on_step = self.me.watch
         else:
             self.table = TablePeer.restore(
                 game, roster.options, roster.table_id, self.seat, keys,
                 saved.own_secrets, saved.envelopes,
             )  # fmt: skip
+            self.table.on_step = self.me.watch  # from here on: the replayed steps are old news
         return self.table
 
     def resume_from(self, saved: SavedTable) -> TablePeer:

@@ -12,7 +12,7 @@ whose digests differ from ours is reported as a desync at once.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +111,8 @@ class TablePeer:
         self.steps: list[StepRecord] = []
         self._their_digests: dict[tuple[int, int], dict[str, str]] = {}
         self.outcome: TableOutcome | None = None
+        # Called with the replica and each action just before it applies (e.g. to log moves).
+        self.on_step: Callable[[State, Action], None] | None = None
         self._flow = self._game()
         self._waiting: int | _NeedAction | None = None
         self._pending_action: Action | None = None
@@ -261,6 +263,8 @@ class TablePeer:
                     own = yield NEED_ACTION
                 action = yield from self.dealer.decide(own)
                 shown = self.dealer.last_shown
+            if self.on_step is not None:
+                self.on_step(replica, action)
             replica.apply_action(action)
             self._record(action, shown)
         yield from self.dealer.disclose()

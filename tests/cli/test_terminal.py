@@ -1,0 +1,50 @@
+"""The person at a networked table: answers through a queue of typed lines, with a countdown."""
+
+import asyncio
+
+import pytest
+
+import cli.table as table_cli
+from p2pcards import games
+from p2pcards.games.rpg_battle.actions import Deal, Pass, Pick, Play, React
+
+GAME = games.load("rpg-battle")
+
+
+def attacked_seat_1() -> object:
+    """Seat 0's Vex attacks seat 1's Sera, who holds a Dodge: seat 1 must answer."""
+    state = GAME.new_initial_state(2)
+    for name in ("vex", "sera", "kalen", "gideon", "anya", "mystra"):
+        state.apply_action(Pick(name))
+    for card in ["attack"] * 5 + ["dodge"] + ["heal"] * 4:
+        state.apply_action(Deal(card))
+    state.apply_action(Play("attack", "sera"))
+    return state.observation(1)
+
+
+def decide_with(lines: list[str | None], seconds: float) -> object:
+    async def run() -> object:
+        terminal = table_cli.Terminal()
+        terminal._lines = asyncio.Queue()
+        for line in lines:
+            terminal._lines.put_nowait(line)
+        return await terminal.decide(attacked_seat_1())
+
+    table_cli.REACT_SECONDS = seconds
+    try:
+        return asyncio.run(run())
+    finally:
+        table_cli.REACT_SECONDS = 30.0
+
+
+def test_an_unanswered_reaction_takes_the_hit_when_time_is_up() -> None:
+    assert decide_with([], seconds=0.3) == Pass()
+
+
+def test_an_answer_in_time_is_taken_after_a_bad_one() -> None:
+    assert decide_with(["9\n", "2\n"], seconds=5) == React("dodge")
+
+
+def test_the_end_of_input_leaves_the_table() -> None:
+    with pytest.raises(table_cli.Quit):
+        decide_with([None], seconds=5)
