@@ -200,6 +200,7 @@ async def _run_table(
         if rejoin:  # keep the file we resumed from until the new one has it all
             path = path.with_name(path.stem + "-resumed.p2pt")
         path.parent.mkdir(parents=True, exist_ok=True)
+        _SAVING.append(path)
         path.touch(mode=0o600)  # the transcript holds sealed messages: ours to share, or not
         with path.open("wb") as save:
             try:
@@ -437,15 +438,21 @@ async def _join(
     return _report(outcome, node.seat, as_json)
 
 
+_SAVING: list[Path] = []  # the save file of the table being played, once it is known
+
+
 def _leave_cleanly(run: Callable[[], int]) -> int:
-    """Run a table; on Ctrl-C, leave without a traceback and say where the game is saved."""
+    """Run a table; on Ctrl-C, leave without a traceback and say how to come back."""
     try:
         return run()
     except KeyboardInterrupt:
-        err.print(
-            "\nYou left the table. The game so far is saved under your home's tables/ folder "
-            "(p2pcards audit FILE, p2pcards replay FILE); rejoining a game is not possible yet."
-        )
+        if _SAVING:
+            err.print(
+                f"\nYou left the table. Take your seat again with:\n"
+                f"  p2pcards join --resume {_SAVING[-1]}"
+            )
+        else:
+            err.print("\nYou left before the game began.")
         return 130
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from protocol.commitments import canonical, opens
-from protocol.curve import Mask, Point
+from protocol.curve import Point
 from protocol.errors import BadPointError, RemoteProtocolError
 from protocol.mental import (
     Body,
@@ -105,15 +105,9 @@ class _Auditor:
                 or public.public_bytes_raw() != self.encryption_keys[seat].public_bytes_raw()
             ):
                 self.fault(seat, disclosed.step, "disclosed an encryption key that is not its own")
-            for step, pile_mask, permutation, card_masks, nonce, deck in disclosed.shuffles:
+            for step, *committed in disclosed.shuffles:
                 try:
-                    secret = ShuffleSecrets(
-                        Mask.from_bytes(pile_mask),
-                        tuple(permutation),
-                        tuple(Mask.from_bytes(m) for m in card_masks),
-                        nonce,
-                        deck,
-                    )
+                    secret = ShuffleSecrets.from_committed(committed)
                 except BadPointError as exc:
                     self.fault(seat, step, f"disclosed an invalid mask: {exc}")
                     continue

@@ -146,7 +146,19 @@ class ShuffleSecrets:
             secrets.token_bytes(16), tuple(deck),
         )  # fmt: skip
 
-    def committed(self) -> list[object]:
+    @staticmethod
+    def from_committed(data: Sequence[Any]) -> ShuffleSecrets:
+        """Rebuild secrets from what `committed()` gives (masks checked)."""
+        pile_mask, permutation, card_masks, nonce, deck = data
+        return ShuffleSecrets(
+            Mask.from_bytes(pile_mask),
+            tuple(permutation),
+            tuple(Mask.from_bytes(m) for m in card_masks),
+            nonce,
+            tuple(deck),
+        )
+
+    def committed(self) -> list[Any]:
         """The value the commitment hashes (the nonce makes it unguessable)."""
         return [
             self.pile_mask.forward,

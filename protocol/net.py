@@ -41,11 +41,11 @@ from protocol.commitments import canonical
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import Identity, certificate_key, fingerprint
 from protocol.invite import Invite, new_secret
-from protocol.roster import Member, Roster, TableSetupError, field_of, verify_signature
+from protocol.roster import Member, Roster, TableSetupError, verify_signature
 from protocol.savefile import SavedTable, SaveWriter
 from protocol.table_peer import TableKeys, TableOutcome, TablePeer
 from protocol.transcript import Envelope
-from protocol.wire import FrameDecoder, WireError, encode_frame
+from protocol.wire import FrameDecoder, WireError, encode_frame, field_of
 
 log = logging.getLogger("p2pcards.net")
 
@@ -139,29 +139,6 @@ class Connection:
         self.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.writer.wait_closed(), 0.05)
-
-
-def envelope_message(envelope: Envelope) -> dict[str, Any]:
-    """An envelope as a wire message."""
-    return {
-        "kind": "env",
-        "seat": envelope.seat,
-        "seq": envelope.seq,
-        "prev": envelope.prev,
-        "body": envelope.body,
-        "sig": envelope.signature,
-    }
-
-
-def parse_envelope(message: dict[str, Any]) -> Envelope:
-    """A wire message as an envelope, every field checked."""
-    return Envelope(
-        field_of(message, "seat", int),
-        field_of(message, "seq", int),
-        field_of(message, "prev", bytes, 32),
-        field_of(message, "body", dict),
-        field_of(message, "sig", bytes, 64),
-    )
 
 
 def _join_proof(secret: str, identity: bytes, seal: bytes, port: int, host_key: bytes) -> bytes:
@@ -504,7 +481,7 @@ class Node:
                     continue
                 if message.get("kind") != "env":
                     raise WireError(f"unexpected {message.get('kind')!r} during the game")
-                envelope = parse_envelope(message)
+                envelope = Envelope.from_wire(message)
                 if envelope.seat != seat:
                     raise RemoteProtocolError(seat, f"relayed a message as seat {envelope.seat}")
                 await self._incoming.put((seat, envelope))
@@ -643,7 +620,7 @@ class Node:
             start = self._link_sent.get(seat, 0)
             if start >= len(table.sent) or conn.closed:
                 continue  # a dead link: the seat asks again (resume) when it is back
-            frames = [encode_frame(envelope_message(e)) for e in table.sent[start:]]
+            frames = [encode_frame(e.to_wire()) for e in table.sent[start:]]
             self._link_sent[seat] = len(table.sent)
             try:
                 await conn.send_frames(frames)

@@ -12,21 +12,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from protocol.commitments import canonical
 from protocol.errors import ProtocolError
 from protocol.identity import certificate_key
-from protocol.wire import WireError
+from protocol.wire import WireError, field_of
 
 
 class TableSetupError(ProtocolError):
     """The table could not be formed (refused, wrong code, roster mismatch)."""
-
-
-def field_of(message: dict[str, Any], name: str, kind: type, size: int | None = None) -> Any:
-    """message[name], checked to be a `kind` (of `size` bytes); WireError otherwise."""
-    value = message.get(name)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise WireError(f"field {name!r} missing or of the wrong type")
-    if size is not None and isinstance(value, bytes | str) and len(value) != size:
-        raise WireError(f"field {name!r} must be {size} bytes")
-    return value
 
 
 @dataclass

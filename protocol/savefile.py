@@ -22,7 +22,6 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from protocol import codec
 from protocol.commitments import canonical
-from protocol.curve import Mask
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.mental import Body, OpStart, ShuffleSecrets
 from protocol.roster import Roster, verify_signature
@@ -67,30 +66,13 @@ class SavedTable:
 
 
 def encode_secret(secret: ShuffleSecrets | bytes) -> Any:
-    """A seat's secret for one step, as saved."""
-    if isinstance(secret, bytes):
-        return secret
-    return [
-        secret.pile_mask.forward,
-        list(secret.permutation),
-        [m.forward for m in secret.card_masks],
-        secret.nonce,
-        list(secret.deck),
-    ]
+    """A seat's secret for one step, as saved: a beacon value, or a shuffle's secrets."""
+    return secret if isinstance(secret, bytes) else secret.committed()
 
 
 def decode_secret(data: Any) -> ShuffleSecrets | bytes:
     """The inverse of `encode_secret`."""
-    if isinstance(data, bytes):
-        return data
-    pile_mask, permutation, card_masks, nonce, deck = data
-    return ShuffleSecrets(
-        Mask.from_bytes(pile_mask),
-        tuple(permutation),
-        tuple(Mask.from_bytes(m) for m in card_masks),
-        nonce,
-        tuple(deck),
-    )
+    return data if isinstance(data, bytes) else ShuffleSecrets.from_committed(data)
 
 
 class SaveWriter:
@@ -128,16 +110,7 @@ class SaveWriter:
         self._secrets_written = len(own_secrets)
         # Envelopes first: each message must follow the envelope that signs it.
         for envelope in envelopes[self._envelopes_written :]:
-            self._write(
-                {
-                    "kind": "env",
-                    "seat": envelope.seat,
-                    "seq": envelope.seq,
-                    "prev": envelope.prev,
-                    "body": envelope.body,
-                    "sig": envelope.signature,
-                }
-            )
+            self._write(envelope.to_wire())
         self._envelopes_written = len(envelopes)
         for seat, entry in log[self._log_written :]:
             if isinstance(entry, OpStart):
@@ -213,9 +186,7 @@ def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
                     )
                 signed[key] -= 1
             elif kind == "env":
-                envelope = Envelope(
-                    frame["seat"], frame["seq"], frame["prev"], frame["body"], frame["sig"]
-                )
+                envelope = Envelope.from_wire(frame)
                 receiver.accept(envelope)
                 saved.envelopes.append(envelope)
                 key = (envelope.seat, canonical(envelope.body))

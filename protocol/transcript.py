@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from protocol.commitments import canonical
 from protocol.errors import RemoteProtocolError
+from protocol.wire import field_of
 
 GENESIS = b"\x00" * 32
 
@@ -36,6 +37,28 @@ class Envelope:
         """What the signature covers."""
         return canonical(
             ["p2pcards/envelope/1", table_id, self.seat, self.seq, self.prev, self.body]
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        """The envelope as a wire message (and a save-file frame)."""
+        return {
+            "kind": "env",
+            "seat": self.seat,
+            "seq": self.seq,
+            "prev": self.prev,
+            "body": self.body,
+            "sig": self.signature,
+        }
+
+    @staticmethod
+    def from_wire(message: dict[str, Any]) -> Envelope:
+        """A wire message as an envelope, every field checked (WireError otherwise)."""
+        return Envelope(
+            field_of(message, "seat", int),
+            field_of(message, "seq", int),
+            field_of(message, "prev", bytes, 32),
+            field_of(message, "body", dict),
+            field_of(message, "sig", bytes, 64),
         )
 
     def digest(self, table_id: bytes) -> bytes:

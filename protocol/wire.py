@@ -77,3 +77,13 @@ class FrameDecoder:
     def pending(self) -> int:
         """Bytes received that do not yet make a whole frame (a truncated frame at EOF)."""
         return len(self._buffer)
+
+
+def field_of(message: dict[str, Any], name: str, kind: type, size: int | None = None) -> Any:
+    """message[name], checked to be a `kind` (of `size` bytes); WireError otherwise."""
+    value = message.get(name)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise WireError(f"field {name!r} missing or of the wrong type")
+    if size is not None and isinstance(value, bytes | str) and len(value) != size:
+        raise WireError(f"field {name!r} must be {size} bytes")
+    return value
