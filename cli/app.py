@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.table import Table
 
 from ai.agents import AGENTS, AgentSpecError, make_agent
@@ -80,6 +79,8 @@ def rules(game: GameArg) -> None:
     g = _game(game)
     package = type(g).__module__
     text = resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+    from rich.markdown import Markdown  # only this command needs it: keep startup fast
+
     out.print(Markdown(text))
 
 
