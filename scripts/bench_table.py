@@ -33,7 +33,7 @@ def networked_game(seats: int, agent: str, workdir: Path) -> tuple[float, list[f
     command = [P2PCARDS, "host", "rpg-battle", "--seats", str(seats), "--port", "0"]
     command += ["--agent", agent, "--home", str(workdir / "host"), "--round-cap", "100"]
     command += ["--json", "--trace", str(traces[0])]
-    host = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert host.stdout is not None
     invite = json.loads(host.stdout.readline())["invite"]
     bots = [
