@@ -108,6 +108,7 @@ class TablePeer:
         self.outbox: list[Envelope] = []
         self.transcript: list[Envelope] = []  # every envelope accepted, ours included
         self.sent: list[Envelope] = []  # ours, in sequence order: what a peer may ask again
+        self._held: dict[tuple[int, int], bytes] = {}  # (seat, number) -> signature accepted
         self.steps: list[StepRecord] = []
         self._their_digests: dict[tuple[int, int], dict[str, str]] = {}
         self.outcome: TableOutcome | None = None
@@ -143,12 +144,21 @@ class TablePeer:
         return self._receiver.next_seq(seat)
 
     def receive(self, envelope: Envelope) -> None:
-        """Take one envelope from another seat; one we already hold (resent) is dropped."""
-        if 0 <= envelope.seat < len(self.mental.encryption_keys) and (
-            envelope.seq < self._receiver.next_seq(envelope.seat)
-        ):
+        """Take one envelope from another seat; one we already hold (resent) is dropped.
+
+        A message under a number we already hold must be that very message (a resend);
+        anything else there is a replay of another message, or a forgery.
+        """
+        key = (envelope.seat, envelope.seq)
+        if key in self._held:
+            if self._held[key] != envelope.signature:
+                raise RemoteProtocolError(
+                    envelope.seat,
+                    f"another message under number {envelope.seq}: replayed or forged",
+                )
             return
         body = self._receiver.accept(envelope)
+        self._held[key] = envelope.signature
         self.transcript.append(envelope)
         if body.get("kind") == "digest":
             self._take_digest(envelope.seat, body)

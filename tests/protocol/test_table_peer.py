@@ -1,5 +1,6 @@
 """TablePeer, one seat's whole game, with messages delivered in any order across seats."""
 
+import dataclasses
 import random
 import secrets
 
@@ -101,3 +102,19 @@ def test_a_seat_rebuilt_from_its_transcript_and_secrets_is_the_same_seat() -> No
     assert rebuilt.sent == original.sent  # every message ours again, signature for signature
     assert rebuilt.finished and rebuilt.outcome == original.outcome
     assert [s.digests for s in rebuilt.steps] == [s.digests for s in original.steps]
+
+
+def test_a_resent_message_is_dropped_but_another_under_its_number_is_refused() -> None:
+    from protocol.errors import RemoteProtocolError
+
+    peers = table(2)
+    run(peers, 11)
+    seat0, seat1 = peers
+    first = seat1.transcript[0] if seat1.transcript[0].seat == 0 else seat0.sent[0]
+    before = len(seat1.transcript)
+    seat1.receive(first)  # a resend: the very message it holds
+    assert len(seat1.transcript) == before
+    other = seat0.sent[1]
+    replayed = dataclasses.replace(other, seq=first.seq, prev=first.prev)
+    with pytest.raises(RemoteProtocolError, match="replayed or forged"):
+        seat1.receive(replayed)
