@@ -49,10 +49,18 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def act(self, observation: State) -> Action:
-        """The best legal action by one-step evaluation; ties broken by the seeded generator."""
+        """The best legal action by one-step evaluation; ties broken by the seeded generator.
+
+        The generator is drawn afresh from the seed and the position, so the same seed in
+        the same position always picks the same move, however the agent got there (a seat
+        resumed after a crash plays on exactly as it would have).
+        """
+        if self.seed is not None:
+            self.rng = random.Random(f"{self.seed}/{observation.public_digest()}")
         seat = observation.current_player()
         evaluate = evaluator(observation.game.name)
         actions = observation.legal_actions()

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,23 @@ def _identity(home: Path | None) -> tuple[Identity, Path]:
         return Identity.load_or_create(directory), directory
     except (LocalProtocolError, OSError) as exc:
         raise fail(f"cannot use identity in {directory}: {exc}", FAILURE) from None
+
+
+TEST_SEED_VARIABLE = "P2PCARDS_INSECURE_TEST_SEED"
+
+
+def _test_seed() -> int | None:
+    """The seed for reproducible shuffles, from the environment, for tests only."""
+    value = os.environ.get(TEST_SEED_VARIABLE)
+    if value is None:
+        return None
+    if not value.isdigit():
+        raise fail(f"{TEST_SEED_VARIABLE} must be a number")
+    err.print(
+        f"[bold red]INSECURE:[/] {TEST_SEED_VARIABLE} is set: this seat shuffles from a seed, "
+        "for tests. Anyone who knows it knows the cards."
+    )
+    return int(value)
 
 
 def _decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Action], None] | None]:
@@ -260,7 +278,9 @@ def host(
             raise fail(str(exc)) from None
     identity, directory = _identity(home)
     decide, watch = _decider(agent, 0)
-    seat = LocalSeat(identity, name or "host", decide, directory, watch=watch)
+    seat = LocalSeat(
+        identity, name or "host", decide, directory, watch=watch, test_seed=_test_seed()
+    )
     options = {} if round_cap is None else {"round_cap": round_cap}
     plan = HostPlan(
         g.name, seats, options, bind, port, advertise, ai, ai_agent, timeout, as_json, target
@@ -383,7 +403,9 @@ def join(
             raise fail(str(exc)) from None
     identity, directory = _identity(home)
     decide, watch = _decider(agent, 1)
-    seat = LocalSeat(identity, name or "player", decide, directory, watch=watch)
+    seat = LocalSeat(
+        identity, name or "player", decide, directory, watch=watch, test_seed=_test_seed()
+    )
     with _trace_file(trace) as trace_out:
         code_ = _leave_cleanly(
             lambda: asyncio.run(_join(target, seat, bind, timeout, as_json, quiet, trace_out))

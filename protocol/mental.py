@@ -26,6 +26,7 @@ whose contribution does not fit.
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -137,10 +138,16 @@ class ShuffleSecrets:
     deck: tuple[Point, ...] = ()  # the owner's own deck, in plain: its decklist
 
     @staticmethod
-    def random(size: int, deck: Sequence[Point] = ()) -> ShuffleSecrets:
-        """Fresh secrets from `secrets`: a uniform permutation and independent masks."""
+    def random(
+        size: int, deck: Sequence[Point] = (), order_from: random.Random | None = None
+    ) -> ShuffleSecrets:
+        """Fresh secrets from `secrets`: a uniform permutation and independent masks.
+
+        `order_from` replaces the permutation's source for reproducible test tables only
+        (see `MentalPeer(test_seed=...)`); the masks always come from `secrets`.
+        """
         order = list(range(size))
-        secrets.SystemRandom().shuffle(order)
+        (order_from or secrets.SystemRandom()).shuffle(order)
         return ShuffleSecrets(
             Mask.random(), tuple(order), tuple(Mask.random() for _ in range(size)),
             secrets.token_bytes(16), tuple(deck),
@@ -266,8 +273,13 @@ class MentalPeer:
         encryption_keys: Sequence[X25519PublicKey],
         card_points: Iterable[Point],
         saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
+        test_seed: int | None = None,
     ) -> None:
         self.table_id = table_id
+        # Only for tests that must replay the same game (a killed seat against an
+        # uninterrupted run): permutations and beacon values from a seed. Never at a
+        # real table: whoever knows the seed knows every card.
+        self.test_seed = test_seed
         self.seat = seat
         self.num_seats = num_seats
         self._encryption_key = encryption_key
@@ -316,7 +328,10 @@ class MentalPeer:
         start = OpStart(step, "shuffle", points=points, seat=-1 if owner is None else owner)
         self.log.append((-1, start))
         kept = self._saved_secrets.pop(step, None)
-        secret = kept if isinstance(kept, ShuffleSecrets) else ShuffleSecrets.random(size, deck)
+        if isinstance(kept, ShuffleSecrets):
+            secret = kept
+        else:
+            secret = ShuffleSecrets.random(size, deck, self._test_random(step))
         self._shuffle_secrets[step] = secret
         self.secret_log.append((step, secret))
         self._replay_early()
@@ -343,7 +358,9 @@ class MentalPeer:
         self._open.append(step)
         self.log.append((-1, OpStart(step, "beacon", bound=bound)))
         kept = self._saved_secrets.pop(step, None)
-        value = kept if isinstance(kept, bytes) else secrets.token_bytes(32)
+        seeded = self._test_random(step)
+        fresh = seeded.randbytes(32) if seeded is not None else secrets.token_bytes(32)
+        value = kept if isinstance(kept, bytes) else fresh
         self._beacon_secrets[step] = value
         self.secret_log.append((step, value))
         self._replay_early()
@@ -374,6 +391,11 @@ class MentalPeer:
         self.log.append((-1, OpStart(step, "disclose")))
         self._replay_early()
         return step
+
+    def _test_random(self, step: int) -> random.Random | None:
+        if self.test_seed is None:
+            return None
+        return random.Random(f"p2pcards-test/{self.test_seed}/{self.seat}/{step}")
 
     def sealing_key_bytes(self) -> bytes:
         """Our sealing key for this table, for the save file (it is disclosed at the end anyway)."""

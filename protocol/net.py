@@ -163,6 +163,7 @@ class LocalSeat:
     home: Path
     seal: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
     watch: Callable[[State, Action], None] | None = None  # sees each step before it applies
+    test_seed: int | None = None  # reproducible shuffles for tests only (see MentalPeer)
 
 
 @dataclass
@@ -513,12 +514,14 @@ class Node:
             [X25519PublicKey.from_public_bytes(m.seal) for m in roster.members],
         )
         if saved is None:
-            self.table = TablePeer(game, roster.options, roster.table_id, self.seat, keys)
+            self.table = TablePeer(
+                game, roster.options, roster.table_id, self.seat, keys, None, self.me.test_seed
+            )
             self.table.on_step = self.me.watch
         else:
             self.table = TablePeer.restore(
                 game, roster.options, roster.table_id, self.seat, keys,
-                saved.own_secrets, saved.envelopes,
+                saved.own_secrets, saved.envelopes, self.me.test_seed,
             )  # fmt: skip
             self.table.on_step = self.me.watch  # from here on: the replayed steps are old news
         return self.table

@@ -91,6 +91,7 @@ class TablePeer:
         seat: int,
         keys: TableKeys,
         saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
+        test_seed: int | None = None,
     ) -> None:
         num_seats = len(keys.verify)
         self.keys = keys
@@ -100,7 +101,7 @@ class TablePeer:
         self.replica: State = game.new_initial_state(num_seats, **options).observation(seat)
         points = card_points(game)
         self.mental = MentalPeer(
-            table_id, seat, num_seats, keys.sealing, keys.seal, points, saved_secrets
+            table_id, seat, num_seats, keys.sealing, keys.seal, points, saved_secrets, test_seed
         )
         self.dealer = MentalDealer(self.mental, game, self.replica, points)
         self._sender = Sender(table_id, seat, keys.signing)
@@ -177,6 +178,7 @@ class TablePeer:
         keys: TableKeys,
         saved_secrets: dict[int, ShuffleSecrets | bytes],
         transcript: list[Envelope],
+        test_seed: int | None = None,
     ) -> TablePeer:
         """Rebuild a seat after a crash by playing its saved transcript through again.
 
@@ -184,7 +186,7 @@ class TablePeer:
         are made again from the same secrets and the same decisions (read from our
         saved announcements), and must come out identical, signatures included.
         """
-        peer = cls(game, options, table_id, seat, keys, saved_secrets)
+        peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed)
         ours = [e for e in transcript if e.seat == seat]
         decisions = [
             game.action_from_json(e.body["payload"]["action"])

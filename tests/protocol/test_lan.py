@@ -19,21 +19,23 @@ P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 ENV = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
 
 
-def start(*args: str, stdin: bool = False) -> subprocess.Popen[str]:
+def start(*args: str, stdin: bool = False, env: dict[str, str] = ENV) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [P2PCARDS, *args],
         stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=ENV,
+        env=env,
     )
 
 
-def open_table(tmp: Path, seats: int, *extra: str) -> tuple[subprocess.Popen[str], str]:
+def open_table(
+    tmp: Path, seats: int, *extra: str, env: dict[str, str] = ENV
+) -> tuple[subprocess.Popen[str], str]:
     host = start(
         "host", "rpg-battle", "--seats", str(seats), "--port", "0", "--agent", "greedy",
-        "--home", str(tmp / "host"), "--round-cap", "60", "--json", *extra,
+        "--home", str(tmp / "host"), "--round-cap", "60", "--json", *extra, env=env,
     )  # fmt: skip
     assert host.stdout is not None
     invite = json.loads(host.stdout.readline())["invite"]
@@ -46,8 +48,10 @@ def result(proc: subprocess.Popen[str], timeout: float = 120) -> tuple[int, dict
     return proc.returncode, (lines[-1] if lines else {}), err
 
 
-def bot(tmp: Path, invite: str, index: int, *extra: str) -> subprocess.Popen[str]:
-    return start("bot", invite, "--home", str(tmp / f"bot{index}"), "--json", *extra)
+def bot(
+    tmp: Path, invite: str, index: int, *extra: str, env: dict[str, str] = ENV
+) -> subprocess.Popen[str]:
+    return start("bot", invite, "--home", str(tmp / f"bot{index}"), "--json", *extra, env=env)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 8])
@@ -234,13 +238,16 @@ def test_a_saved_table_can_be_audited_and_replayed_and_tampering_is_caught(
     assert "bad signature" in " ".join(checked.stderr.split())
 
 
-def test_a_killed_peer_resumes_from_its_save_file_and_the_game_ends_in_step(
-    tmp_path: Path,
-) -> None:
-    host, invite = open_table(tmp_path, 3)
-    steady = bot(tmp_path, invite, 1)
-    trace = tmp_path / "victim.trace"
-    victim = bot(tmp_path, invite, 2, "--trace", str(trace))
+def seeded_table(tmp: Path, kill: bool) -> list[tuple[int, dict[str, object], str]]:
+    """A 3-seat AI table with reproducible shuffles; with `kill`, one bot is SIGKILLed
+    mid-game and comes back with --resume."""
+    env = {**ENV, "P2PCARDS_INSECURE_TEST_SEED": "4242"}
+    host, invite = open_table(tmp, 3, env=env)
+    steady = bot(tmp, invite, 1, env=env)
+    trace = tmp / "victim.trace"
+    victim = bot(tmp, invite, 2, "--trace", str(trace), env=env)
+    if not kill:
+        return [result(p) for p in (host, steady, victim)]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # wait until the game is well under way
         if trace.exists() and trace.read_text().count('"applied"') >= 15:
@@ -249,16 +256,20 @@ def test_a_killed_peer_resumes_from_its_save_file_and_the_game_ends_in_step(
     victim.kill()  # SIGKILL: no chance to clean up
     victim.wait()
     assert victim.returncode == -9
-    saved = next((tmp_path / "bot2" / "tables").glob("*-seat*.p2pt"))
-    back = start(
-        "bot", "--resume", str(saved), "--home", str(tmp_path / "bot2"), "--json"
-    )  # fmt: skip
-    results = [result(p) for p in (host, steady, back)]
-    for code, report, err in results:
+    saved = next((tmp / "bot2" / "tables").glob("*-seat*.p2pt"))
+    back = start("bot", "--resume", str(saved), "--home", str(tmp / "bot2"), "--json", env=env)
+    return [result(p) for p in (host, steady, back)]
+
+
+def test_a_killed_peer_resumes_and_the_game_ends_as_if_nothing_happened(tmp_path: Path) -> None:
+    uninterrupted = seeded_table(tmp_path / "once", kill=False)
+    resumed = seeded_table(tmp_path / "twice", kill=True)
+    for code, report, err in uninterrupted + resumed:
         assert code == 0, err
         assert report["audit"] == "passed"
-    assert len({report["digest"] for _, report, _ in results}) == 1
-    assert sorted(report["seat"] for _, report, _ in results) == [0, 1, 2]
+    digests = {report["digest"] for _, report, _ in uninterrupted + resumed}
+    assert len(digests) == 1  # same seeds, same game, crash or no crash
+    assert sorted(report["seat"] for _, report, _ in resumed) == [0, 1, 2]
 
 
 @pytest.mark.parametrize(
