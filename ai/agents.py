@@ -4,11 +4,13 @@ An agent never sees the complete state: the harness hands it
 `state.observation(seat)`, so it cannot read a card its seat may not know.
 """
 
+import inspect
 import random
 from collections.abc import Callable
 from typing import Protocol
 
 from ai.evaluation import evaluator
+from ai.expectimax import ExpectimaxAgent
 from p2pcards.engine import Action, State
 
 
@@ -87,13 +89,45 @@ class GreedyAgent:
             state.apply_action(picks[0])
 
 
-AgentFactory = Callable[[int | None], Agent]
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
+AgentFactory = Callable[..., Agent]
+AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "expectimax": ExpectimaxAgent,
+}
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """An agent from its name (e.g. "greedy"); AgentSpecError lists the known names."""
-    factory = AGENTS.get(spec.strip())
+    """An agent from its spec: a name and options, e.g. "expectimax:nodes=2000:paranoid=true".
+
+    AgentSpecError lists the known names, or the options an agent takes.
+    """
+    name, *options = spec.strip().split(":")
+    factory = AGENTS.get(name)
     if factory is None:
-        raise AgentSpecError(f"unknown agent {spec!r}; known agents: {', '.join(sorted(AGENTS))}")
-    return factory(seed)
+        raise AgentSpecError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
+    known = {p.name: p for p in inspect.signature(factory).parameters.values() if p.name != "seed"}
+    kwargs: dict[str, object] = {}
+    for option in options:
+        key, _, text = option.partition("=")
+        if key not in known or not text:
+            takes = ", ".join(sorted(known)) or "no options"
+            raise AgentSpecError(f"{name} takes {takes}; not {option!r}")
+        kwargs[key] = _option_value(name, key, text, known[key].default)
+    return factory(seed, **kwargs)
+
+
+def _option_value(agent: str, key: str, text: str, default: object) -> object:
+    """`text` as the type of the option's default (int, float or bool)."""
+    try:
+        if isinstance(default, bool):
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(text)
+            return text.lower() in ("true", "1", "yes")
+        if isinstance(default, int):
+            return int(text)
+        return float(text)
+    except ValueError:
+        raise AgentSpecError(
+            f"{agent} option {key} needs a number or true/false, not {text!r}"
+        ) from None

@@ -10,10 +10,11 @@ mental-poker dealer, a search) picks one and applies it like any action.
 from __future__ import annotations
 
 import dataclasses
+import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -200,6 +201,15 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> Self:
         """An independent copy."""
+
+    @abstractmethod
+    def determinize(self, rng: random.Random) -> Self:
+        """A complete state consistent with everything this one knows: each card it cannot
+        see gets an identity drawn from the cards it has not seen (for search)."""
+
+    @abstractmethod
+    def search_key(self) -> Hashable:
+        """A cheap key telling complete states apart (for transposition tables)."""
 
     @abstractmethod
     def chance_move(self) -> ChanceMove:

@@ -22,7 +22,7 @@ def two_seat_position(hand0: list[str], hand1: list[str]) -> RpgBattleState:
 
 
 def test_unknown_agent() -> None:
-    with pytest.raises(AgentSpecError, match="known agents: greedy, random"):
+    with pytest.raises(AgentSpecError, match="known agents: expectimax, greedy, random"):
         make_agent("alphazero")
 
 

@@ -20,7 +20,8 @@ reactions and chance nodes can interrupt any turn.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import random
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -875,6 +876,31 @@ class RpgBattleState(State):
         other._current = self._current
         other._shown = self._shown
         return other
+
+    def determinize(self, rng: random.Random) -> RpgBattleState:
+        """Every hidden card in a hand gets an identity drawn from the unseen cards (by their
+        counts, without replacement); the deck stays a pool, as in any complete state."""
+        full = self.clone()
+        full.viewer = None
+        pool = full._pool
+        ident = full._ident
+        for hand in full._hands:
+            for slot in hand:
+                if ident[slot] == UNKNOWN:
+                    k = rng.choices(range(len(pool)), weights=pool)[0]
+                    ident[slot] = k
+                    pool[k] -= 1
+        return full
+
+    def search_key(self) -> Hashable:
+        """Everything that decides the future, as one tuple (hands as sorted kinds)."""
+        ident = self._ident
+        return (
+            self._phase, self._seat, self._pos, self._round, tuple(self._queue),
+            tuple(self._hp), tuple(self._owner),
+            tuple(tuple(sorted(ident[s] for s in hand)) for hand in self._hands),
+            tuple(self._pool), len(self._discard), self._current,
+        )  # fmt: skip
 
     def observation(self, seat: int) -> RpgBattleState:
         if not 0 <= seat < self._n:
