@@ -1,24 +1,11 @@
 """Agents: they act only on observations, return legal actions, and greedy plays sensibly."""
 
 import pytest
+from positions import two_seat_position
 
 from ai.agents import AgentSpecError, GreedyAgent, RandomAgent, make_agent
 from ai.match import play_match, seating, simulate
-from p2pcards import games
-from p2pcards.games.rpg_battle import RpgBattleState
-from p2pcards.games.rpg_battle.actions import Deal, Pass, Pick, Play, React
-
-GAME = games.load("rpg-battle")
-
-
-def two_seat_position(hand0: list[str], hand1: list[str]) -> RpgBattleState:
-    """Seat 0 drafts Vex, Kalen, Anya; seat 1 Sera, Gideon, Mystra; hands as given."""
-    state = GAME.new_initial_state(2)
-    for name in ("vex", "sera", "kalen", "gideon", "anya", "mystra"):
-        state.apply_action(Pick(name))
-    for card in hand0 + hand1:
-        state.apply_action(Deal(card))
-    return state
+from p2pcards.games.rpg_battle.actions import Pass, Play, React
 
 
 def test_unknown_agent() -> None:

@@ -1,24 +1,11 @@
 """Expectimax: right moves in positions worked out by hand, no peeking, reproducible."""
 
 import pytest
+from positions import two_seat_position
 
 from ai.agents import AgentSpecError, make_agent
 from ai.expectimax import ExpectimaxAgent
-from p2pcards import games
-from p2pcards.games.rpg_battle import RpgBattleState
-from p2pcards.games.rpg_battle.actions import Deal, Pass, Pick, Play, React
-
-GAME = games.load("rpg-battle")
-
-
-def position(hand0: list[str], hand1: list[str]) -> RpgBattleState:
-    """Seat 0 drafts Vex, Kalen, Anya; seat 1 Sera, Gideon, Mystra; hands as given."""
-    state = GAME.new_initial_state(2)
-    for name in ("vex", "sera", "kalen", "gideon", "anya", "mystra"):
-        state.apply_action(Pick(name))
-    for card in hand0 + hand1:
-        state.apply_action(Deal(card))
-    return state
+from p2pcards.games.rpg_battle.actions import Pass, Play, React
 
 
 def agent(seed: int = 7) -> ExpectimaxAgent:
@@ -26,7 +13,7 @@ def agent(seed: int = 7) -> ExpectimaxAgent:
 
 
 def test_it_takes_the_knock_out() -> None:
-    state = position(
+    state = two_seat_position(
         ["attack-iii", "attack-ii", "heal", "heal", "heal"],
         ["heal-ii", "heal-ii", "heal-ii", "revive", "revive"],
     )
@@ -37,7 +24,7 @@ def test_it_takes_the_knock_out() -> None:
 
 
 def test_it_dodges_the_hit_that_would_knock_it_out() -> None:
-    state = position(
+    state = two_seat_position(
         ["attack-iii", "attack-ii", "heal", "heal", "heal"],
         ["dodge", "heal-ii", "heal-ii", "revive", "revive"],
     )
@@ -51,14 +38,14 @@ def test_it_cannot_see_hidden_cards() -> None:
     # Two games that differ only in seat 1's hand: seat 0 sees the same observation, so with
     # the same seed and node budget it must choose the same action.
     mine = ["attack-iii", "attack-ii", "heal", "revive", "steal"]
-    one = position(mine, ["dodge", "dodge", "counter", "attack-all", "attack-iii"])
-    other = position(mine, ["heal", "heal-ii", "draw", "discard", "absorb"])
+    one = two_seat_position(mine, ["dodge", "dodge", "counter", "attack-all", "attack-iii"])
+    other = two_seat_position(mine, ["heal", "heal-ii", "draw", "discard", "absorb"])
     assert one.observation(0).to_json() == other.observation(0).to_json()
     assert agent().act(one.observation(0)) == agent().act(other.observation(0))
 
 
 def test_same_seed_same_budget_same_move_and_report() -> None:
-    state = position(
+    state = two_seat_position(
         ["attack-iii", "attack-ii", "heal", "revive", "steal"],
         ["dodge", "heal", "draw", "discard", "absorb"],
     )
