@@ -1,36 +1,75 @@
 """Per-game evaluation functions: how good a state looks for one seat.
 
-Each takes any state (complete or a replica) and a seat and returns a number in
-[LOSS, WIN]; terminal states score by their returns. The weights live in
-dataclasses so they can be tuned from data without touching the search.
+Each takes any state (complete or a replica) and a seat and returns a number
+strictly between LOSS and WIN; terminal states score by their returns. An
+evaluation is a weighted sum of features, and the weights live in
+`ai/weights/<game>.toml`, fitted from played games by `scripts/tune_weights.py`
+(logistic regression of the result on the features), so that a unit of
+evaluation is a fixed step in the log-odds of winning.
 """
 
+from __future__ import annotations
+
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 from p2pcards.engine import State
 from p2pcards.games.rpg_battle import RpgBattleState
 
 WIN = 1000.0
 LOSS = -1000.0
+# Non-terminal values stay inside this, so that any win beats any position.
+_CLAMP = 0.9 * WIN
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
 
 Evaluator = Callable[[State, int], float]
 
 
+class WeightsError(ValueError):
+    """A weights file that is missing, malformed or lacks a weight."""
+
+
+RPG_BATTLE_FEATURES = ("alive", "str", "mag", "hp", "hand", "tempo")
+
+
 @dataclass(frozen=True)
 class RpgBattleWeights:
-    """Weights of the rpg-battle evaluation."""
+    """Weights of the rpg-battle evaluation, per feature of `rpg_battle_features`."""
 
-    alive: float = 10.0  # per active character
-    str: float = 6.0  # per point of STR of an active character
-    mag: float = 3.0  # per point of MAG of an active character
-    hp: float = 1.0  # per hit point
-    # A character's worth (alive + stats) is scaled by 1 - exp(-hp / hp_scale):
-    # concave in HP, so damage on a nearly KO'd character counts more (focus fire).
-    hp_scale: float = 8.0
-    hand: float = 1.0  # per card in hand, up to `hand_cap`
-    hand_cap: int = 7
+    alive: float  # per active character
+    str: float  # per point of STR of an active character, scaled by its health
+    mag: float  # per point of MAG, likewise
+    hp: float  # per hit point
+    hand: float  # per card in hand, up to `hand_cap`
+    tempo: float  # per character of the seat still to act this turn
+    # Health scales STR and MAG by 1 - exp(-hp / hp_scale): concave, so damage to a
+    # nearly KO'd character counts for more (focus fire). Chosen by the tuner.
+    hp_scale: float
+    hand_cap: int
+    scale: float  # evaluation units per unit of log-odds
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS_DIR / "rpg-battle.toml") -> RpgBattleWeights:
+        """The weights in a TOML file, every field required."""
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8"))
+            values = {f.name: table[f.name] for f in fields(cls)}
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise WeightsError(f"cannot read weights {path}: {err}") from None
+        except KeyError as err:
+            raise WeightsError(f"weights {path} lack {err.args[0]!r}") from None
+        if not all(isinstance(v, int | float) for v in values.values()):
+            raise WeightsError(f"weights {path} must all be numbers")
+        values["hand_cap"] = int(values["hand_cap"])
+        return cls(**values)
+
+    def vector(self) -> tuple[float, ...]:
+        """The feature weights in the order of RPG_BATTLE_FEATURES."""
+        return tuple(float(getattr(self, name)) for name in RPG_BATTLE_FEATURES)
 
 
 def terminal_value(state: State, seat: int) -> float:
@@ -39,41 +78,72 @@ def terminal_value(state: State, seat: int) -> float:
     return LOSS + (WIN - LOSS) * share
 
 
-def rpg_battle(state: State, seat: int, w: RpgBattleWeights = RpgBattleWeights()) -> float:
-    """Own strength minus the strongest opponent's: characters standing, HP, STR, MAG, cards."""
-    assert isinstance(state, RpgBattleState)
-    if state.is_terminal():
-        return terminal_value(state, seat)
+def rpg_battle_features(
+    state: RpgBattleState, seat: int, hp_scale: float, hand_cap: int
+) -> tuple[float, ...]:
+    """One seat's features (RPG_BATTLE_FEATURES), counting pending attacks as landing.
+
+    A seat with no character left scores zero on every feature.
+    """
     incoming: dict[str, int] = {}
     for target, damage in state.pending_hits():
         incoming[target] = incoming.get(target, 0) + damage
-    losing = dict.fromkeys(range(state.num_players), 0)
-    for victim, count in state.pending_discards():
-        losing[victim] += count
-
-    def strength(s: int) -> float:
-        total = 0.0
-        for c in state.characters(s):
-            hp = max(0, state.hp(c) - incoming.get(c, 0))
-            if hp > 0:
-                card = state.stats(c)
-                worth = w.alive + w.str * card.str + w.mag * card.mag
-                total += worth * (1.0 - math.exp(-hp / w.hp_scale)) + w.hp * hp
-        if total == 0.0:
-            return 0.0
-        return total + w.hand * min(max(0, state.hand_size(s) - losing[s]), w.hand_cap)
-
-    own = strength(seat)
-    others = [strength(s) for s in range(state.num_players) if s != seat]
-    return own - max(others, default=0.0)
+    alive = strength = magic = hit_points = 0.0
+    for c in state.characters(seat):
+        hp = max(0, state.hp(c) - incoming.get(c, 0))
+        if hp > 0:
+            card = state.stats(c)
+            health = 1.0 - math.exp(-hp / hp_scale)
+            alive += 1
+            strength += card.str * health
+            magic += card.mag * health
+            hit_points += hp
+    if not alive:
+        return (0.0,) * len(RPG_BATTLE_FEATURES)
+    losing = sum(count for victim, count in state.pending_discards() if victim == seat)
+    hand = min(max(0, state.hand_size(seat) - losing), hand_cap)
+    return (alive, strength, magic, hit_points, float(hand), float(state.still_to_act(seat)))
 
 
-_EVALUATORS: dict[str, Evaluator] = {"rpg-battle": rpg_battle}
+def weighted(vector: Sequence[float], features: Sequence[float]) -> float:
+    """The dot product of weights and features."""
+    return sum(w * f for w, f in zip(vector, features, strict=True))
+
+
+class RpgBattleEvaluation:
+    """Own weighted features minus the strongest opponent's, in evaluation units."""
+
+    def __init__(self, weights: RpgBattleWeights) -> None:
+        self.weights = weights
+        self._vector = weights.vector()
+
+    def __call__(self, state: State, seat: int) -> float:
+        """The value of `state` for `seat`."""
+        assert isinstance(state, RpgBattleState)
+        if state.is_terminal():
+            return terminal_value(state, seat)
+        w = self.weights
+        scores = [
+            weighted(self._vector, rpg_battle_features(state, s, w.hp_scale, w.hand_cap))
+            for s in range(state.num_players)
+        ]
+        own = scores.pop(seat)
+        value = w.scale * (own - max(scores, default=0.0))
+        return max(-_CLAMP, min(_CLAMP, value))
+
+
+_EVALUATORS: dict[str, Callable[[], Evaluator]] = {
+    "rpg-battle": lambda: RpgBattleEvaluation(RpgBattleWeights.load()),
+}
+_LOADED: dict[str, Evaluator] = {}
 
 
 def evaluator(game_name: str) -> Evaluator:
-    """The evaluation function of a game."""
-    try:
-        return _EVALUATORS[game_name]
-    except KeyError:
-        raise ValueError(f"no evaluation function for {game_name!r}") from None
+    """The evaluation function of a game, its weights read once."""
+    if game_name not in _LOADED:
+        try:
+            make = _EVALUATORS[game_name]
+        except KeyError:
+            raise ValueError(f"no evaluation function for {game_name!r}") from None
+        _LOADED[game_name] = make()
+    return _LOADED[game_name]

@@ -5,15 +5,26 @@ From `observation(seat)` the agent samples complete states consistent with it
 seen), searches each to a depth counted in decisions, and averages each root
 action's value over the samples.
 
-In a search tree: the AI's seat maximises; other seats maximise their own
-evaluation (max-n) or, with `paranoid`, minimise ours; chance nodes average
-their outcomes by probability. A card draw has up to twenty-odd outcomes, and a
-refill draws five cards in a row, so each chance node expands its
-`chance_width` likeliest outcomes, their probabilities renormalised; past the
-depth, pending chance steps are settled by one seeded sample before the
-evaluation. Iterative deepening runs until a node budget (reproducible) or a
-time budget is spent, ordering root moves by the previous iteration's values,
-with a transposition table per sample.
+In a search tree the AI's seat maximises and chance nodes average their outcomes
+by probability. Other seats either maximise their own evaluation (max-n) or
+minimise ours. With two seats the two are the same, since the evaluation is
+zero-sum; with `paranoid` they are the same by definition. Such two-sided trees
+are searched with alpha-beta at decision nodes and Star1 at chance nodes (a
+chance node is cut off once its searched outcomes, with the rest at the
+evaluation's bounds, cannot reach the window), which is what lets the search go
+a decision or two deeper in the same time. Max-n trees (three or more seats)
+are searched without pruning.
+
+A card draw has up to twenty-odd outcomes, and a refill draws five cards in a
+row, so the first chance step of a run expands its `chance_width` likeliest
+outcomes, their probabilities renormalised, and the steps after it in the same
+run follow one seeded sample: the cards drawn matter for later decisions, not
+for the evaluation, so branching on all five would spend the budget on
+near-identical subtrees. Past the depth, pending chance steps are settled by
+one seeded sample before the evaluation. Iterative deepening runs until a node
+budget (reproducible) or a time budget is spent; each iteration tries first the
+moves the previous one liked best, at the root and at every node the
+transposition table (one per sample) remembers.
 """
 
 from __future__ import annotations
@@ -22,8 +33,9 @@ import random
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from enum import Enum
 
-from ai.evaluation import evaluator, terminal_value
+from ai.evaluation import LOSS, WIN, evaluator, terminal_value
 from p2pcards.engine import Action, State
 
 
@@ -36,10 +48,27 @@ class SearchReport:
     """What the last search found: for `--explain` and for tests."""
 
     action: Action
-    values: dict[Action, float]
-    depth: int
+    values: dict[Action, float]  # averaged over the samples, for the AI's seat
+    depth: int  # the deepest iteration completed, in decisions
     nodes: int
     seconds: float
+    samples: int
+
+    def ranked(self) -> list[tuple[Action, float]]:
+        """The root actions, best first (ties in legal-action order)."""
+        order = list(self.values)
+        return sorted(self.values.items(), key=lambda av: (-av[1], order.index(av[0])))
+
+    def explain(self, describe: Callable[[Action], str], top: int = 3) -> str:
+        """The `top` actions with their values, and how deep and wide the search went."""
+        lines = [
+            f"depth {self.depth}, {self.samples} samples, {self.nodes} nodes, "
+            f"{self.seconds * 1000:.0f} ms:"
+        ]
+        for action, value in self.ranked()[:top]:
+            mark = "  <- chosen" if action == self.action else ""
+            lines.append(f"  {value:+8.1f}  {describe(action)}{mark}")
+        return "\n".join(lines)
 
 
 @dataclass
@@ -59,74 +88,183 @@ class _Budget:
             raise _OutOfBudget
 
 
+class _Bound(Enum):
+    EXACT = 0
+    LOWER = 1  # the true value is at least this (a cut-off above the window)
+    UPPER = 2  # at most this (every move fell below the window)
+
+
 @dataclass
-class _Search:
+class _Entry:
+    depth: int
+    value: float
+    bound: _Bound
+    best: int | None  # index into legal_actions(), for move ordering
+
+
+@dataclass
+class _World:
+    """One determinized world's search: what max-n and alpha-beta share."""
+
     seat: int
     num_players: int
     evaluate: Callable[[State, int], float]
-    paranoid: bool
     chance_width: int
     budget: _Budget
     rng: random.Random
+
+    def _settled_values(self, state: State) -> list[float]:
+        """Every seat's evaluation once pending chance steps are sampled."""
+        settled = state
+        while settled.is_chance_node():
+            if settled is state:
+                settled = state.clone()
+            settled.apply_action(self._sample(settled))
+        if settled.is_terminal():
+            return [terminal_value(settled, s) for s in range(self.num_players)]
+        return [self.evaluate(settled, s) for s in range(self.num_players)]
+
+    def _sample(self, state: State) -> Action:
+        outcomes = state.chance_outcomes()
+        return self.rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+
+    def _outcomes(self, state: State, first_of_run: bool) -> list[tuple[State, float]]:
+        """The chance children to search and their probabilities, which sum to 1."""
+        if not first_of_run:
+            chosen = [(self._sample(state), 1.0)]
+        else:
+            chosen = sorted(state.chance_outcomes(), key=lambda op: -op[1])[: self.chance_width]
+        total = sum(p for _, p in chosen)
+        children = []
+        for outcome, p in chosen:
+            child = state.clone()
+            child.apply_action(outcome)
+            children.append((child, p / total))
+        return children
+
+    @staticmethod
+    def _child(state: State, action: Action) -> State:
+        child = state.clone()
+        child.apply_action(action)
+        return child
+
+
+@dataclass
+class _MaxN(_World):
+    """Every seat maximises its own evaluation; values are vectors, one per seat."""
+
     table: dict[tuple[Hashable, int], list[float]] = field(default_factory=dict)
 
-    def values(self, state: State, depth: int) -> list[float]:
-        """Expected value of `state` for every seat, searching `depth` decisions ahead."""
+    def root_value(self, state: State, depth: int) -> float:
+        """The AI seat's value of `state`, searched `depth` decisions ahead."""
+        return self.values(state, depth, False)[self.seat]
+
+    def values(self, state: State, depth: int, in_run: bool) -> list[float]:
+        """Expected value of `state` for every seat."""
         self.budget.tick()
-        if state.is_terminal():
-            return [terminal_value(state, s) for s in range(self.num_players)]
-        if depth <= 0:
-            return self._frontier(state)
+        if state.is_terminal() or depth <= 0:
+            return self._settled_values(state)
         key = (state.search_key(), depth)
         cached = self.table.get(key)
         if cached is not None:
             return cached
         if state.is_chance_node():
-            result = self._chance(state, depth)
+            result = [0.0] * self.num_players
+            for child, p in self._outcomes(state, not in_run):
+                for s, v in enumerate(self.values(child, depth, True)):  # chance takes no depth
+                    result[s] += v * p
         else:
-            result = self._decision(state, depth)
+            mover = state.current_player()
+            result = max(
+                (
+                    self.values(self._child(state, a), depth - 1, False)
+                    for a in state.legal_actions()
+                ),
+                key=lambda values: values[mover],
+            )
         self.table[key] = result
         return result
 
-    def _frontier(self, state: State) -> list[float]:
-        settled = state
-        while settled.is_chance_node():
-            if settled is state:
-                settled = state.clone()
-            outcomes = settled.chance_outcomes()
-            pick = self.rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-            settled.apply_action(pick)
-        if settled.is_terminal():
-            return [terminal_value(settled, s) for s in range(self.num_players)]
-        return [self.evaluate(settled, s) for s in range(self.num_players)]
 
-    def _chance(self, state: State, depth: int) -> list[float]:
-        outcomes = sorted(state.chance_outcomes(), key=lambda op: -op[1])[: self.chance_width]
-        total = sum(p for _, p in outcomes)
-        result = [0.0] * self.num_players
-        for outcome, p in outcomes:
-            child = state.clone()
-            child.apply_action(outcome)
-            for s, v in enumerate(self.values(child, depth)):  # chance steps take no depth
-                result[s] += v * p / total
+@dataclass
+class _TwoSided(_World):
+    """The AI seat maximises, everyone else minimises: alpha-beta with Star1."""
+
+    table: dict[Hashable, _Entry] = field(default_factory=dict)
+
+    def root_value(self, state: State, depth: int) -> float:
+        """The AI seat's exact value of `state`, searched `depth` decisions ahead."""
+        return self.value(state, depth, LOSS, WIN, False)
+
+    def value(self, state: State, depth: int, alpha: float, beta: float, in_run: bool) -> float:
+        """The AI seat's value if inside (alpha, beta); else a bound on the side it fell."""
+        self.budget.tick()
+        if state.is_terminal() or depth <= 0:
+            return self._settled_values(state)[self.seat]
+        key = state.search_key()
+        entry = self.table.get(key)
+        if entry is not None and entry.depth >= depth:
+            if entry.bound is _Bound.EXACT:
+                return entry.value
+            if entry.bound is _Bound.LOWER and entry.value >= beta:
+                return entry.value
+            if entry.bound is _Bound.UPPER and entry.value <= alpha:
+                return entry.value
+        best: int | None = None
+        if state.is_chance_node():
+            result = self._star1(state, depth, alpha, beta, in_run)
+        else:
+            hint = entry.best if entry is not None else None
+            result, best = self._decision(state, depth, alpha, beta, hint)
+        if result <= alpha:
+            bound = _Bound.UPPER
+        elif result >= beta:
+            bound = _Bound.LOWER
+        else:
+            bound = _Bound.EXACT
+        self.table[key] = _Entry(depth, result, bound, best)
         return result
 
-    def _decision(self, state: State, depth: int) -> list[float]:
-        mover = state.current_player()
-        best: list[float] | None = None
-        for action in state.legal_actions():
-            child = state.clone()
-            child.apply_action(action)
-            values = self.values(child, depth - 1)
-            if best is None or self._prefers(mover, values, best):
-                best = values
-        assert best is not None
-        return best
+    def _star1(self, state: State, depth: int, alpha: float, beta: float, in_run: bool) -> float:
+        # After searching outcomes 1..i, the node's value lies between what they gave plus
+        # the unsearched probability times LOSS, and the same times WIN. Each child's window
+        # is the range of its value that could still put the node inside (alpha, beta).
+        searched = 0.0
+        unsearched = 1.0
+        for child, p in self._outcomes(state, not in_run):
+            unsearched -= p
+            child_alpha = (alpha - searched - unsearched * WIN) / p
+            child_beta = (beta - searched - unsearched * LOSS) / p
+            v = self.value(child, depth, max(child_alpha, LOSS), min(child_beta, WIN), True)
+            searched += p * v
+            if v <= child_alpha:
+                return searched + unsearched * WIN  # fails low whatever the rest gives
+            if v >= child_beta:
+                return searched + unsearched * LOSS  # fails high whatever the rest gives
+        return searched
 
-    def _prefers(self, mover: int, values: list[float], best: list[float]) -> bool:
-        if mover == self.seat or not self.paranoid:
-            return values[mover] > best[mover]
-        return values[self.seat] < best[self.seat]  # paranoid: the others play against us
+    def _decision(
+        self, state: State, depth: int, alpha: float, beta: float, hint: int | None
+    ) -> tuple[float, int | None]:
+        maximising = state.current_player() == self.seat
+        actions = state.legal_actions()
+        order = list(range(len(actions)))
+        if hint is not None and hint < len(actions):
+            order.remove(hint)
+            order.insert(0, hint)  # the best move of a shallower search usually still is
+        best_value = LOSS - 1.0 if maximising else WIN + 1.0
+        best: int | None = None
+        for i in order:
+            v = self.value(self._child(state, actions[i]), depth - 1, alpha, beta, False)
+            if maximising and v > best_value:
+                best_value, best = v, i
+                alpha = max(alpha, v)
+            elif not maximising and v < best_value:
+                best_value, best = v, i
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best_value, best
 
 
 class ExpectimaxAgent:
@@ -142,7 +280,7 @@ class ExpectimaxAgent:
         samples: int = 6,
         paranoid: bool = False,
         chance_width: int = 3,
-        max_depth: int = 8,
+        max_depth: int = 12,
     ) -> None:
         """Budgets: `think_ms` per move, or `nodes` (reproducible); neither: 200 ms."""
         if not think_ms and not nodes:
@@ -162,7 +300,7 @@ class ExpectimaxAgent:
         actions = observation.legal_actions()
         seat = observation.current_player()
         if len(actions) == 1:
-            self.last = SearchReport(actions[0], {actions[0]: 0.0}, 0, 0, 0.0)
+            self.last = SearchReport(actions[0], {actions[0]: 0.0}, 0, 0, 0.0, 0)
             return actions[0]
         # Seeded by the position, so the same seed in the same position searches the same
         # worlds however the game got there.
@@ -171,20 +309,20 @@ class ExpectimaxAgent:
         deadline = None if self.think_ms is None else started + self.think_ms / 1000
         budget = _Budget(self.nodes, deadline)
         evaluate = evaluator(observation.game.name)
+        kind = _TwoSided if self.paranoid or observation.num_players == 2 else _MaxN
         searches = [
-            _Search(
+            kind(
                 seat,
                 observation.num_players,
                 evaluate,
-                self.paranoid,
                 self.chance_width,
                 budget,
-                random.Random(rng.random()),
+                rng=random.Random(rng.random()),
             )
             for _ in worlds
         ]
         order = list(actions)
-        values: dict[Action, float] = {a: 0.0 for a in actions}
+        values: dict[Action, float] = dict.fromkeys(actions, 0.0)
         reached = 0
         try:
             for depth in range(1, self.max_depth + 1):
@@ -193,14 +331,16 @@ class ExpectimaxAgent:
                     for action in order:
                         child = world.clone()
                         child.apply_action(action)
-                        totals[action] += search.values(child, depth - 1)[seat] / len(worlds)
+                        totals[action] += search.root_value(child, depth - 1) / len(worlds)
                 values, reached = totals, depth
                 budget.enforced = True
                 # Best first next time: the deeper iteration then meets the likely move early.
                 order.sort(key=lambda a: -values[a])
         except _OutOfBudget:
             pass
-        # Ties go to the action listed first, so the choice is deterministic.
-        best = max(actions, key=lambda a: (values[a], -actions.index(a)))
-        self.last = SearchReport(best, values, reached, budget.spent, time.monotonic() - started)
+        values = {a: values[a] for a in actions}
+        report = SearchReport(actions[0], values, reached, budget.spent, 0.0, len(worlds))
+        best = report.ranked()[0][0]
+        report.action, report.seconds = best, time.monotonic() - started
+        self.last = report
         return best

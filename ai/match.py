@@ -1,10 +1,16 @@
 """Headless games among agents: one game (`play_match`) and a series (`simulate`)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ai.agents import make_agent
+from ai.agents import Agent, make_agent
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
+from p2pcards.engine import Action, State
+
+# Called after each agent's move with the game's seed, the seat, its observation, the
+# action and the agent (whose `last` report `--explain` prints).
+MoveHook = Callable[[int, int, State, Action, Agent], None]
 
 DEFAULT_ROUND_CAP = 100
 
@@ -21,7 +27,11 @@ class MatchResult:
 
 
 def play_match(
-    game_name: str, agent_specs: list[str], seed: int, round_cap: int | None = DEFAULT_ROUND_CAP
+    game_name: str,
+    agent_specs: list[str],
+    seed: int,
+    round_cap: int | None = DEFAULT_ROUND_CAP,
+    on_move: MoveHook | None = None,
 ) -> MatchResult:
     """Play one game, agent_specs[i] in seat i, everything seeded from `seed`."""
     game = games.load(game_name)
@@ -34,7 +44,10 @@ def play_match(
             action = dealer.sample(state)
         else:
             seat = state.current_player()
-            action = agents[seat].act(state.observation(seat))
+            observation = state.observation(seat)
+            action = agents[seat].act(observation)
+            if on_move is not None:
+                on_move(seed, seat, observation, action, agents[seat])
         state.apply_action(action)
         steps += 1
     returns = tuple(state.returns())
@@ -77,9 +90,11 @@ def simulate(
     num_games: int,
     seed: int,
     round_cap: int | None = DEFAULT_ROUND_CAP,
+    on_move: MoveHook | None = None,
 ) -> Tally:
     """Play `num_games` games with seats rotated; game i uses seed + i."""
     tally = Tally()
     for i in range(num_games):
-        tally.add(play_match(game_name, seating(agent_specs, seats, i), seed + i, round_cap))
+        specs = seating(agent_specs, seats, i)
+        tally.add(play_match(game_name, specs, seed + i, round_cap, on_move))
     return tally

@@ -9,17 +9,17 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ai.agents import AGENTS, AgentSpecError, make_agent
+from ai.agents import AGENTS, Agent, AgentSpecError, make_agent
 from ai.match import DEFAULT_ROUND_CAP
 from ai.match import simulate as run_simulation
 from cli.errors import USAGE, fail
-from cli.play import Quit, run_local_game
+from cli.play import Quit, explanation, run_local_game
 from cli.records import register as register_record_commands
 from cli.table import register as register_table_commands
 from cli.views import view_for
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
-from p2pcards.engine import Game
+from p2pcards.engine import Action, Game, State
 from p2pcards.errors import P2PCardsError, UnknownGameError
 
 app = typer.Typer(
@@ -30,8 +30,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
 
 GameArg = Annotated[str, typer.Argument(help="Game name (see `p2pcards games`).")]
+ExplainOpt = Annotated[
+    bool,
+    typer.Option(
+        "--explain", help="After each searching AI's move, show its best actions and their values."
+    ),
+]
 SeedOpt = Annotated[
     int | None, typer.Option(help="Seed for the deal and the AIs; the same seed replays the game.")
 ]
@@ -95,6 +102,7 @@ def play(
     round_cap: Annotated[
         int | None, typer.Option(help="End the game after this many rounds (default: no cap).")
     ] = None,
+    explain: ExplainOpt = False,
 ) -> None:
     """Play a game in the terminal: you at seat 0, AI in the other seats."""
     g = _game(game)
@@ -110,7 +118,9 @@ def play(
         raise fail(str(exc)) from None
     agents = {s: make_agent(spec, seed * 1000 + s) for s in range(1, n)}
     try:
-        final = run_local_game(state, view_for(g.name), agents, LocalDealer(seed), out, out.input)
+        final = run_local_game(
+            state, view_for(g.name), agents, LocalDealer(seed), out, out.input, explain=explain
+        )
     except (Quit, KeyboardInterrupt):
         out.print(f"\nYou left the table. Replay this deal with --seed {seed}.")
         return
@@ -136,12 +146,24 @@ def simulate(
         int, typer.Option(min=1, help="Rounds before the tie-break decides the game.")
     ] = DEFAULT_ROUND_CAP,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    explain: ExplainOpt = False,
 ) -> None:
     """Play AI-only games and report wins per agent and per seat."""
     g = _game(game)
     n = _seats(g, seats)
     specs = _agent_specs(agents)
-    tally = run_simulation(g.name, specs, n, num_games, seed, round_cap)
+    view = view_for(g.name)
+
+    def show_thought(game_seed: int, seat: int, obs: State, action: Action, agent: Agent) -> None:
+        thought = explanation(agent, obs, view)
+        if thought:
+            # With --json the results own stdout; explanations go to stderr.
+            (err if as_json else out).print(
+                f"game {game_seed}, seat {seat} ({agent.name}) {thought}"
+            )
+
+    hook = show_thought if explain else None
+    tally = run_simulation(g.name, specs, n, num_games, seed, round_cap, hook)
     if as_json:
         print(
             json.dumps(

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from rich.console import Console
 
 from ai.agents import Agent
+from ai.expectimax import SearchReport
 from cli.views import GameView
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State
@@ -31,8 +32,12 @@ def run_local_game(
     console: Console,
     read_line: Callable[[str], str],
     you: int = 0,
+    explain: bool = False,
 ) -> State:
-    """Play to the end: agents for their seats, the person (via `read_line`) for seat `you`."""
+    """Play to the end: agents for their seats, the person (via `read_line`) for seat `you`.
+
+    With `explain`, each searching agent's move is followed by what its search thought.
+    """
     log: deque[str] = deque(maxlen=8)
     while not state.is_terminal():
         if state.is_chance_node():
@@ -41,13 +46,25 @@ def run_local_game(
             action = ask(state.observation(you), view, console, read_line, log, you)
         else:
             seat = state.current_player()
-            action = agents[seat].act(state.observation(seat))
+            observation = state.observation(seat)
+            action = agents[seat].act(observation)
+            thought = explanation(agents[seat], observation, view) if explain else None
+            if thought:
+                console.print(f"[dim]seat {seat} {thought}[/]")
         line = view.describe_move(state, action, you)
         state.apply_action(action)
         if line:
             log.append(line)
     console.print(view.board(state.observation(you), you, log))
     return state
+
+
+def explanation(agent: Agent, observation: State, view: GameView) -> str | None:
+    """What the agent's search made of its last move, if it searched (and had a choice)."""
+    report = getattr(agent, "last", None)
+    if not isinstance(report, SearchReport) or len(report.values) < 2:
+        return None
+    return report.explain(lambda action: view.describe_choice(observation, action))
 
 
 def show_choices(

@@ -1,22 +1,38 @@
 """Expectimax against greedy and random: win rate with a 95% interval, move times, depth, speed.
 
     .venv/bin/python scripts/bench_ai.py [--games 200] [--think-ms 200] [--opponents greedy,random]
+                                         [--ai SPEC] [--jobs 2]
 
 Two-seat rpg-battle, seats alternated, each game seeded by its number. Targets
 (issue 5): at least 70% against greedy and 95% against random; p95 move time
-within 20% of the budget.
+within 20% of the budget. Games run in `--jobs` processes, one core each, so move
+times are those of an unshared core as long as jobs <= cores.
 """
 
 import argparse
 import math
+import os
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 from ai.agents import make_agent
 from ai.expectimax import ExpectimaxAgent
 from ai.match import DEFAULT_ROUND_CAP
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
+
+
+@dataclass(frozen=True)
+class GameFigures:
+    """What one game measured, from the expectimax seat's side."""
+
+    score: float
+    move_seconds: list[float]
+    depths: list[int]
+    nodes: int
+    searching: float
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -27,48 +43,64 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def play(ai_spec: str, opponent: str, number: int) -> GameFigures:
+    """Game `number`: expectimax in seat number % 2, everything seeded by the number."""
+    ai = make_agent(ai_spec, seed=number)
+    assert isinstance(ai, ExpectimaxAgent)
+    other = make_agent(opponent, seed=10_000 + number)
+    ai_seat = number % 2
+    seats = [ai, other] if ai_seat == 0 else [other, ai]
+    state = games.load("rpg-battle").new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
+    dealer = LocalDealer(number)
+    times: list[float] = []
+    depths: list[int] = []
+    nodes = 0
+    searching = 0.0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(dealer.sample(state))
+            continue
+        seat = state.current_player()
+        started = time.monotonic()
+        action = seats[seat].act(state.observation(seat))
+        if seat == ai_seat and ai.last is not None and len(ai.last.values) > 1:
+            times.append(time.monotonic() - started)
+            depths.append(ai.last.depth)
+            nodes += ai.last.nodes
+            searching += ai.last.seconds
+        state.apply_action(action)
+    return GameFigures(state.returns()[ai_seat], times, depths, nodes, searching)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--think-ms", type=float, default=200.0)
+    parser.add_argument("--ai", help="the expectimax spec (default expectimax:think_ms=THINK_MS)")
     parser.add_argument("--opponents", default="greedy,random")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    game = games.load("rpg-battle")
-    for opponent in args.opponents.split(","):
-        wins = 0.0
-        times: list[float] = []
-        depths: list[int] = []
-        nodes = 0
-        searching = 0.0
-        for number in range(args.games):
-            ai = ExpectimaxAgent(seed=number, think_ms=args.think_ms)
-            other = make_agent(opponent, seed=10_000 + number)
-            ai_seat = number % 2
-            seats = [ai, other] if ai_seat == 0 else [other, ai]
-            state = game.new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
-            dealer = LocalDealer(number)
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(dealer.sample(state))
-                    continue
-                seat = state.current_player()
-                started = time.monotonic()
-                action = seats[seat].act(state.observation(seat))
-                if seat == ai_seat and ai.last is not None and len(ai.last.values) > 1:
-                    times.append(time.monotonic() - started)
-                    depths.append(ai.last.depth)
-                    nodes += ai.last.nodes
-                    searching += ai.last.seconds
-                state.apply_action(action)
-            wins += state.returns()[ai_seat]
-        low, high = wilson(wins, args.games)
-        p95 = statistics.quantiles(times, n=100)[94] if len(times) > 1 else times[0]
-        print(
-            f"expectimax ({args.think_ms:.0f} ms) vs {opponent}: {wins:g}/{args.games} = "
-            f"{wins / args.games:.1%} [95% {low:.1%}, {high:.1%}] | move time mean "
-            f"{statistics.mean(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms | mean depth "
-            f"{statistics.mean(depths):.1f} | {nodes / searching:.0f} nodes/s"
-        )
+    ai_spec = args.ai or f"expectimax:think_ms={args.think_ms:g}"
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for opponent in args.opponents.split(","):
+            started = time.monotonic()
+            numbers = range(args.games)
+            results = list(pool.map(play, [ai_spec] * args.games, [opponent] * args.games, numbers))
+            wins = sum(r.score for r in results)
+            times = [t for r in results for t in r.move_seconds]
+            depths = [d for r in results for d in r.depths]
+            nodes = sum(r.nodes for r in results)
+            searching = sum(r.searching for r in results)
+            low, high = wilson(wins, args.games)
+            p95 = statistics.quantiles(times, n=100)[94] if len(times) > 1 else times[0]
+            print(
+                f"{ai_spec} vs {opponent}: {wins:g}/{args.games} = "
+                f"{wins / args.games:.1%} [95% {low:.1%}, {high:.1%}] | move time mean "
+                f"{statistics.mean(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms | mean depth "
+                f"{statistics.mean(depths):.1f} | {nodes / searching:.0f} nodes/s | "
+                f"{time.monotonic() - started:.0f} s on {args.jobs} jobs",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

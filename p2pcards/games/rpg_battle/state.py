@@ -231,6 +231,13 @@ class RpgBattleState(State):
         """Seats that still have an active character (after the draft: those still in the game)."""
         return [s for s in range(self._n) if self._seat_alive(s)]
 
+    def still_to_act(self, seat: int) -> int:
+        """How many of a seat's active characters have yet to act this turn (0 off its turn)."""
+        if self._phase != PLAY or seat != self._seat or self._current == TERMINAL:
+            return 0
+        hp = self._hp
+        return sum(1 for c in self._lineup[seat][self._pos :] if hp[c] > 0)
+
     def hand(self, seat: int) -> list[str | None]:
         """The cards of a seat's hand in order, None for each one this state does not know."""
         return [self._card_id(self._ident[s]) for s in self._hands[seat]]
