@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from ai.evaluation import evaluator
+from ai.evaluation import evaluation
 from ai.expectimax import ExpectimaxAgent
 from p2pcards.engine import Action, State
 
@@ -64,7 +64,7 @@ class GreedyAgent:
         if self.seed is not None:
             self.rng = random.Random(f"{self.seed}/{observation.public_digest()}")
         seat = observation.current_player()
-        evaluate = evaluator(observation.game.name)
+        evaluate = evaluation(observation.game.name)
         actions = observation.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -74,7 +74,7 @@ class GreedyAgent:
             after = observation.clone()
             after.apply_action(action)
             self._settle(after)
-            value = evaluate(after, seat)
+            value = evaluate.values(after)[seat]
             if value > best_value:
                 best, best_value = [action], value
             elif value == best_value:

@@ -11,10 +11,12 @@ evaluation is a fixed step in the log-odds of winning.
 from __future__ import annotations
 
 import math
+import operator
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Protocol
 
 from p2pcards.engine import State
 from p2pcards.games.rpg_battle import RpgBattleState
@@ -25,8 +27,6 @@ LOSS = -1000.0
 _CLAMP = 0.9 * WIN
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-
-Evaluator = Callable[[State, int], float]
 
 
 class WeightsError(ValueError):
@@ -89,10 +89,10 @@ def rpg_battle_features(
     for target, damage in state.pending_hits():
         incoming[target] = incoming.get(target, 0) + damage
     alive = strength = magic = hit_points = 0.0
-    for c in state.characters(seat):
-        hp = max(0, state.hp(c) - incoming.get(c, 0))
+    for c, hp, card in state.fighters(seat):
+        if incoming:
+            hp -= incoming.get(c, 0)
         if hp > 0:
-            card = state.stats(c)
             health = 1.0 - math.exp(-hp / hp_scale)
             alive += 1
             strength += card.str * health
@@ -107,42 +107,53 @@ def rpg_battle_features(
 
 def weighted(vector: Sequence[float], features: Sequence[float]) -> float:
     """The dot product of weights and features."""
-    return sum(w * f for w, f in zip(vector, features, strict=True))
+    return float(sum(map(operator.mul, vector, features)))
+
+
+class Evaluation(Protocol):
+    """A game's evaluation function."""
+
+    def values(self, state: State) -> list[float]:
+        """Every seat's value of `state`, each inside [LOSS, WIN]."""
+        ...
 
 
 class RpgBattleEvaluation:
-    """Own weighted features minus the strongest opponent's, in evaluation units."""
+    """Each seat's weighted features minus the strongest opponent's, in evaluation units."""
 
     def __init__(self, weights: RpgBattleWeights) -> None:
         self.weights = weights
         self._vector = weights.vector()
 
-    def __call__(self, state: State, seat: int) -> float:
-        """The value of `state` for `seat`."""
+    def values(self, state: State) -> list[float]:
+        """Every seat's value; terminal states by their returns."""
         assert isinstance(state, RpgBattleState)
+        n = state.num_players
         if state.is_terminal():
-            return terminal_value(state, seat)
+            return [terminal_value(state, s) for s in range(n)]
         w = self.weights
         scores = [
             weighted(self._vector, rpg_battle_features(state, s, w.hp_scale, w.hand_cap))
-            for s in range(state.num_players)
+            for s in range(n)
         ]
-        own = scores.pop(seat)
-        value = w.scale * (own - max(scores, default=0.0))
-        return max(-_CLAMP, min(_CLAMP, value))
+        values = []
+        for s in range(n):
+            best_other = max((scores[o] for o in range(n) if o != s), default=0.0)
+            values.append(max(-_CLAMP, min(_CLAMP, w.scale * (scores[s] - best_other))))
+        return values
 
 
-_EVALUATORS: dict[str, Callable[[], Evaluator]] = {
+_EVALUATIONS: dict[str, Callable[[], Evaluation]] = {
     "rpg-battle": lambda: RpgBattleEvaluation(RpgBattleWeights.load()),
 }
-_LOADED: dict[str, Evaluator] = {}
+_LOADED: dict[str, Evaluation] = {}
 
 
-def evaluator(game_name: str) -> Evaluator:
+def evaluation(game_name: str) -> Evaluation:
     """The evaluation function of a game, its weights read once."""
     if game_name not in _LOADED:
         try:
-            make = _EVALUATORS[game_name]
+            make = _EVALUATIONS[game_name]
         except KeyError:
             raise ValueError(f"no evaluation function for {game_name!r}") from None
         _LOADED[game_name] = make()

@@ -16,11 +16,12 @@ a decision or two deeper in the same time. Max-n trees (three or more seats)
 are searched without pruning.
 
 A card draw has up to twenty-odd outcomes, and a refill draws five cards in a
-row, so the first chance step of a run expands its `chance_width` likeliest
-outcomes, their probabilities renormalised, and the steps after it in the same
-run follow one seeded sample: the cards drawn matter for later decisions, not
-for the evaluation, so branching on all five would spend the budget on
-near-identical subtrees. Past the depth, pending chance steps are settled by
+row, so the first chance step of a run searches `chance_width` sampled outcomes
+(equal ones grouped and weighted by how often they came up; all of them when
+there are no more than that), and the steps after it in the same run follow one
+seeded sample: the cards drawn matter for later decisions, not for the
+evaluation, so branching on all five would spend the budget on near-identical
+subtrees. Past the depth, pending chance steps are settled by
 one seeded sample before the evaluation. Iterative deepening runs until a node
 budget (reproducible) or a time budget is spent; each iteration tries first the
 moves the previous one liked best, at the root and at every node the
@@ -35,7 +36,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ai.evaluation import LOSS, WIN, evaluator, terminal_value
+from ai.evaluation import LOSS, WIN, Evaluation, evaluation
 from p2pcards.engine import Action, State
 
 
@@ -102,44 +103,62 @@ class _Entry:
     best: int | None  # index into legal_actions(), for move ordering
 
 
+def _draw(rng: random.Random, outcomes: list[tuple[Action, float]], k: int) -> list[Action]:
+    """`k` outcomes drawn by probability, with replacement."""
+    return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes], k=k)
+
+
+def _cost(actions: list[Action]) -> int:
+    """The depth a decision takes: none when forced (a seat with nothing to answer an attack
+    with, say), so the horizon counts only real choices."""
+    return 1 if len(actions) > 1 else 0
+
+
 @dataclass
 class _World:
     """One determinized world's search: what max-n and alpha-beta share."""
 
     seat: int
     num_players: int
-    evaluate: Callable[[State, int], float]
+    evaluation: Evaluation
     chance_width: int
     budget: _Budget
-    rng: random.Random
+    salt: int  # seeds each chance node's sampling, with the node's search key
 
     def _settled_values(self, state: State) -> list[float]:
         """Every seat's evaluation once pending chance steps are sampled."""
-        settled = state
-        while settled.is_chance_node():
-            if settled is state:
-                settled = state.clone()
-            settled.apply_action(self._sample(settled))
-        if settled.is_terminal():
-            return [terminal_value(settled, s) for s in range(self.num_players)]
-        return [self.evaluate(settled, s) for s in range(self.num_players)]
+        if state.is_chance_node():
+            rng = self._rng_at(state)
+            state = state.clone()
+            while state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(_draw(rng, outcomes, 1)[0])
+        return self.evaluation.values(state)
 
-    def _sample(self, state: State) -> Action:
-        outcomes = state.chance_outcomes()
-        return self.rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+    def _rng_at(self, state: State) -> random.Random:
+        # Sampling is a function of the node, not of the order nodes are visited in: the same
+        # node draws the same outcomes in every iteration, pruned or not, so the
+        # transposition table stays consistent and pruning changes no value.
+        return random.Random(hash((self.salt, state.search_key())))
 
     def _outcomes(self, state: State, first_of_run: bool) -> list[tuple[State, float]]:
-        """The chance children to search and their probabilities, which sum to 1."""
-        if not first_of_run:
-            chosen = [(self._sample(state), 1.0)]
-        else:
-            chosen = sorted(state.chance_outcomes(), key=lambda op: -op[1])[: self.chance_width]
-        total = sum(p for _, p in chosen)
+        """The chance children to search and their weights, which sum to 1.
+
+        Few outcomes (a coin, a steal from a short hand) are all searched, by probability.
+        More are sampled `chance_width` times and equal draws grouped, each weighted by how
+        often it came up: an unbiased estimate, where the likeliest few alone would be, for
+        a card draw, always an attack. Later steps of a run follow one sample.
+        """
+        outcomes = state.chance_outcomes()
+        width = self.chance_width if first_of_run else 1
+        if len(outcomes) > width:
+            drawn = _draw(self._rng_at(state), outcomes, width)
+            outcomes = [(o, drawn.count(o) / width) for o in dict.fromkeys(drawn)]
         children = []
-        for outcome, p in chosen:
+        for outcome, p in outcomes:
             child = state.clone()
             child.apply_action(outcome)
-            children.append((child, p / total))
+            children.append((child, p))
         return children
 
     @staticmethod
@@ -151,8 +170,10 @@ class _World:
 
 @dataclass
 class _MaxN(_World):
-    """Every seat maximises its own evaluation; values are vectors, one per seat."""
+    """Every seat maximises its own evaluation (or, `paranoid`, minimises the AI seat's);
+    values are vectors, one per seat. No pruning."""
 
+    paranoid: bool = False
     table: dict[tuple[Hashable, int], list[float]] = field(default_factory=dict)
 
     def root_value(self, state: State, depth: int) -> float:
@@ -175,13 +196,13 @@ class _MaxN(_World):
                     result[s] += v * p
         else:
             mover = state.current_player()
-            result = max(
-                (
-                    self.values(self._child(state, a), depth - 1, False)
-                    for a in state.legal_actions()
-                ),
-                key=lambda values: values[mover],
-            )
+            actions = state.legal_actions()
+            after = depth - _cost(actions)
+            children = (self.values(self._child(state, a), after, False) for a in actions)
+            if self.paranoid and mover != self.seat:
+                result = min(children, key=lambda values: values[self.seat])
+            else:
+                result = max(children, key=lambda values: values[mover])
         self.table[key] = result
         return result
 
@@ -203,7 +224,9 @@ class _TwoSided(_World):
             return self._settled_values(state)[self.seat]
         key = state.search_key()
         entry = self.table.get(key)
-        if entry is not None and entry.depth >= depth:
+        # Only an entry of the same depth answers: a deeper one would make the value depend
+        # on the order of the search. Any entry's best move still goes first (below).
+        if entry is not None and entry.depth == depth:
             if entry.bound is _Bound.EXACT:
                 return entry.value
             if entry.bound is _Bound.LOWER and entry.value >= beta:
@@ -254,8 +277,9 @@ class _TwoSided(_World):
             order.insert(0, hint)  # the best move of a shallower search usually still is
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
         best: int | None = None
+        after = depth - _cost(actions)
         for i in order:
-            v = self.value(self._child(state, actions[i]), depth - 1, alpha, beta, False)
+            v = self.value(self._child(state, actions[i]), after, alpha, beta, False)
             if maximising and v > best_value:
                 best_value, best = v, i
                 alpha = max(alpha, v)
@@ -281,8 +305,12 @@ class ExpectimaxAgent:
         paranoid: bool = False,
         chance_width: int = 3,
         max_depth: int = 12,
+        prune: bool = True,
     ) -> None:
-        """Budgets: `think_ms` per move, or `nodes` (reproducible); neither: 200 ms."""
+        """Budgets: `think_ms` per move, or `nodes` (reproducible); neither: 200 ms.
+
+        `prune=False` searches two-sided trees without alpha-beta and Star1 too (for checks).
+        """
         if not think_ms and not nodes:
             think_ms = 200.0
         self.seed = seed
@@ -292,6 +320,7 @@ class ExpectimaxAgent:
         self.paranoid = paranoid
         self.chance_width = chance_width
         self.max_depth = max_depth
+        self.prune = prune
         self.last: SearchReport | None = None
 
     def act(self, observation: State) -> Action:
@@ -308,19 +337,17 @@ class ExpectimaxAgent:
         worlds = [observation.determinize(rng) for _ in range(self.samples)]
         deadline = None if self.think_ms is None else started + self.think_ms / 1000
         budget = _Budget(self.nodes, deadline)
-        evaluate = evaluator(observation.game.name)
-        kind = _TwoSided if self.paranoid or observation.num_players == 2 else _MaxN
-        searches = [
-            kind(
-                seat,
-                observation.num_players,
-                evaluate,
-                self.chance_width,
-                budget,
-                rng=random.Random(rng.random()),
-            )
-            for _ in worlds
-        ]
+        n, evaluate = observation.num_players, evaluation(observation.game.name)
+        pruned = self.prune and (self.paranoid or n == 2)
+        searches: list[_TwoSided | _MaxN] = []
+        for _ in worlds:
+            salt = rng.getrandbits(64)
+            if pruned:
+                searches.append(_TwoSided(seat, n, evaluate, self.chance_width, budget, salt))
+            else:
+                searches.append(
+                    _MaxN(seat, n, evaluate, self.chance_width, budget, salt, self.paranoid)
+                )
         order = list(actions)
         values: dict[Action, float] = dict.fromkeys(actions, 0.0)
         reached = 0

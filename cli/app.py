@@ -159,7 +159,7 @@ def simulate(
         if thought:
             # With --json the results own stdout; explanations go to stderr.
             (err if as_json else out).print(
-                f"game {game_seed}, seat {seat} ({agent.name}) {thought}"
+                f"game {game_seed}, seat {seat} ({agent.name}) {thought}", soft_wrap=True
             )
 
     hook = show_thought if explain else None

@@ -209,7 +209,11 @@ class State(ABC):
 
     @abstractmethod
     def search_key(self) -> Hashable:
-        """A cheap key telling complete states apart (for transposition tables)."""
+        """A cheap key telling complete states apart (for transposition tables).
+
+        Built of ints and tuples only: the search seeds its sampling with the key's hash,
+        which for strings would differ from process to process.
+        """
 
     @abstractmethod
     def chance_move(self) -> ChanceMove:

@@ -1,15 +1,56 @@
-"""Expectimax: right moves in positions worked out by hand, no peeking, reproducible."""
+"""Expectimax: right moves in positions worked out by hand, no peeking, reproducible.
+
+The positions are played from the draft (tests/ai/positions.py). Each right move is checked
+under several seeds, that is several sets of sampled worlds, so a test does not pass by luck.
+"""
 
 import pytest
-from positions import two_seat_position
+from positions import last_stand, two_seat_position, wounded_vex
 
 from ai.agents import AgentSpecError, make_agent
 from ai.expectimax import ExpectimaxAgent
+from ai.match import play_match
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
+
+SEEDS = range(4)
 
 
 def agent(seed: int = 7) -> ExpectimaxAgent:
-    return ExpectimaxAgent(seed, nodes=1500, samples=3)
+    return ExpectimaxAgent(seed, nodes=3000, samples=8)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_it_takes_the_game_winning_blow(seed: int) -> None:
+    # Rulebook line 26: "The winner is the last player with at least one character still
+    # active." Sybil (8 HP) is seat 1's last; only Vex's Attack II (STR 4 x 2) knocks her out.
+    # Stealing first, or passing to Kalen or Thorne (STR 3), wins nothing this turn.
+    state = last_stand(["attack-ii", "steal", "heal"], "heal")
+    assert agent(seed).act(state.observation(0)) == Play("attack-ii", "sybil")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_it_dodges_the_blow_that_would_lose_the_game(seed: int) -> None:
+    # Line 58, Dodge: "take zero damage". Taking the hit loses at once (line 26).
+    state = last_stand(["attack-ii", "steal", "heal"], "dodge")
+    state.apply_action(Play("attack-ii", "sybil"))
+    assert agent(seed).act(state.observation(1)) == React("dodge")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_it_heals_a_character_one_hit_from_a_knock_out(seed: int) -> None:
+    # Vex (STR 4, MAG 4) is at 1 HP; Anya's Heal III (line 45, MAG 2 x 3 = 6) keeps the best
+    # character standing, where Attack III (line 40, 6 damage) only scratches a healthy one.
+    state = wounded_vex("attack-iii", mystra_hit=False)
+    assert state.hp("vex") == 1
+    assert agent(seed).act(state.observation(0)) == Play("heal-iii", "vex")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_it_attacks_when_the_attack_knocks_out_and_the_heal_can_wait(seed: int) -> None:
+    # Same hand, but Vex is at 9 and Mystra at 5: Anya's 6 damage knocks Mystra out.
+    state = wounded_vex("attack", mystra_hit=True)
+    assert (state.hp("vex"), state.hp("mystra")) == (9, 5)
+    assert agent(seed).act(state.observation(0)) == Play("attack-iii", "mystra")
 
 
 def test_it_takes_the_knock_out() -> None:
@@ -73,3 +114,42 @@ def test_agent_options_are_applied() -> None:
     made = make_agent("expectimax:nodes=900:paranoid=true:samples=2", 1)
     assert isinstance(made, ExpectimaxAgent)
     assert (made.nodes, made.paranoid, made.samples, made.think_ms) == (900, True, 2, None)
+
+
+@pytest.mark.parametrize("paranoid", [False, True])
+def test_pruning_changes_no_value_and_saves_nodes(paranoid: bool) -> None:
+    # Alpha-beta and Star1 only skip subtrees that cannot matter: every root value of the
+    # pruned search equals the full expectimax value, at a lower node count.
+    state = wounded_vex("attack-iii", mystra_hit=False)
+    pruned, full = (
+        ExpectimaxAgent(1, nodes=10**8, max_depth=4, samples=3, paranoid=paranoid, prune=prune)
+        for prune in (True, False)
+    )
+    pruned.act(state.observation(0))
+    full.act(state.observation(0))
+    assert pruned.last is not None and full.last is not None
+    assert pruned.last.depth == full.last.depth == 4
+    assert pruned.last.values == pytest.approx(full.last.values, abs=1e-9)
+    assert pruned.last.nodes < full.last.nodes
+
+
+def test_explain_ranks_the_actions_and_marks_the_choice() -> None:
+    state = wounded_vex("attack-iii", mystra_hit=False)
+    searcher = agent(0)
+    chosen = searcher.act(state.observation(0))
+    assert searcher.last is not None
+    text = searcher.last.explain(str, top=2)
+    assert text.startswith(f"depth {searcher.last.depth}, 8 samples, ")
+    first, second = text.splitlines()[1:]
+    assert first.endswith(f"{chosen}  <- chosen") and "chosen" not in second
+    ranked = searcher.last.ranked()
+    assert ranked[0][0] == chosen and ranked[0][1] >= ranked[1][1]
+
+
+@pytest.mark.parametrize(
+    "spec", ["expectimax:nodes=200:samples=2", "expectimax:nodes=200:paranoid=true"]
+)
+def test_it_plays_whole_three_seat_games(spec: str) -> None:
+    # Three seats: max-n (no pruning), or paranoid alpha-beta; both must finish legally.
+    result = play_match("rpg-battle", [spec, "greedy", "random"], seed=3)
+    assert result.winners and sum(result.returns) == pytest.approx(1.0)

@@ -107,3 +107,27 @@ def test_play_leaves_cleanly_at_end_of_input() -> None:
     result = run("play", "rpg-battle", "--seed", "2", stdin="1\n")
     assert result.returncode == 0
     assert "You left the table" in result.stdout
+
+
+def test_play_explain_shows_the_ai_search_after_its_moves() -> None:
+    # Seat 0 picks a character first, then the AI (seat 1) searches its own pick.
+    result = run(
+        "play", "rpg-battle", "--ai", "expectimax:nodes=400", "--seed", "4", "--explain",
+        stdin="1\nq\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    thought = result.stdout[result.stdout.index("seat 1 depth") :]
+    assert "<- chosen" in thought and "samples" in thought and "nodes" in thought
+
+
+def test_simulate_explain_keeps_stdout_json_and_explains_on_stderr() -> None:
+    result = run(
+        "simulate", "rpg-battle", "--agents", "expectimax:nodes=300,greedy", "--games", "1",
+        "--json", "--explain",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 1
+    lines = result.stderr.splitlines()
+    explained = [line for line in lines if line.startswith("game 0, seat 0 (expectimax) depth")]
+    assert explained and sum("<- chosen" in line for line in lines) == len(explained)
+    assert "(greedy)" not in result.stderr  # greedy does not search: nothing to explain

@@ -201,6 +201,11 @@ class RpgBattleState(State):
         """The characters a seat drafted, left to right."""
         return [self._rules.chars[c].id for c in self._lineup[seat]]
 
+    def fighters(self, seat: int) -> list[tuple[str, int, Character]]:
+        """A seat's characters left to right as (id, HP, card): for evaluations, in one call."""
+        chars, hp = self._rules.chars, self._hp
+        return [(chars[c].id, hp[c], chars[c]) for c in self._lineup[seat]]
+
     def owner(self, character: str) -> int | None:
         """The seat that drafted `character`, or None."""
         seat = self._owner[self._char(character)]
