@@ -7,11 +7,16 @@ An agent never sees the complete state: the harness hands it
 import inspect
 import random
 from collections.abc import Callable
-from typing import Protocol
+from importlib.metadata import entry_points
+from typing import Any, Protocol
 
+from ai.bots import CommandBot, ScriptAgent
+from ai.errors import AgentSpecError
 from ai.evaluation import evaluation
 from ai.expectimax import ExpectimaxAgent
 from p2pcards.engine import Action, State
+
+PLUGIN_GROUP = "p2pcards.agents"
 
 
 class Agent(Protocol):
@@ -22,10 +27,6 @@ class Agent(Protocol):
     def act(self, observation: State) -> Action:
         """One of `observation.legal_actions()`."""
         ...
-
-
-class AgentSpecError(ValueError):
-    """An agent name or option that does not exist."""
 
 
 class RandomAgent:
@@ -97,15 +98,59 @@ AGENTS: dict[str, AgentFactory] = {
 }
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """An agent from its spec: a name and options, e.g. "expectimax:nodes=2000:paranoid=true".
+def plugins() -> dict[str, Callable[[], AgentFactory]]:
+    """Agents that installed packages offer through the `p2pcards.agents` entry points:
+    name -> a loader of the factory (loaded only when asked for)."""
+    return {ep.name: ep.load for ep in entry_points(group=PLUGIN_GROUP)}
 
-    AgentSpecError lists the known names, or the options an agent takes.
+
+def known_agents() -> list[str]:
+    """Every agent name make_agent accepts, plugins included (not cmd: and script:)."""
+    return sorted({*AGENTS, *plugins()})
+
+
+def split_specs(text: str) -> list[str]:
+    """Agent specs from a comma-separated list; commas inside quotes belong to a spec."""
+    specs, current, quote = [], "", ""
+    for ch in text:
+        if ch == quote:
+            quote = ""
+        elif not quote and ch in "\"'":
+            quote = ch
+        if ch == "," and not quote:
+            specs.append(current)
+            current = ""
+        else:
+            current += ch
+    specs.append(current)
+    return [spec.strip() for spec in specs if spec.strip()]
+
+
+def make_agent(spec: str, seed: int | None = None, move_timeout: float | None = None) -> Agent:
+    """An agent from its spec: a name and options, e.g. "expectimax:nodes=2000:paranoid=true";
+    `cmd:PROGRAM` (a bot speaking the bot protocol); `script:FILE.py`; or a plugin's name.
+
+    AgentSpecError lists the known names, or the options an agent takes. `move_timeout`
+    bounds an external program's answer (in-process agents are timed by their caller).
     """
+    kind, _, rest = spec.strip().partition(":")
+    if kind == "cmd":
+        return CommandBot(_unquote(rest), seed, move_timeout)
+    if kind == "script":
+        return ScriptAgent(_unquote(rest), seed)
     name, *options = spec.strip().split(":")
-    factory = AGENTS.get(name)
+    factory: AgentFactory | None = AGENTS.get(name)
     if factory is None:
-        raise AgentSpecError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
+        loader = plugins().get(name)
+        if loader is None:
+            raise AgentSpecError(
+                f"unknown agent {name!r}; known agents: {', '.join(known_agents())}, "
+                'or cmd:"PROGRAM" or script:FILE.py'
+            )
+        try:
+            factory = loader()
+        except Exception as exc:  # a broken plugin must not take the harness down
+            raise AgentSpecError(f"plugin agent {name!r} failed to load: {exc}") from None
     known = {p.name: p for p in inspect.signature(factory).parameters.values() if p.name != "seed"}
     kwargs: dict[str, object] = {}
     for option in options:
@@ -117,7 +162,14 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     return factory(seed, **kwargs)
 
 
-def _option_value(agent: str, key: str, text: str, default: object) -> object:
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def _option_value(agent: str, key: str, text: str, default: Any) -> object:
     """`text` as the type of the option's default (int, float or bool)."""
     try:
         if isinstance(default, bool):
@@ -126,6 +178,8 @@ def _option_value(agent: str, key: str, text: str, default: object) -> object:
             return text.lower() in ("true", "1", "yes")
         if isinstance(default, int):
             return int(text)
+        if isinstance(default, str):
+            return text
         return float(text)
     except ValueError:
         raise AgentSpecError(

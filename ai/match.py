@@ -1,29 +1,41 @@
 """Headless games among agents: one game (`play_match`) and a series (`simulate`)."""
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai.agents import Agent, make_agent
+from ai.errors import AgentFailure, AgentIllegalAction, AgentTimedOut
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State
+from p2pcards.errors import IllegalActionError
+
+DEFAULT_ROUND_CAP = 100
 
 # Called after each agent's move with the game's seed, the seat, its observation, the
 # action and the agent (whose `last` report `--explain` prints).
 MoveHook = Callable[[int, int, State, Action, Agent], None]
 
-DEFAULT_ROUND_CAP = 100
-
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One finished game: who sat where, who won, how long it took."""
+    """One finished game: who sat where, who won, how long it took, and what went wrong.
+
+    A game whose agent crashed, timed out or played an illegal action ends there: `status`
+    says which, `faulty_seat` whose agent, and that seat forfeits (returns 0, the other
+    seats share the win).
+    """
 
     seed: int
     agents: tuple[str, ...]  # by seat
     returns: tuple[float, ...]  # by seat
     winners: tuple[int, ...]
     steps: int
+    status: str = "ok"  # ok, crash, timeout or illegal
+    faulty_seat: int | None = None
+    error: str = ""
+    seconds: float = field(default=0.0, compare=False)
 
 
 def play_match(
@@ -32,27 +44,68 @@ def play_match(
     seed: int,
     round_cap: int | None = DEFAULT_ROUND_CAP,
     on_move: MoveHook | None = None,
+    move_timeout: float | None = None,
 ) -> MatchResult:
     """Play one game, agent_specs[i] in seat i, everything seeded from `seed`."""
+    started = time.monotonic()
     game = games.load(game_name)
     state = game.new_initial_state(len(agent_specs), round_cap=round_cap)
     dealer = LocalDealer(seed)
-    agents = [make_agent(spec, seed * 1000 + seat) for seat, spec in enumerate(agent_specs)]
+    agents = [
+        make_agent(spec, seed * 1000 + seat, move_timeout) for seat, spec in enumerate(agent_specs)
+    ]
     steps = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = dealer.sample(state)
-        else:
-            seat = state.current_player()
-            observation = state.observation(seat)
-            action = agents[seat].act(observation)
-            if on_move is not None:
-                on_move(seed, seat, observation, action, agents[seat])
-        state.apply_action(action)
-        steps += 1
+    seat = 0
+    try:
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(dealer.sample(state))
+            else:
+                seat = state.current_player()
+                observation = state.observation(seat)
+                action = _timed_act(agents[seat], observation, move_timeout)
+                if on_move is not None:
+                    on_move(seed, seat, observation, action, agents[seat])
+                _apply_agent_action(state, action)
+            steps += 1
+    except AgentFailure as failure:
+        n = len(agent_specs)
+        returns = tuple(0.0 if s == seat else 1.0 / (n - 1) for s in range(n))
+        winners = tuple(s for s in range(n) if s != seat)
+        seconds = time.monotonic() - started
+        return MatchResult(
+            seed, tuple(agent_specs), returns, winners, steps, failure.status, seat,
+            str(failure), seconds,
+        )  # fmt: skip
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close(state)
     returns = tuple(state.returns())
     winners = tuple(s for s, r in enumerate(returns) if r > 0)
-    return MatchResult(seed, tuple(agent_specs), returns, winners, steps)
+    seconds = time.monotonic() - started
+    return MatchResult(seed, tuple(agent_specs), returns, winners, steps, seconds=seconds)
+
+
+def _timed_act(agent: Agent, observation: State, move_timeout: float | None) -> Action:
+    """The agent's action; AgentTimedOut if it took longer than the timeout."""
+    started = time.monotonic()
+    action = agent.act(observation)
+    took = time.monotonic() - started
+    if move_timeout is not None and took > move_timeout:
+        raise AgentTimedOut(f"took {took:.2f} s for a move; the limit is {move_timeout:g} s")
+    return action
+
+
+def _apply_agent_action(state: State, action: object) -> None:
+    """Apply an agent's answer, which a plugin could get wrong in any way."""
+    if not isinstance(action, Action):
+        raise AgentIllegalAction(f"returned {type(action).__name__}, not an action")
+    try:
+        state.apply_action(action)
+    except IllegalActionError as exc:
+        raise AgentIllegalAction(f"played an illegal action: {exc}") from None
 
 
 @dataclass

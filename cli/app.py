@@ -9,18 +9,21 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ai.agents import AGENTS, Agent, AgentSpecError, make_agent
+from ai.agents import AGENTS, Agent, make_agent
 from ai.match import DEFAULT_ROUND_CAP
 from ai.match import simulate as run_simulation
+from cli.agent_stdio import register as register_agent_stdio_command
 from cli.errors import USAGE, fail
+from cli.options import agent_specs, game_named, seat_count
 from cli.play import Quit, explanation, run_local_game
 from cli.records import register as register_record_commands
 from cli.table import register as register_table_commands
+from cli.tournament import register as register_tournament_command
 from cli.views import view_for
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
-from p2pcards.engine import Action, Game, State
-from p2pcards.errors import P2PCardsError, UnknownGameError
+from p2pcards.engine import Action, State
+from p2pcards.errors import P2PCardsError
 
 app = typer.Typer(
     name="p2pcards",
@@ -44,32 +47,6 @@ SeedOpt = Annotated[
 ]
 
 
-def _game(name: str) -> Game:
-    try:
-        return games.load(name)
-    except UnknownGameError as exc:
-        raise fail(str(exc)) from None
-
-
-def _seats(game: Game, seats: int | None) -> int:
-    n = game.min_players if seats is None else seats
-    if not game.min_players <= n <= game.max_players:
-        raise fail(f"{game.name} is for {game.min_players} to {game.max_players} seats, not {n}")
-    return n
-
-
-def _agent_specs(text: str) -> list[str]:
-    specs = [s.strip() for s in text.split(",") if s.strip()]
-    if not specs:
-        raise fail("give at least one agent, e.g. --agents greedy,random")
-    for spec in specs:
-        try:
-            make_agent(spec)
-        except AgentSpecError as exc:
-            raise fail(str(exc)) from None
-    return specs
-
-
 @app.command("games")
 def list_games() -> None:
     """List the games p2pcards plays, with their seat ranges."""
@@ -83,7 +60,7 @@ def list_games() -> None:
 @app.command()
 def rules(game: GameArg) -> None:
     """Show a game's rules in English, with the choices p2pcards made where the rulebook is open."""
-    g = _game(game)
+    g = game_named(game)
     package = type(g).__module__
     text = resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
     from rich.markdown import Markdown  # only this command needs it: keep startup fast
@@ -105,9 +82,9 @@ def play(
     explain: ExplainOpt = False,
 ) -> None:
     """Play a game in the terminal: you at seat 0, AI in the other seats."""
-    g = _game(game)
-    n = _seats(g, seats)
-    spec = _agent_specs(ai)[0]
+    g = game_named(game)
+    n = seat_count(g, seats)
+    spec = agent_specs(ai)[0]
     seed = secrets.randbelow(10**9) if seed is None else seed
     out.print(
         f"[bold]{g.title}[/] — {n} seats, you are seat 0, AI: {spec}, seed {seed}. Type ? for help."
@@ -149,9 +126,9 @@ def simulate(
     explain: ExplainOpt = False,
 ) -> None:
     """Play AI-only games and report wins per agent and per seat."""
-    g = _game(game)
-    n = _seats(g, seats)
-    specs = _agent_specs(agents)
+    g = game_named(game)
+    n = seat_count(g, seats)
+    specs = agent_specs(agents)
     view = view_for(g.name)
 
     def show_thought(game_seed: int, seat: int, obs: State, action: Action, agent: Agent) -> None:
@@ -213,6 +190,8 @@ def simulate(
 
 register_table_commands(app)
 register_record_commands(app)
+register_tournament_command(app)
+register_agent_stdio_command(app)
 
 
 def main() -> None:

@@ -21,7 +21,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ai.agents import AgentSpecError, make_agent
+from ai.agents import make_agent
+from ai.errors import AgentSpecError
 from cli.errors import FAILURE, err, fail
 from cli.play import Quit, answer_to, prompt_line, show_choices
 from cli.views import view_for
@@ -416,6 +417,14 @@ def join(
 def bot(
     code: Annotated[str | None, typer.Argument(help="The invite code the host printed.")] = None,
     agent: Annotated[str, typer.Option(help="Agent that plays the seat.")] = "greedy",
+    cmd: Annotated[
+        str | None,
+        typer.Option(help='A program speaking the bot protocol plays the seat: "node mybot.js".'),
+    ] = None,
+    script: Annotated[
+        str | None,
+        typer.Option(help="A Python file defining choose(state, actions) plays the seat."),
+    ] = None,
     name: NameOpt = None,
     home: HomeOpt = None,
     bind: Annotated[
@@ -427,8 +436,11 @@ def bot(
     trace: TraceOpt = None,
     resume: ResumeOpt = None,
 ) -> None:
-    """Fill a seat at a table with an AI (or take it again, with --resume FILE)."""
-    join(code, name or agent, agent, home, bind, timeout, as_json, quiet, trace, resume)
+    """Fill a seat at a table with an AI or a bot (or take it again, with --resume FILE)."""
+    if cmd is not None and script is not None:
+        raise fail("give --cmd or --script, not both")
+    spec = f"cmd:{cmd}" if cmd is not None else f"script:{script}" if script is not None else agent
+    join(code, name or spec, spec, home, bind, timeout, as_json, quiet, trace, resume)
 
 
 async def _join(

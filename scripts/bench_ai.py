@@ -10,7 +10,6 @@ times are those of an unshared core as long as jobs <= cores.
 """
 
 import argparse
-import math
 import os
 import statistics
 import time
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from ai.agents import make_agent
 from ai.expectimax import ExpectimaxAgent
 from ai.match import DEFAULT_ROUND_CAP
+from ai.ratings import wilson
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 
@@ -33,14 +33,6 @@ class GameFigures:
     depths: list[int]
     nodes: int
     searching: float
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def play(ai_spec: str, opponent: str, number: int) -> GameFigures:

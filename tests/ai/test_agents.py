@@ -3,7 +3,8 @@
 import pytest
 from positions import two_seat_position
 
-from ai.agents import AgentSpecError, GreedyAgent, RandomAgent, make_agent
+from ai.agents import GreedyAgent, RandomAgent, make_agent
+from ai.errors import AgentSpecError
 from ai.match import play_match, seating, simulate
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
 

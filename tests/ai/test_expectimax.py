@@ -7,7 +7,8 @@ under several seeds, that is several sets of sampled worlds, so a test does not 
 import pytest
 from positions import last_stand, two_seat_position, wounded_vex
 
-from ai.agents import AgentSpecError, make_agent
+from ai.agents import make_agent
+from ai.errors import AgentSpecError
 from ai.expectimax import ExpectimaxAgent
 from ai.match import play_match
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
