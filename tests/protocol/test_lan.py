@@ -328,3 +328,12 @@ def test_a_certificate_off_the_roster_fails_the_tls_handshake(tmp_path: Path) ->
     assert refused
     assert result(bot(tmp_path, invite, 1))[1]["audit"] == "passed"
     assert result(host)[1]["audit"] == "passed"
+
+
+def test_a_bot_in_another_language_takes_a_seat(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[2] / "scripts" / "examples" / "bot.js"
+    host, invite = open_table(tmp_path, 2)
+    js = bot(tmp_path, invite, 1, "--cmd", f"node {script}")
+    for code, report, err in (result(js), result(host)):
+        assert code == 0, err
+        assert report["audit"] == "passed"

@@ -1,0 +1,223 @@
+"""`p2pcards tournament`, `agent-stdio` and bot specs, run as real subprocesses."""
+
+import csv
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
+EXAMPLES = Path(__file__).resolve().parents[2] / "scripts" / "examples"
+ENV = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
+# Deterministic agents (a node budget, not a clock), quick enough for 40 games.
+AGENTS = "greedy,expectimax:nodes=80:samples=2"
+GAMES = "20"  # per pairing: 20 games in all
+
+
+def tournament(tmp: Path, name: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [P2PCARDS, "tournament", "rpg-battle", "--agents", AGENTS, "--games", GAMES, "--seed",
+         "5", "--db", str(tmp / f"{name}.sqlite"), "--csv", str(tmp / f"{name}.csv"), *extra],
+        capture_output=True, text=True, timeout=600, env=ENV,
+    )  # fmt: skip
+
+
+def games_in(path: Path) -> list[dict[str, str]]:
+    """The CSV rows without the time each game took."""
+    with path.open() as f:
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(f)]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, str]]:
+    """The reference run: one worker, never stopped."""
+    tmp = tmp_path_factory.mktemp("reference")
+    done = tournament(tmp, "reference", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    return games_in(tmp / "reference.csv")
+
+
+def test_the_reference_run_reports_standings(uninterrupted: list[dict[str, str]]) -> None:
+    assert len(uninterrupted) == 20 and {row["status"] for row in uninterrupted} == {"ok"}
+
+
+def test_a_run_killed_with_sigkill_resumes_to_exactly_the_uninterrupted_games(
+    tmp_path: Path, uninterrupted: list[dict[str, str]]
+) -> None:
+    db = tmp_path / "killed.sqlite"
+    proc = subprocess.Popen(
+        [P2PCARDS, "tournament", "rpg-battle", "--agents", AGENTS, "--games", GAMES, "--seed",
+         "5", "--db", str(db), "--jobs", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, start_new_session=True,
+    )  # fmt: skip
+    stored = 0
+    deadline = time.monotonic() + 120
+    while stored < 4 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as peek:
+                    stored = peek.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass  # the schema is not there yet
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)  # the whole run, workers included
+    proc.wait()
+    with sqlite3.connect(db) as peek:
+        kept = peek.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 4 <= kept < 20
+    resumed = tournament(tmp_path, "killed", "--jobs", "2", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert games_in(tmp_path / "killed.csv") == uninterrupted
+
+
+def test_a_dask_local_cluster_gives_the_same_results(
+    tmp_path: Path, uninterrupted: list[dict[str, str]]
+) -> None:
+    done = tournament(tmp_path, "dask", "--dask-local", "2")
+    assert done.returncode == 0, done.stderr
+    assert games_in(tmp_path / "dask.csv") == uninterrupted
+
+
+def test_standings_json_and_the_table(tmp_path: Path) -> None:
+    done = tournament(tmp_path, "json", "--json", str(tmp_path / "s.json"))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert data["games"] == 20 and data["config"]["agents"] == AGENTS.split(",")
+    agents = data["agents"]
+    assert sum(a["wins"] + a["draws"] / 2 for a in agents.values()) == pytest.approx(20)
+    for rating in agents.values():
+        low, high = rating["interval95"]
+        assert low <= rating["score"] <= high
+    assert "W-D-L" in done.stdout and "pairings" in done.stdout and "Elo" in done.stdout
+
+
+def test_an_existing_database_needs_resume_and_a_foreign_one_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "junk.sqlite").write_bytes(b"junk" * 1000)
+    junk = tournament(tmp_path, "junk")
+    assert junk.returncode == 2 and "not a tournament database" in junk.stderr
+    assert "Traceback" not in junk.stderr
+    quick = ["--games", "2"]
+    first = tournament(tmp_path, "again", *quick)
+    assert first.returncode == 0, first.stderr
+    again = tournament(tmp_path, "again", *quick)
+    assert again.returncode == 2 and "--resume" in again.stderr
+    other = tournament(tmp_path, "again", "--games", "4", "--resume")
+    assert other.returncode == 2 and "different tournament" in other.stderr
+
+
+def test_sprt_stops_once_decided(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [P2PCARDS, "tournament", "rpg-battle", "--agents", "greedy,random", "--games", "400",
+         "--db", str(tmp_path / "sprt.sqlite"), "--json", str(tmp_path / "sprt.json"),
+         "--sprt", "elo0=0 elo1=200 alpha=0.05 beta=0.05"],
+        capture_output=True, text=True, timeout=600, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "sprt.json").read_text())
+    assert data["sprt"] == "H1" and data["games"] < 400
+    assert "H1 accepted" in done.stdout
+
+
+def test_the_javascript_example_bot_plays_a_tournament(tmp_path: Path) -> None:
+    spec = f'cmd:"node {EXAMPLES / "bot.js"}"'
+    done = subprocess.run(
+        [P2PCARDS, "tournament", "rpg-battle", "--agents", f"{spec},random", "--games", "10",
+         "--db", str(tmp_path / "js.sqlite"), "--json", str(tmp_path / "js.json"),
+         "--move-timeout", "10"],
+        capture_output=True, text=True, timeout=600, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "js.json").read_text())
+    bot = data["agents"][spec]
+    assert bot["failures"] == {} and bot["games"] == 10
+    assert bot["score"] > 0.5  # a plan beats no plan
+
+
+def test_a_python_script_bot_plays(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [P2PCARDS, "simulate", "rpg-battle", "--agents",
+         f"script:{EXAMPLES / 'bot_script.py'},random", "--games", "4", "--json"],
+        capture_output=True, text=True, timeout=300, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 4
+
+
+def test_a_missing_script_or_command_is_a_clear_error(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [P2PCARDS, "tournament", "rpg-battle", "--agents", "script:nowhere.py,random",
+         "--db", str(tmp_path / "x.sqlite")],
+        capture_output=True, text=True, timeout=60, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 2 and "no bot script 'nowhere.py'" in done.stderr
+
+
+def test_a_plugin_agent_is_found_through_its_entry_point(tmp_path: Path) -> None:
+    # A real installed-package layout: a module and a dist-info with entry_points.txt.
+    (tmp_path / "firstmove.py").write_text(
+        "class FirstMove:\n"
+        "    name = 'first'\n"
+        "    def __init__(self, seed=None, skip=0):\n"
+        "        self.skip = skip\n"
+        "    def act(self, observation):\n"
+        "        actions = observation.legal_actions()\n"
+        "        return actions[min(self.skip, len(actions) - 1)]\n"
+    )
+    info = tmp_path / "firstmove-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: firstmove\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[p2pcards.agents]\nfirst = firstmove:FirstMove\n")
+    env = {**ENV, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [P2PCARDS, "simulate", "rpg-battle", "--agents", "first:skip=1,random", "--games", "2",
+         "--json"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "first:skip=1" in json.loads(done.stdout)["agents"]
+    unknown = subprocess.run(
+        [P2PCARDS, "simulate", "rpg-battle", "--agents", "second,random"],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert unknown.returncode == 2 and "first" in unknown.stderr  # the plugin is listed
+
+
+def test_agent_stdio_plays_a_seat_over_json_lines_and_forgives_a_bad_line() -> None:
+    proc = subprocess.Popen(
+        [P2PCARDS, "agent-stdio", "rpg-battle", "--seat", "1", "--seed", "3",
+         "--agents", "greedy"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    observed = errors = 0
+    sent_garbage = False
+    result = None
+    for line in proc.stdout:
+        message = json.loads(line)
+        if message["type"] == "observe":
+            observed += 1
+            assert message["seat"] == 1 and message["state"]["viewer"] == 1
+            hands = message["state"]["hands"]
+            if message["state"]["round"] == 1:  # before any Steal could show one of them,
+                assert all(card is None for card in hands[0])  # seat 0's cards are hidden
+            if not sent_garbage:
+                proc.stdin.write("this is not json\n")
+                sent_garbage = True
+            proc.stdin.write(json.dumps({"type": "act", "action": len(message["actions"]) - 1}))
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+        elif message["type"] == "error":
+            errors += 1
+        elif message["type"] == "result":
+            result = message
+    proc.wait(timeout=60)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    assert errors == 1 and observed > 10
+    assert result is not None and result["seat"] == 1 and sum(result["returns"]) == 1
