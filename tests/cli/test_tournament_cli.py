@@ -47,34 +47,59 @@ def test_the_reference_run_reports_standings(uninterrupted: list[dict[str, str]]
     assert len(uninterrupted) == 20 and {row["status"] for row in uninterrupted} == {"ok"}
 
 
-def test_a_run_killed_with_sigkill_resumes_to_exactly_the_uninterrupted_games(
-    tmp_path: Path, uninterrupted: list[dict[str, str]]
-) -> None:
-    db = tmp_path / "killed.sqlite"
+def stop_midway(tmp: Path, name: str, how: signal.Signals) -> subprocess.Popen[str]:
+    """Start a two-worker run and send it `how` once a few games are stored."""
+    db = tmp / f"{name}.sqlite"
     proc = subprocess.Popen(
         [P2PCARDS, "tournament", "rpg-battle", "--agents", AGENTS, "--games", GAMES, "--seed",
          "5", "--db", str(db), "--jobs", "2"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        start_new_session=True,
     )  # fmt: skip
-    stored = 0
     deadline = time.monotonic() + 120
-    while stored < 4 and time.monotonic() < deadline and proc.poll() is None:
+    while stored(db) < 4 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-        if db.exists():
-            try:
-                with sqlite3.connect(db) as peek:
-                    stored = peek.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            except sqlite3.OperationalError:
-                pass  # the schema is not there yet
-    assert proc.poll() is None, "the run finished before it could be killed"
-    os.killpg(proc.pid, signal.SIGKILL)  # the whole run, workers included
-    proc.wait()
-    with sqlite3.connect(db) as peek:
-        kept = peek.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    assert 4 <= kept < 20
+    assert proc.poll() is None, "the run finished before it could be stopped"
+    if how == signal.SIGKILL:
+        os.killpg(proc.pid, how)  # the whole run, workers included
+    else:
+        proc.send_signal(how)  # Ctrl-C
+    return proc
+
+
+def stored(db: Path) -> int:
+    """Games in the database so far (0 before it exists)."""
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db) as peek:
+            return int(peek.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0  # the schema is not there yet
+
+
+def test_a_run_killed_with_sigkill_resumes_to_exactly_the_uninterrupted_games(
+    tmp_path: Path, uninterrupted: list[dict[str, str]]
+) -> None:
+    proc = stop_midway(tmp_path, "killed", signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert 4 <= stored(tmp_path / "killed.sqlite") < 20
     resumed = tournament(tmp_path, "killed", "--jobs", "2", "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert games_in(tmp_path / "killed.csv") == uninterrupted
+
+
+def test_ctrl_c_stops_at_once_keeping_the_finished_games(
+    tmp_path: Path, uninterrupted: list[dict[str, str]]
+) -> None:
+    proc = stop_midway(tmp_path, "stopped", signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    kept = stored(tmp_path / "stopped.sqlite")
+    assert proc.returncode == 130 and 4 <= kept < 20
+    assert f"{kept} of 20 games are stored" in " ".join(err.split()) and "--resume" in err
+    resumed = tournament(tmp_path, "stopped", "--jobs", "1", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert games_in(tmp_path / "stopped.csv") == uninterrupted
 
 
 def test_a_dask_local_cluster_gives_the_same_results(
