@@ -247,6 +247,11 @@ class RpgBattleState(State):
         """The cards of a seat's hand in order, None for each one this state does not know."""
         return [self._card_id(self._ident[s]) for s in self._hands[seat]]
 
+    def unseen_cards(self) -> dict[str, int]:
+        """How many copies of each card this state has not seen (the deck and hidden hands)."""
+        cards = self._rules.cards
+        return {cards[k].id: n for k, n in enumerate(self._pool) if n}
+
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds (public)."""
         return len(self._hands[seat])
