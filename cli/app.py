@@ -74,7 +74,7 @@ def play(
     seats: Annotated[int | None, typer.Option(help="Seats at the table (you are seat 0).")] = None,
     ai: Annotated[
         str, typer.Option(help=f"AI for the other seats: {', '.join(AGENTS)}.")
-    ] = "greedy",
+    ] = "expectimax",
     seed: SeedOpt = None,
     round_cap: Annotated[
         int | None, typer.Option(help="End the game after this many rounds (default: no cap).")

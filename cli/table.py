@@ -248,7 +248,7 @@ def host(
     ai: Annotated[
         int, typer.Option(help="Fill this many seats with AI peers (separate processes).")
     ] = 0,
-    ai_agent: Annotated[str, typer.Option(help="Agent for the --ai seats.")] = "greedy",
+    ai_agent: Annotated[str, typer.Option(help="Agent for the --ai seats.")] = "expectimax",
     agent: AgentOpt = None,
     round_cap: Annotated[int | None, typer.Option(help="End after this many rounds.")] = None,
     home: HomeOpt = None,

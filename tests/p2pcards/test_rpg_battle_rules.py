@@ -1008,10 +1008,18 @@ def test_onlookers_follow_a_card_they_knew_when_it_is_taken():
     end_turn(state)
     play(state, "steal", seat=1)
     position = state.hand(1).index("dodge")
-    assert state.observation(2).hand(1)[position] == "dodge"
+    onlooker = state.observation(2)  # seat 2's own replica, as at a network table
+    assert onlooker.hand(1)[position] == "dodge"
     state.apply_action(Take(position, "dodge"))
     assert state.observation(2).hand(0)[-1] == "dodge"
     assert "dodge" not in state.observation(2).hand(1)
+    # The dealer tells the onlooker's replica the card it knew; that teaches it nothing, so
+    # the replica accepts it (a card it did not know it must not be told).
+    elsewhere = (position + 1) % onlooker.hand_size(1)
+    with pytest.raises(IllegalActionError, match="may not learn"):
+        onlooker.clone().apply_action(Take(elsewhere, "dodge"))
+    onlooker.apply_action(Take(position, "dodge"))
+    assert onlooker.hand(0)[-1] == "dodge" and onlooker.public_digest() == state.public_digest()
 
 
 # ------------------------------------------------------------------------ round cap

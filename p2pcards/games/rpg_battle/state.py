@@ -530,6 +530,15 @@ class RpgBattleState(State):
             return
         raise IllegalActionError(f"seat {seat} holds no {self._rules.cards[k].name}")
 
+    def _knows_taken(self, action: Action, k: int) -> bool:
+        """Whether this replica already knows that a Take takes card kind `k`: an onlooker
+        that once held or stole that very card follows it (rules.md §12), so being told
+        it again teaches it nothing."""
+        if not isinstance(action, Take):
+            return False
+        hand = self._hands[self._queue[0][2]]
+        return 0 <= action.index < len(hand) and self._ident[hand[action.index]] == k
+
     def _verify_outcome(self, action: Action) -> None:
         step = self._queue[0]
         cls = Deal if step[0] == DRAW else Take
@@ -543,9 +552,13 @@ class RpgBattleState(State):
             if isinstance(action, Take) and not 0 <= action.index < len(self._hands[step[2]]):
                 raise IllegalActionError(f"the victim's hand has no card {action.index}")
             return
-        if self.viewer is not None and self.viewer not in viewers:
-            raise IllegalActionError(f"seat {self.viewer} may not learn this card")
         k = self._kind(action.card)
+        if (
+            self.viewer is not None
+            and self.viewer not in viewers
+            and not self._knows_taken(action, k)
+        ):
+            raise IllegalActionError(f"seat {self.viewer} may not learn this card")
         if isinstance(action, Take):
             hand = self._hands[step[2]]
             if not 0 <= action.index < len(hand):
