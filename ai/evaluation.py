@@ -33,7 +33,7 @@ class WeightsError(ValueError):
     """A weights file that is missing, malformed or lacks a weight."""
 
 
-RPG_BATTLE_FEATURES = ("alive", "str", "mag", "hp", "hand", "tempo", "attack", "quick", "heal")
+RPG_BATTLE_FEATURES = ("alive", "str", "mag", "hp", "hand", "tempo", "quick")
 
 
 @dataclass(frozen=True)
@@ -46,9 +46,7 @@ class RpgBattleWeights:
     hp: float  # per hit point
     hand: float  # per card in hand, up to `hand_cap`
     tempo: float  # per character of the seat still to act this turn
-    attack: float  # per point of attack power (the STR multiplier) of the cards in hand
     quick: float  # per Quick Action (Dodge, Counter) in hand
-    heal: float  # per healing card (Heal, Heal All, Absorb, Revive) in hand
     # Health scales STR and MAG by 1 - exp(-hp / hp_scale): concave, so damage to a
     # nearly KO'd character counts for more (focus fire). Chosen by the tuner.
     hp_scale: float
@@ -86,8 +84,9 @@ def rpg_battle_features(
 ) -> tuple[float, ...]:
     """One seat's features (RPG_BATTLE_FEATURES), counting pending attacks as landing.
 
-    A card in hand that this state does not know counts as the average of the cards it has
-    not seen. A seat with no character left scores zero on every feature.
+    A card in hand that this state does not know counts as a Quick Action with the share of
+    Quick Actions among the cards it has not seen. A seat with no character left scores zero
+    on every feature.
     """
     incoming: dict[str, int] = {}
     for target, damage in state.pending_hits():
@@ -106,50 +105,24 @@ def rpg_battle_features(
         return (0.0,) * len(RPG_BATTLE_FEATURES)
     losing = sum(count for victim, count in state.pending_discards() if victim == seat)
     hand = min(max(0, state.hand_size(seat) - losing), hand_cap)
-    attack = quick = heal = 0.0
+    quick = 0.0
     unknown = 0
     for card_id in state.hand(seat):
         if card_id is None:
             unknown += 1
-            continue
-        a, q, h = _in_hand(state, card_id)
-        attack, quick, heal = attack + a, quick + q, heal + h
+        elif state.card_type(card_id).quick:
+            quick += 1
     if unknown:
-        a, q, h = _average_unseen(state)
-        attack, quick, heal = attack + unknown * a, quick + unknown * q, heal + unknown * h
+        quick += unknown * _quick_share(state)
     tempo = float(state.still_to_act(seat))
-    return (alive, strength, magic, hit_points, float(hand), tempo, attack, quick, heal)
+    return (alive, strength, magic, hit_points, float(hand), tempo, quick)
 
 
-_HAND_FEATURES: dict[str, tuple[float, float, float]] = {}
-
-
-def _in_hand(state: RpgBattleState, card_id: str) -> tuple[float, float, float]:
-    """What one card in hand adds to the attack, quick and heal features."""
-    known = _HAND_FEATURES.get(card_id)
-    if known is None:
-        card = state.card_type(card_id)
-        if card.effect in ("attack", "attack-all"):
-            known = (float(card.power), 0.0, 0.0)
-        elif card.quick:
-            known = (0.0, 1.0, 0.0)
-        elif card.effect in ("heal", "heal-all", "absorb", "revive"):
-            known = (0.0, 0.0, 1.0)
-        else:
-            known = (0.0, 0.0, 0.0)
-        _HAND_FEATURES[card_id] = known
-    return known
-
-
-def _average_unseen(state: RpgBattleState) -> tuple[float, float, float]:
-    """The hand features of one card drawn from those this state has not seen."""
+def _quick_share(state: RpgBattleState) -> float:
+    """The chance that a card this state has not seen is a Quick Action."""
     unseen = state.unseen_cards()
-    total = sum(unseen.values()) or 1
-    sums = [0.0, 0.0, 0.0]
-    for card_id, count in unseen.items():
-        for i, value in enumerate(_in_hand(state, card_id)):
-            sums[i] += value * count
-    return sums[0] / total, sums[1] / total, sums[2] / total
+    quick = sum(n for card_id, n in unseen.items() if state.card_type(card_id).quick)
+    return quick / (sum(unseen.values()) or 1)
 
 
 def weighted(vector: Sequence[float], features: Sequence[float]) -> float:
