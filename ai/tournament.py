@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -89,12 +89,16 @@ def game_seed(base: int, pairing: int, deal: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def run_game(config: TournamentConfig, spec: GameSpec) -> MatchResult:
-    """Play one scheduled game (in a worker)."""
-    return play_match(
-        config.game, list(spec.agents), spec.seed, config.round_cap,
-        move_timeout=config.move_timeout,
-    )  # fmt: skip
+def run_games(config: TournamentConfig, specs: tuple[GameSpec, ...]) -> list[MatchResult]:
+    """Play scheduled games one after another (in a worker)."""
+    results = []
+    for spec in specs:
+        agents = list(spec.agents)
+        timeout = config.move_timeout
+        results.append(
+            play_match(config.game, agents, spec.seed, config.round_cap, move_timeout=timeout)
+        )
+    return results
 
 
 def stored_game(spec: GameSpec, result: MatchResult) -> StoredGame:
@@ -114,34 +118,40 @@ def play(
     config: TournamentConfig,
     database: ResultsDatabase,
     executor: Executor,
-    in_flight: int,
+    workers: int,
     on_game: Callable[[StoredGame], None] = lambda game: None,
     stop: Callable[[list[StoredGame]], bool] | None = None,
 ) -> int:
-    """Play the games not yet in the database, storing each as it finishes.
+    """Play the games not yet in the database, storing each as it comes back.
 
-    At most `in_flight` games are submitted at once, so stopping (Ctrl-C, or `stop`
-    saying so after a game) wastes little. Returns how many games were played.
+    Games go to the executor in small batches, two per worker at a time: enough to keep
+    every worker busy, few enough that stopping (Ctrl-C, or `stop` saying so) wastes
+    little. A batch is one game unless there are many more games than workers; then a few
+    games share a task, so that a cluster's cost per task does not outweigh short games.
+    Returns how many games were played.
     """
     done = {game.number for game in database.games()}
-    todo: Iterator[GameSpec] = (s for s in config.schedule() if s.number not in done)
-    running: dict[Future[MatchResult], GameSpec] = {}
+    todo = [spec for spec in config.schedule() if spec.number not in done]
+    size = max(1, min(32, len(todo) // (6 * workers)))
+    batches = iter([tuple(todo[i : i + size]) for i in range(0, len(todo), size)])
+    running: dict[Future[list[MatchResult]], tuple[GameSpec, ...]] = {}
     played = 0
     try:
-        for spec in itertools.islice(todo, in_flight):
-            running[executor.submit(run_game, config, spec)] = spec
+        for batch in itertools.islice(batches, 2 * workers):
+            running[executor.submit(run_games, config, batch)] = batch
         while running:
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                spec = running.pop(future)
-                game = stored_game(spec, future.result())
-                database.add(game)
-                played += 1
-                on_game(game)
+                batch = running.pop(future)
+                for spec, result in zip(batch, future.result(), strict=True):
+                    game = stored_game(spec, result)
+                    database.add(game)
+                    played += 1
+                    on_game(game)
             if stop is not None and stop(database.games()):
                 break
-            for spec in itertools.islice(todo, len(finished)):
-                running[executor.submit(run_game, config, spec)] = spec
+            for batch in itertools.islice(batches, len(finished)):
+                running[executor.submit(run_games, config, batch)] = batch
     finally:
         for future in running:
             future.cancel()

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ai.dask_cluster import ClusterError, connect
 from ai.match import DEFAULT_ROUND_CAP
 from ai.ratings import Rating, Sprt
 from ai.results_db import ResultsDatabase, StoredGame
@@ -135,29 +136,10 @@ def _executor(
         pool = local_executor(workers)
         return pool, workers, lambda cancel: pool.shutdown(wait=not cancel, cancel_futures=cancel)
     try:
-        from distributed import Client, LocalCluster  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:
-        raise fail("Dask is not installed: pip install 'p2pcards[cluster]'") from None
-    try:
-        if dask_local:
-            local = LocalCluster(
-                n_workers=dask_local, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None,
-            )  # fmt: skip
-            client = Client(local)
-        else:
-            local = None
-            client = Client(cluster, timeout=10)
-    except OSError as exc:
-        raise fail(f"cannot reach the Dask scheduler {cluster}: {exc}", FAILURE) from None
-    workers = max(1, sum(client.nthreads().values()))
-
-    def shut(cancel: bool) -> None:
-        client.close()
-        if local is not None:
-            local.close()
-
-    return client.get_executor(pure=False), workers, shut
+        executor, workers, close = connect(cluster, dask_local)
+    except ClusterError as exc:
+        raise fail(str(exc), FAILURE) from None
+    return executor, workers, lambda cancel: close()
 
 
 def _run(
@@ -182,7 +164,7 @@ def _run(
             points.append(points_by_agent(game).get(first))
             progress.update(task, advance=1, description=_running(first, points))
 
-        play(config, database, executor, 2 * workers, on_game, stop)
+        play(config, database, executor, workers, on_game, stop)
 
 
 def _running(first: str, points: list[float | None]) -> str:

@@ -53,7 +53,7 @@ def run(tmp: Path, name: str, config: TournamentConfig, jobs: int) -> list[Store
     database = ResultsDatabase(tmp / f"{name}.sqlite")
     database.begin(config.stored(), resume=False)
     with local_executor(jobs) as executor:
-        play(config, database, executor, in_flight=2 * jobs)
+        play(config, database, executor, jobs)
     games = database.games()
     database.close()
     return games
