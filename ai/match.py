@@ -5,7 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai.agents import Agent, make_agent
-from ai.errors import AgentFailure, AgentIllegalAction, AgentTimedOut
+from ai.errors import AgentCrashed, AgentFailure, AgentIllegalAction, AgentTimedOut
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State
@@ -91,7 +91,12 @@ def play_match(
 def _timed_act(agent: Agent, observation: State, move_timeout: float | None) -> Action:
     """The agent's action; AgentTimedOut if it took longer than the timeout."""
     started = time.monotonic()
-    action = agent.act(observation)
+    try:
+        action = agent.act(observation)
+    except AgentFailure:
+        raise
+    except Exception as exc:  # a plugin's bug is that agent's loss, not the harness's
+        raise AgentCrashed(f"act() raised {type(exc).__name__}: {exc}") from None
     took = time.monotonic() - started
     if move_timeout is not None and took > move_timeout:
         raise AgentTimedOut(f"took {took:.2f} s for a move; the limit is {move_timeout:g} s")

@@ -121,18 +121,21 @@ def play(
     workers: int,
     on_game: Callable[[StoredGame], None] = lambda game: None,
     stop: Callable[[list[StoredGame]], bool] | None = None,
+    batched: bool = False,
 ) -> int:
     """Play the games not yet in the database, storing each as it comes back.
 
-    Games go to the executor in small batches, two per worker at a time: enough to keep
-    every worker busy, few enough that stopping (Ctrl-C, or `stop` saying so) wastes
-    little. A batch is one game unless there are many more games than workers; then a few
-    games share a task, so that a cluster's cost per task does not outweigh short games.
-    Returns how many games were played.
+    Tasks go to the executor two per worker at a time: enough to keep every worker busy,
+    few enough that stopping (Ctrl-C, or `stop` saying so) wastes little. A task is one
+    game, so each game is stored the moment it ends, unless `batched`: then, with many
+    more games than workers, a few games share a task, so that a cluster's cost per task
+    does not outweigh short games (they are stored when their task returns; a run killed
+    meanwhile plays them again on --resume, to the same results). Returns how many games
+    were played.
     """
     done = {game.number for game in database.games()}
     todo = [spec for spec in config.schedule() if spec.number not in done]
-    size = max(1, min(32, len(todo) // (6 * workers)))
+    size = max(1, min(32, len(todo) // (6 * workers))) if batched else 1
     batches = iter([tuple(todo[i : i + size]) for i in range(0, len(todo), size)])
     running: dict[Future[list[MatchResult]], tuple[GameSpec, ...]] = {}
     played = 0

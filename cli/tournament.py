@@ -6,6 +6,7 @@ import csv
 import json
 import math
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Annotated, Any
@@ -108,15 +109,16 @@ def tournament(
         executor, workers, shut = _executor(jobs, cluster, dask_local)
         total = len(config.schedule())
         try:
-            _run(config, database, executor, workers, total, stop)
+            on_cluster = bool(cluster or dask_local)
+            _run(config, database, executor, workers, total, stop, on_cluster)
         except KeyboardInterrupt:
-            shut(cancel=True)
+            shut(True)  # cancel what has not started
             err.print(
                 f"\nstopped: {database.count()} of {total} games are stored in {db}; "
                 "carry on with the same command and --resume"
             )
             raise typer.Exit(130) from None
-        shut(cancel=False)
+        shut(False)
         games = database.games()
     finally:
         database.close()
@@ -127,9 +129,13 @@ def tournament(
         _write_csv(as_csv, games)
 
 
+Shutdown = Callable[[bool], None]  # argument: cancel what has not started
+StopRule = Callable[[list[StoredGame]], bool] | None
+
+
 def _executor(
     jobs: int | None, cluster: str | None, dask_local: int | None
-) -> tuple[Executor, int, Any]:
+) -> tuple[Executor, int, Shutdown]:
     """The executor, how many games it runs at once, and how to shut it down."""
     if not cluster and not dask_local:
         workers = jobs or os.cpu_count() or 1
@@ -148,7 +154,8 @@ def _run(
     executor: Executor,
     workers: int,
     total: int,
-    stop: Any,
+    stop: StopRule,
+    on_cluster: bool,
 ) -> None:
     stored = database.games()
     first = config.agents[0]
@@ -164,7 +171,7 @@ def _run(
             points.append(points_by_agent(game).get(first))
             progress.update(task, advance=1, description=_running(first, points))
 
-        play(config, database, executor, workers, on_game, stop)
+        play(config, database, executor, workers, on_game, stop, batched=on_cluster)
 
 
 def _running(first: str, points: list[float | None]) -> str:

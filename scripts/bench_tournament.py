@@ -22,13 +22,13 @@ from ai.tournament import TournamentConfig, local_executor, play, run_games
 
 
 def timed(
-    config: TournamentConfig, executor: Executor, workers: int, db: Path
+    config: TournamentConfig, executor: Executor, workers: int, db: Path, batched: bool
 ) -> tuple[float, list[tuple[object, ...]]]:
     """Seconds to play the whole tournament, and its games (without their times)."""
     database = ResultsDatabase(db)
     database.begin(config.stored(), resume=False)
     started = time.perf_counter()
-    play(config, database, executor, workers)
+    play(config, database, executor, workers, batched=batched)
     seconds = time.perf_counter() - started
     games = [(g.number, g.seed, g.returns, g.steps) for g in database.games()]
     database.close()
@@ -36,11 +36,12 @@ def timed(
 
 
 def best(
-    config: TournamentConfig, executor: Executor, workers: int, stem: Path, repeat: int
-) -> tuple[float, list[tuple[object, ...]]]:
+    config: TournamentConfig, executor: Executor, workers: int, stem: Path, repeat: int,
+    batched: bool = False,
+) -> tuple[float, list[tuple[object, ...]]]:  # fmt: skip
     """The fastest of `repeat` runs, each into a new database."""
     runs = [
-        timed(config, executor, workers, stem.with_name(f"{stem.name}-{i}.sqlite"))
+        timed(config, executor, workers, stem.with_name(f"{stem.name}-{i}.sqlite"), batched)
         for i in range(repeat)
     ]
     return min(runs, key=lambda run: run[0])
@@ -69,8 +70,9 @@ def main() -> None:
         executor, workers, close = connect(None, 2)
         try:
             list(executor.map(warm_up, [config] * workers))
+            # As `p2pcards tournament --cluster` does: batches of games per task on Dask.
             runs["dask, 2 workers"] = best(
-                config, executor, workers, Path(tmp) / "dask", args.repeat
+                config, executor, workers, Path(tmp) / "dask", args.repeat, batched=True
             )
         finally:
             close()

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ai.agents import AGENTS
+from ai.match import play_match
 from ai.results_db import ResultsDatabase, ResultsDatabaseError, StoredGame
 from ai.tournament import TournamentConfig, TournamentError, local_executor, play, standings
 
@@ -129,3 +131,24 @@ def test_a_database_holding_another_tournament_is_refused(tmp_path: Path) -> Non
     (tmp_path / "junk.sqlite").write_bytes(b"not a database, just bytes" * 100)
     with pytest.raises(ResultsDatabaseError, match="not a tournament database"):
         ResultsDatabase(tmp_path / "junk.sqlite")
+
+
+class Raiser:
+    """A plugin-style agent with a bug."""
+
+    name = "raiser"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def act(self, observation: object) -> object:
+        raise ZeroDivisionError("oops")
+
+
+def test_an_in_process_agent_that_raises_loses_the_game_instead_of_stopping_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(AGENTS, "raiser", Raiser)
+    result = play_match("rpg-battle", ["greedy", "raiser"], seed=1)
+    assert (result.status, result.faulty_seat, result.returns) == ("crash", 1, (1.0, 0.0))
+    assert "ZeroDivisionError: oops" in result.error
