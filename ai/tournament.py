@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -122,6 +123,7 @@ def play(
     on_game: Callable[[StoredGame], None] = lambda game: None,
     stop: Callable[[list[StoredGame]], bool] | None = None,
     batched: bool = False,
+    interrupted: threading.Event | None = None,
 ) -> int:
     """Play the games not yet in the database, storing each as it comes back.
 
@@ -130,8 +132,9 @@ def play(
     game, so each game is stored the moment it ends, unless `batched`: then, with many
     more games than workers, a few games share a task, so that a cluster's cost per task
     does not outweigh short games (they are stored when their task returns; a run killed
-    meanwhile plays them again on --resume, to the same results). Returns how many games
-    were played.
+    meanwhile plays them again on --resume, to the same results). Setting `interrupted`
+    (from a signal handler, say) stops the run within a fifth of a second, after storing
+    what has come back. Returns how many games were played.
     """
     done = {game.number for game in database.games()}
     todo = [spec for spec in config.schedule() if spec.number not in done]
@@ -143,7 +146,9 @@ def play(
         for batch in itertools.islice(batches, 2 * workers):
             running[executor.submit(run_games, config, batch)] = batch
         while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+            if interrupted is not None and interrupted.is_set():
+                break
             for future in finished:
                 batch = running.pop(future)
                 for spec, result in zip(batch, future.result(), strict=True):

@@ -6,6 +6,8 @@ import csv
 import json
 import math
 import os
+import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
@@ -108,16 +110,22 @@ def tournament(
         database.begin(config.stored(), resume)
         executor, workers, shut = _executor(jobs, cluster, dask_local)
         total = len(config.schedule())
+        # Ctrl-C only sets a flag: the loop stops between games, never halfway through
+        # storing one, and the workers are not left to a KeyboardInterrupt of their own.
+        interrupted = threading.Event()
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.set())
         try:
             on_cluster = bool(cluster or dask_local)
-            _run(config, database, executor, workers, total, stop, on_cluster)
-        except KeyboardInterrupt:
+            _run(config, database, executor, workers, total, stop, on_cluster, interrupted)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if interrupted.is_set():
             shut(True)  # cancel what has not started
             err.print(
                 f"\nstopped: {database.count()} of {total} games are stored in {db}; "
                 "carry on with the same command and --resume"
             )
-            raise typer.Exit(130) from None
+            raise typer.Exit(130)
         shut(False)
         games = database.games()
     finally:
@@ -156,6 +164,7 @@ def _run(
     total: int,
     stop: StopRule,
     on_cluster: bool,
+    interrupted: threading.Event,
 ) -> None:
     stored = database.games()
     first = config.agents[0]
@@ -171,7 +180,7 @@ def _run(
             points.append(points_by_agent(game).get(first))
             progress.update(task, advance=1, description=_running(first, points))
 
-        play(config, database, executor, workers, on_game, stop, batched=on_cluster)
+        play(config, database, executor, workers, on_game, stop, on_cluster, interrupted)
 
 
 def _running(first: str, points: list[float | None]) -> str:
