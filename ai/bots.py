@@ -63,7 +63,7 @@ def chosen_index(answer: object, actions: list[dict[str, Any]]) -> int:
         return actions.index(answer)
     if isinstance(answer, int) and not isinstance(answer, bool) and 0 <= answer < len(actions):
         return answer
-    shown = json.dumps(answer)[:80] if _jsonable(answer) else repr(answer)[:80]
+    shown = repr(answer)[:80]
     raise AgentIllegalAction(
         f"{shown} is not one of the {len(actions)} legal actions (0 to {len(actions) - 1})"
     )
@@ -80,14 +80,6 @@ def parse_act(line: bytes, actions: list[dict[str, Any]]) -> int:
             f'expected {{"type": "act", "action": N}}, got {json.dumps(message)[:80]}'
         )
     return chosen_index(message["action"], actions)
-
-
-def _jsonable(value: object) -> bool:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 class CommandBot:

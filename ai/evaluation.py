@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from p2pcards.engine import State
+from p2pcards.errors import P2PCardsError
 from p2pcards.games.rpg_battle import RpgBattleState
 
 WIN = 1000.0
@@ -29,7 +30,7 @@ _CLAMP = 0.9 * WIN
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
 
-class WeightsError(ValueError):
+class WeightsError(P2PCardsError, ValueError):
     """A weights file that is missing, malformed or lacks a weight."""
 
 

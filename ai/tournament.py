@@ -92,14 +92,16 @@ def game_seed(base: int, pairing: int, deal: int) -> int:
 
 def run_games(config: TournamentConfig, specs: tuple[GameSpec, ...]) -> list[MatchResult]:
     """Play scheduled games one after another (in a worker)."""
-    results = []
-    for spec in specs:
-        agents = list(spec.agents)
-        timeout = config.move_timeout
-        results.append(
-            play_match(config.game, agents, spec.seed, config.round_cap, move_timeout=timeout)
+    return [
+        play_match(
+            config.game,
+            list(spec.agents),
+            spec.seed,
+            config.round_cap,
+            move_timeout=config.move_timeout,
         )
-    return results
+        for spec in specs
+    ]
 
 
 def stored_game(spec: GameSpec, result: MatchResult) -> StoredGame:

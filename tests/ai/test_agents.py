@@ -1,10 +1,13 @@
 """Agents: they act only on observations, return legal actions, and greedy plays sensibly."""
 
+from pathlib import Path
+
 import pytest
 from positions import two_seat_position
 
 from ai.agents import GreedyAgent, RandomAgent, make_agent
 from ai.errors import AgentSpecError
+from ai.evaluation import RPG_BATTLE_FEATURES, RpgBattleWeights, WeightsError
 from ai.match import play_match, seating, simulate
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
 
@@ -58,3 +61,16 @@ def test_matches_are_reproducible() -> None:
     assert play_match("rpg-battle", ["greedy", "random"], 9) == play_match(
         "rpg-battle", ["greedy", "random"], 9
     )
+
+
+def test_a_broken_weights_file_is_a_clear_error(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.toml"
+    missing.write_text("alive = 1.0\n")
+    with pytest.raises(WeightsError, match="lack 'str'"):
+        RpgBattleWeights.load(missing)
+    malformed = tmp_path / "malformed.toml"
+    malformed.write_text("alive = = 1\n")
+    with pytest.raises(WeightsError, match="cannot read weights"):
+        RpgBattleWeights.load(malformed)
+    shipped = RpgBattleWeights.load()  # the committed file has every weight
+    assert len(shipped.vector()) == len(RPG_BATTLE_FEATURES)
