@@ -72,6 +72,11 @@ class Action:
             values[name] = value
         return cls(**values)
 
+    def public(self) -> Self:
+        """The form every seat is told. An action that hands a card to one seat (a push)
+        blanks the card here: only that seat learns it, through the dealer."""
+        return self
+
 
 def _field_types(cls: type) -> dict[str, tuple[type, ...]]:
     """The runtime types each field of an action class accepts, read once from its hints."""
@@ -108,6 +113,33 @@ class ChanceMove:
     to: int
     source: int | None = None
     pile: str = "deck"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Cards of one hand that a decision shows, in public terms, so a dealer knows what to open.
+
+    `cards` names the cards the action uses, in the action's order; the acting seat says
+    which positions of its hand hold them. None means every card of `seat`'s hand: a hand
+    swapped, peeked at or laid open. Computed on the public form of the action, so every
+    replica gets the same list.
+    """
+
+    seat: int
+    viewers: frozenset[int]
+    cards: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """What a replica is told before an action: the card at `position` of `seat`'s hand is
+    `card` (None when this replica may not learn it). `pinned` when the action uses that very
+    card, so every replica moves the same slot even where it cannot tell copies apart."""
+
+    seat: int
+    position: int
+    card: str | None
+    pinned: bool = True
 
 
 class Game(ABC):
@@ -228,12 +260,20 @@ class State(ABC):
         """The outcome of this chance node giving `card` (None: hidden); `position` for takes."""
 
     @abstractmethod
-    def show_card(self, seat: int, position: int, card: str) -> None:
-        """Everyone has seen that the card at `position` of `seat`'s hand is `card`."""
+    def reveals(self, action: Action) -> list[Reveal]:
+        """The hidden cards `action` shows, and to whom (played, pushed, swapped, laid open)."""
 
     @abstractmethod
-    def shown_card(self, action: Action) -> str | None:
-        """The card id `action` shows from the acting seat's hand (played, discarded), if any."""
+    def see(self, sightings: Sequence[Sighting]) -> None:
+        """Learn what the dealer opened for the next action, and which slots it uses."""
+
+    @abstractmethod
+    def hand_slots(self, seat: int) -> list[int]:
+        """The slot ids of a seat's hand, in order (public: where a slot is, not what)."""
+
+    @abstractmethod
+    def deck_slots(self) -> list[int]:
+        """The slot ids of the draw deck, bottom first: a deal takes the last."""
 
     @abstractmethod
     def reshuffles(self) -> int:
