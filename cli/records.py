@@ -53,10 +53,9 @@ def replay(path: FileArg) -> None:
             saved.seat
         )
         view = view_for(game.name)
-        for number, (data, shown) in enumerate(saved.steps, 1):
+        for number, (data, sightings) in enumerate(saved.steps, 1):
             action = game.action_from_json(data)
-            if shown is not None:
-                state.show_card(*shown)
+            state.see(sightings)
             line = view.describe_move(state, action, saved.seat)
             state.apply_action(action)
             if line:

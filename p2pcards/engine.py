@@ -119,15 +119,16 @@ class ChanceMove:
 class Reveal:
     """Cards of one hand that a decision shows, in public terms, so a dealer knows what to open.
 
-    `cards` names the cards the action uses, in the action's order; the acting seat says
-    which positions of its hand hold them. None means every card of `seat`'s hand: a hand
-    swapped, peeked at or laid open. Computed on the public form of the action, so every
-    replica gets the same list.
+    `cards` names the cards the action uses, in the action's order; the acting seat (always
+    `seat`) says which positions of its hand hold them. An entry is None where the public
+    form does not name the card (a push: only the viewers learn it). `cards` None means every
+    card of `seat`'s hand: a hand swapped, peeked at or laid open. Computed on the public
+    form of the action, so every replica gets the same list.
     """
 
     seat: int
     viewers: frozenset[int]
-    cards: tuple[str, ...] | None = None
+    cards: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +267,15 @@ class State(ABC):
     @abstractmethod
     def see(self, sightings: Sequence[Sighting]) -> None:
         """Learn what the dealer opened for the next action, and which slots it uses."""
+
+    @abstractmethod
+    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """Where in `seat`'s hand the cards an action names are: distinct positions, the copies
+        the most seats already know first (showing them reveals the least). Needs the hand."""
+
+    @abstractmethod
+    def hand(self, seat: int) -> list[str | None]:
+        """The cards of a seat's hand in order, None for each one this state does not know."""
 
     @abstractmethod
     def hand_slots(self, seat: int) -> list[int]:

@@ -10,6 +10,7 @@ before it signs) or an attacker tamper with the wire (`intercept`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import secrets
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -239,10 +240,11 @@ class InProcessTable:
             )
             for seat, action in zip(self.seats, actions, strict=True):
                 seat.replica.apply_action(action)
-            shown = self.seats[actor].dealer.last_shown
-            if shown is not None:
-                reference.show_card(*shown)
-            reference.apply_action(actions[actor])
+            # The complete state knows every card; it needs only the slots the action uses.
+            reference.see(
+                [dataclasses.replace(s, card=None) for s in self.seats[actor].dealer.last_sightings]
+            )
+            reference.apply_action(choice)
         self.check_replicas()
 
     def check_replicas(self) -> None:

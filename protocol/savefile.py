@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
+from p2pcards.engine import Sighting
 from protocol import codec
 from protocol.commitments import canonical
 from protocol.errors import ProtocolError, RemoteProtocolError
@@ -47,7 +48,7 @@ class SavedTable:
     own_secrets: dict[int, ShuffleSecrets | bytes] = field(default_factory=dict)
     log: list[tuple[int, Body | OpStart]] = field(default_factory=list)
     envelopes: list[Envelope] = field(default_factory=list)
-    steps: list[tuple[dict[str, Any], tuple[int, int, str] | None]] = field(default_factory=list)
+    steps: list[tuple[dict[str, Any], list[Sighting]]] = field(default_factory=list)
 
     @property
     def table_id(self) -> bytes:
@@ -119,12 +120,32 @@ class SaveWriter:
                 self._write({"kind": "msg", "seat": seat, "body": codec.encode(entry)})
         self._log_written = len(log)
         for record in steps[self._steps_written :]:
-            self._write({"kind": "step", "action": record.action.to_json(), "shown": record.shown})
+            self._write(
+                {
+                    "kind": "step",
+                    "action": record.action.to_json(),
+                    "sightings": [list(dataclasses.astuple(s)) for s in record.sightings],
+                }
+            )
         self._steps_written = len(steps)
         self.out.flush()
 
     def _write(self, frame: dict[str, Any]) -> None:
         self.out.write(encode_frame(frame))
+
+
+def _sightings(frame: dict[str, Any]) -> list[Sighting]:
+    """A step's sightings; files from before hidden-hand moves name one shown card instead."""
+    shown = frame.get("shown")
+    if shown is not None:
+        seat, position, card = shown
+        return [Sighting(int(seat), int(position), str(card))]
+    out = []
+    for seat, position, card, pinned in frame.get("sightings", []):
+        if card is not None and not isinstance(card, str):
+            raise TypeError(f"a sighting names card {card!r}")
+        out.append(Sighting(int(seat), int(position), card, bool(pinned)))
+    return out
 
 
 def _frames(path: Path, tolerate_cut: bool = False) -> Iterator[dict[str, Any]]:
@@ -194,8 +215,7 @@ def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
             elif kind == "secret":
                 saved.own_secrets[int(frame["step"])] = decode_secret(frame["secret"])
             elif kind == "step":
-                shown = frame.get("shown")
-                saved.steps.append((frame["action"], None if shown is None else tuple(shown)))
+                saved.steps.append((frame["action"], _sightings(frame)))
             else:
                 raise SaveFileError(f"{path}: unknown frame kind {kind!r}")
     except SaveFileError:

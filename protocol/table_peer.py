@@ -19,7 +19,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from p2pcards.engine import Action, Game, State
+from p2pcards.engine import Action, Game, Sighting, State
 from protocol import codec
 from protocol.audit import Fault, audit
 from protocol.errors import ProtocolError, RemoteProtocolError
@@ -58,7 +58,7 @@ class StepRecord:
     index: int
     action: Action
     digests: dict[str, str]
-    shown: tuple[int, int, str] | None = None  # (seat, position, card) shown before it
+    sightings: tuple[Sighting, ...] = ()  # what the dealer opened for it, as this seat saw it
 
 
 @dataclass
@@ -266,7 +266,6 @@ class TablePeer:
         replica = self.replica
         yield from self.dealer.setup()
         while not replica.is_terminal():
-            shown = None
             if replica.is_chance_node():
                 action = yield from self.dealer.chance()
             else:
@@ -274,21 +273,20 @@ class TablePeer:
                 if replica.current_player() == self.seat:
                     own = yield NEED_ACTION
                 action = yield from self.dealer.decide(own)
-                shown = self.dealer.last_shown
             if self.on_step is not None:
                 self.on_step(replica, action)
             replica.apply_action(action)
-            self._record(action, shown)
+            self._record(action, tuple(self.dealer.last_sightings))
         yield from self.dealer.disclose()
         verdict = audit(
             self.mental.log, self.table_id, self.mental.num_seats, self.mental.encryption_keys
         )
         self.outcome = TableOutcome(replica.returns(), replica.public_digest(), verdict)
 
-    def _record(self, action: Action, shown: tuple[int, int, str] | None) -> None:
+    def _record(self, action: Action, sightings: tuple[Sighting, ...]) -> None:
         index = len(self.steps)
         digests = self.replica.section_digests()
-        self.steps.append(StepRecord(index, action, digests, shown))
+        self.steps.append(StepRecord(index, action, digests, sightings))
         self._send({"kind": "digest", "step": index, "sections": digests})
         for (seat, step), theirs in list(self._their_digests.items()):
             if step == index:

@@ -20,8 +20,9 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from replica_helpers import step_replicas
 
-from p2pcards import TERMINAL, games
+from p2pcards import CHANCE, TERMINAL, games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, ChanceOutcome, State
 from p2pcards.errors import IllegalActionError
@@ -359,27 +360,23 @@ def test_replica_that_is_shown_cards_equals_the_observation(
     num_players: int, seed: int, round_cap: int, data: st.DataObject
 ) -> None:
     """As the table protocol drives it: before an action that shows a card from a hand, every
-    replica is told which position of the hand holds it (`show_card`). The replica then knows
+    replica is told which position of the hand holds it (`see`). The replica then knows
     exactly what `observation(seat)` knows, slot by slot. Not told, a replica that cannot see
     that hand refuses the action rather than guess the slot."""
     seat = data.draw(st.integers(min_value=0, max_value=num_players - 1), label="seat")
     state = new_game(num_players, round_cap)
     replica = state.observation(seat)
-
-    def show(action: Action) -> None:
-        card = None if state.is_chance_node() else state.shown_card(action)
-        if card is not None:
-            shower = state.current_player()
-            if shower != seat:
-                with pytest.raises(IllegalActionError, match="show_card"):
-                    replica.clone().apply_action(action)
-            position = state.shown_position(action)
-            assert position is not None and state.hand(shower)[position] == card
-            state.show_card(shower, position, card)
-            replica.show_card(shower, position, card)
-
-    for step in play(state, seed, round_cap, before=show):
-        replica.apply_action(as_seen_by(seat, step))
+    dealer, rng = LocalDealer(seed), random.Random(seed)
+    for _ in range(max_steps(num_players, round_cap)):
+        if state.is_terminal():
+            break
+        action = choose(state, dealer, rng)
+        shower = state.current_player()
+        if shower not in (seat, CHANCE) and state.reveals(action):
+            with pytest.raises(IllegalActionError, match="must pin"):
+                replica.clone().apply_action(action)
+        step_replicas(state, {seat: replica}, action)
         check_replica(state, replica, seat)
         assert list(replica.slots()) == list(state.observation(seat).slots())
         assert replica.to_json() == state.to_json(seat)
+    assert state.is_terminal()

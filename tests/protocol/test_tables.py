@@ -11,7 +11,7 @@ import random
 import pytest
 
 from ai.agents import RandomAgent, make_agent
-from p2pcards.engine import Action, State
+from p2pcards.engine import Action, Sighting, State
 from p2pcards.games.rpg_battle.actions import EndTurn, Pass, Play
 from protocol.curve import Mask
 from protocol.errors import PeerTimeoutError, RemoteProtocolError
@@ -215,6 +215,8 @@ def test_the_table_notices_a_replica_that_knows_too_much() -> None:
     while table.reference.hand_size(1) == 0:  # type: ignore[attr-defined]
         table.step()
     secret = table.reference.hand(1)[0]  # type: ignore[attr-defined]
-    table.seats[0].replica.show_card(1, 0, secret)  # seat 0 peeks at seat 1's first card
+    table.seats[0].replica.see(
+        [Sighting(1, 0, secret, pinned=False)]
+    )  # seat 0 peeks at seat 1's first card
     with pytest.raises(KnowledgeLeakError, match="seat 0"):
         table.check_replicas()

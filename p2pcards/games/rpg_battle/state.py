@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from p2pcards.digest import Canonical
-from p2pcards.engine import CHANCE, TERMINAL, Action, ChanceMove, Game, State
+from p2pcards.engine import CHANCE, TERMINAL, Action, ChanceMove, Game, Reveal, Sighting, State
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
     DEAL_HIDDEN,
@@ -93,6 +93,7 @@ class Rules:
         self.composition = [c.qty for c in self.cards]
         self.deck_size = db.deck_size
         self.deals = [Deal(c.id) for c in self.cards]  # every Deal outcome, built once
+        self.everyone = [frozenset(range(n)) for n in range(game.max_players + 1)]
         self.dodge = [i for i, c in enumerate(self.cards) if c.effect == "dodge"]
         self.counter = [i for i, c in enumerate(self.cards) if c.effect == "counter"]
 
@@ -146,7 +147,7 @@ class RpgBattleState(State):
         self._queue: list[Step] = []
         self._winners: list[int] | None = None
         self._current = 0
-        self._shown = -1  # the slot show_card pinned for the next card shown, or -1
+        self._shown = -1  # the slot `see` pinned for the next card shown, or -1
 
     # ----------------------------------------------------------------- queries
 
@@ -312,42 +313,55 @@ class RpgBattleState(State):
             return DEAL_HIDDEN if card is None else _one(Deal, card)
         return Take(position, card)
 
-    def show_card(self, seat: int, position: int, card: str) -> None:
-        """Everyone has just seen the card at `position` of `seat`'s hand: it is `card`.
+    def reveals(self, action: Action) -> list[Reveal]:
+        """Play, React and Discard show the card they name to everyone; nothing else shows one."""
+        if isinstance(action, Play | React | Discard):
+            return [Reveal(self._current, self._rules.everyone[self._n], (action.card,))]
+        return []
 
-        Called before the action that plays it, so that every replica removes that
-        very slot. A replica that cannot see the hand must be told (it refuses the
-        action otherwise): removing some other hidden slot would leave the cards it
-        does know at positions the other replicas no longer agree on.
+    def see(self, sightings: Sequence[Sighting]) -> None:
+        """Learn the cards the dealer opened; a pinned one is the card the next action shows.
+
+        A replica that cannot see the hand must be told which slot (it refuses the action
+        otherwise): removing some other hidden slot would leave the cards it does know at
+        positions the other replicas no longer agree on.
         """
-        hand = self._hands[seat]
-        if not 0 <= position < len(hand):
-            raise IllegalActionError(f"seat {seat} has no card at position {position}")
-        slot = hand[position]
-        k = self._kind(card)
+        for sighting in sightings:
+            hand = self._hands[sighting.seat]
+            if not 0 <= sighting.position < len(hand):
+                raise IllegalActionError(
+                    f"seat {sighting.seat} has no card at position {sighting.position}"
+                )
+            slot = hand[sighting.position]
+            if sighting.card is not None:
+                self._learn(slot, self._kind(sighting.card))
+            if sighting.pinned:
+                self._shown = slot
+
+    def _learn(self, slot: int, k: int) -> None:
+        """This state now knows that `slot` holds kind k (told by the dealer)."""
         if self._ident[slot] == UNKNOWN:
             if self._pool[k] <= 0:
-                raise IllegalActionError(f"{card} cannot be in seat {seat}'s hand")
+                raise IllegalActionError(f"no unseen {self._rules.cards[k].id} is left")
             self._ident[slot] = k
             self._pool[k] -= 1
         elif self._ident[slot] != k:
-            raise IllegalActionError(f"the card at position {position} is not {card}")
-        self._known[slot] = (1 << self._n) - 1
-        self._shown = slot
+            raise IllegalActionError(f"slot {slot} is not {self._rules.cards[k].id}")
 
-    def shown_position(self, action: Action) -> int | None:
-        """Where in the acting seat's hand the card `action` shows is (for `show_card`)."""
-        card = self.shown_card(action)
-        if card is None:
-            return None
-        seat = self._current
-        return self._hands[seat].index(self._pick_shown(seat, self._kind(card)))
+    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """Where in `seat`'s hand the named cards are (distinct; the best-known copies first)."""
+        hand = self._hands[seat]
+        taken: list[int] = []
+        for card in cards:
+            slot = self._pick_shown(seat, self._kind(card), exclude=taken)
+            taken.append(slot)
+        return [hand.index(slot) for slot in taken]
 
-    def shown_card(self, action: Action) -> str | None:
-        """Play, React and Discard show the card they name; nothing else shows a card."""
-        if isinstance(action, Play | React | Discard):
-            return action.card
-        return None
+    def hand_slots(self, seat: int) -> list[int]:
+        return list(self._hands[seat])
+
+    def deck_slots(self) -> list[int]:
+        return list(self._deck)
 
     def chance_viewers(self) -> frozenset[int]:
         """At a chance node, the seats entitled to learn the outcome's identity."""
@@ -521,7 +535,7 @@ class RpgBattleState(State):
             return
         if self.viewer is not None and self.viewer != seat:
             raise IllegalActionError(
-                f"this replica cannot see seat {seat}'s hand: show_card must say which card it is"
+                f"this replica cannot see seat {seat}'s hand: `see` must pin the card it shows"
             )
         for s in hand:
             if ident[s] == k:
@@ -679,7 +693,7 @@ class RpgBattleState(State):
             self._ident[slot] = k
             self._pool[k] -= 1
 
-    def _pick_shown(self, seat: int, k: int) -> int:
+    def _pick_shown(self, seat: int, k: int, exclude: Sequence[int] = ()) -> int:
         """The slot a card of kind k is shown from: the one just shown, else the copy the
         most seats already know (it reveals the least)."""
         if self._shown >= 0:
@@ -689,8 +703,10 @@ class RpgBattleState(State):
         known = self._known
         best = -1
         for s in hand:
-            if ident[s] == k and (
-                best < 0 or bin(known[s]).count("1") > bin(known[best]).count("1")
+            if (
+                ident[s] == k
+                and s not in exclude
+                and (best < 0 or bin(known[s]).count("1") > bin(known[best]).count("1"))
             ):
                 best = s
         if best < 0:

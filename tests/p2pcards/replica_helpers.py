@@ -1,0 +1,57 @@
+"""An honest dealer without the cryptography: what each replica is told before each step.
+
+The table protocol opens the cards a decision uses (`State.reveals`) and tells every replica
+what it may learn (`State.see`), then every replica applies the action's public form. These
+helpers work the same out from the complete state, so the rules tests can check replicas
+against `observation(seat)` at every step, for any game.
+"""
+
+from __future__ import annotations
+
+from p2pcards.engine import Action, ChanceOutcome, Sighting, State
+
+
+def sightings(state: State, action: Action) -> list[tuple[Sighting, frozenset[int]]]:
+    """Every card `action` opens, as (sighting with the card, seats that learn it)."""
+    opened: list[tuple[Sighting, frozenset[int]]] = []
+    public = state.reveals(action.public())
+    full = state.reveals(action)  # the same reveals, naming even what the public form hides
+    assert [(r.seat, r.viewers) for r in public] == [(r.seat, r.viewers) for r in full]
+    for reveal in full:
+        hand = state.hand(reveal.seat)
+        if reveal.cards is None:
+            opened.extend(
+                (Sighting(reveal.seat, p, card, pinned=False), reveal.viewers)
+                for p, card in enumerate(hand)
+            )
+            continue
+        named = [c for c in reveal.cards if c is not None]
+        assert len(named) == len(reveal.cards), "the full action names every card it uses"
+        for position in state.positions_of(reveal.seat, named):
+            opened.append((Sighting(reveal.seat, position, hand[position]), reveal.viewers))
+    return opened
+
+
+def told(opened: list[tuple[Sighting, frozenset[int]]], seat: int) -> list[Sighting]:
+    """What `seat`'s replica is told: the card where it may learn it, the slot either way."""
+    return [
+        s if seat in viewers else Sighting(s.seat, s.position, None, s.pinned)
+        for s, viewers in opened
+    ]
+
+
+def step_replicas(state: State, replicas: dict[int, State], action: Action) -> None:
+    """Advance the complete state and each seat's replica by one step, as a table would."""
+    if state.is_chance_node():
+        assert isinstance(action, ChanceOutcome)
+        viewers = state.chance_viewers()
+        for seat, replica in replicas.items():
+            replica.apply_action(action if seat in viewers else action.hidden())
+        state.apply_action(action)
+        return
+    opened = sightings(state, action)
+    for seat, replica in replicas.items():
+        replica.see(told(opened, seat))
+        replica.apply_action(action.public())
+    state.see(told(opened, -1))
+    state.apply_action(action)
