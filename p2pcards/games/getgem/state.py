@@ -1,0 +1,1477 @@
+"""The rules of GETGEM as a state machine.
+
+Layout of a state (plain lists of ints, so `clone()` is a handful of list copies):
+
+- the basic cards are slots 0..N-1 (N = 30 with the shipped data) that live in exactly one
+  of `_deck` (bottom first), `_discard` (oldest first), a hand `_hands[seat]` or the cards a
+  declaring seat laid face up, `_laid[seat]`; `_ident[slot]` is the card kind or UNKNOWN,
+  `_known[slot]` the bit mask of seats that know it;
+- `_pool[kind]` counts the copies of each kind whose slot this state does not know: the deck
+  in a complete state, plus other seats' hidden cards in a replica. Deal and Take outcomes
+  are weighted by it;
+- the three gem element cards are public tokens: `_element[e]` is the seat holding element
+  e, or -1 for the middle of the table;
+- pending steps (draws, random takes, Barrier windows, a push, Excavation Arm's discard) wait
+  in `_queue` and are resolved before the turn goes on.
+
+Before a decision that uses hidden cards, the dealer tells every replica which slots it uses
+(`see`, pinned sightings): `_pins` holds them until the action is applied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from p2pcards.digest import Canonical
+from p2pcards.engine import CHANCE, TERMINAL, Action, ChanceMove, Game, Reveal, Sighting, State
+from p2pcards.errors import HiddenInformationError, IllegalActionError
+from p2pcards.games.getgem.actions import (
+    DEAL_HIDDEN,
+    GUARD,
+    PASS,
+    Barrier,
+    Deal,
+    Declare,
+    Discard,
+    Element,
+    GemTake,
+    Guard,
+    Pass,
+    Pick,
+    Pickpocket,
+    Play,
+    Push,
+    Take,
+    TakeBack,
+    Trade,
+)
+from p2pcards.games.getgem.cards import ELEMENT_GEMS, GEMS, CardDatabase, CardType, Character
+
+UNKNOWN = -1
+FIRE, WATER, THUNDER, RAINBOW, CURSE = range(5)  # gem numbers, as in cards.GEMS
+
+# Phases.
+DRAFT, DEAL, START, ACTION, TAKEBACK, LIMIT, OVER = range(7)
+PHASE_NAMES = ("draft", "deal", "start", "action", "take-back", "limit", "over")
+
+# Pending steps in the queue: (DRAW, seat), (TAKE, thief, victim),
+# (WINDOW, chosen seat, actor, effect), (PUSH, actor, victim), (DIG, seat).
+DRAW, TAKE, WINDOW, PUSH, DIG = range(5)
+STEP_NAMES = ("draw", "take", "window", "push", "dig")
+
+# Effects that choose a seat, and so open a Barrier window on it.
+STEAL, EXCHANGE, STEAL_PUSH, PEEP, PICKPOCKET = range(5)
+WINDOW_EFFECTS = ("steal", "full-exchange", "steal-push", "peeping-draw", "pickpocket")
+_EFFECT_CODE = {"steal": STEAL, "full-exchange": EXCHANGE, "steal-push": STEAL_PUSH,
+                "peeping-draw": PEEP}  # fmt: skip
+
+Step = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options (see `GetGemGame.new_initial_state`)."""
+
+    turn_cap: int | None
+    first_player: int
+    match: bool
+    characters: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What is being decided now, in public terms, for prompts and logs."""
+
+    kind: str  # pick, action, window, push, dig, take-back, limit; deal, take (chance); over
+    seat: int  # who decides: a seat, CHANCE or TERMINAL
+    actor: int | None = None  # window, push: the seat whose effect it is
+    target: int | None = None  # window: the seat chosen (it decides); take: the victim
+    effect: str | None = None  # window: the effect a Barrier would cancel
+    receiver: int | None = None  # deal, take: the seat that gets the card
+    count: int = 0  # limit: cards above the hand limit; take-back: laid cards left
+
+
+class Rules:
+    """Static tables derived once from the card database: indices, numbers, cached actions."""
+
+    def __init__(self, game: Game, db: CardDatabase) -> None:
+        self.game = game
+        self.db = db
+        self.cards = db.cards
+        self.chars = db.characters
+        self.elements = db.elements
+        self.num = db.numbers
+        self.card_index = {c.id: i for i, c in enumerate(self.cards)}
+        self.char_index = {c.id: i for i, c in enumerate(self.chars)}
+        self.composition = [c.qty for c in self.cards]
+        self.deck_size = db.deck_size
+        self.gem_of = [GEMS.index(c.gem) if c.gem is not None else -1 for c in self.cards]
+        self.kind_of_gem = [self.gem_of.index(g) for g in range(len(GEMS))]
+        self.curse = self.kind_of_gem[CURSE]
+        self.rainbow = self.kind_of_gem[RAINBOW]
+        self.curses = self.composition[self.curse]
+        # Gems that can pay for a take or an element card: never the curse (line 41, 82).
+        self.payable = [0 <= g < CURSE for g in self.gem_of]
+        self.element_gem = [ELEMENT_GEMS.index(e.gem) for e in self.elements]
+        self.element_kind = [self.kind_of_gem[g] for g in self.element_gem]
+        self.element_names = [ELEMENT_GEMS[g] for g in self.element_gem]
+        self.barrier = [c.kind == "action" and "barrier" in c.effects for c in self.cards]
+        self.ability = [c.ability for c in self.chars]
+        self.deals = [Deal(c.id) for c in self.cards]
+        self._joined: dict[tuple[int, ...], str] = {}
+        self._actions: dict[tuple[Any, ...], Action] = {}
+
+    def joined(self, kinds: tuple[int, ...]) -> str:
+        """The comma-joined card ids of an action's `cards` field."""
+        text = self._joined.get(kinds)
+        if text is None:
+            text = self._joined[kinds] = ",".join(self.cards[k].id for k in kinds)
+        return text
+
+    def action(self, cls: type[Action], *fields: Any) -> Action:
+        """The shared instance of an action (actions are immutable, so one is enough)."""
+        key = (cls, *fields)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = cls(*fields)
+        return action
+
+
+def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[tuple[int, ...]]:
+    """Every multiset of `size` cards drawn from `counts`, restricted to `kinds` (in order)."""
+    out: list[tuple[int, ...]] = []
+
+    def walk(start: int, left: int, acc: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(acc)
+            return
+        for i in range(start, len(kinds)):
+            k = kinds[i]
+            used = acc.count(k)
+            if counts[k] > used:
+                walk(i, left - 1, (*acc, k))
+
+    walk(0, size, ())
+    return out
+
+
+class GetGemState(State):
+    """A position of GETGEM, or one seat's replica of it."""
+
+    __slots__ = (
+        "_char", "_current", "_deck", "_discard", "_element", "_first", "_game_no",
+        "_generation", "_hands", "_ident", "_known", "_laid", "_last_winner", "_n", "_options",
+        "_peeped", "_phase", "_picks", "_pins", "_pool", "_queue", "_rules", "_scores", "_seat",
+        "_taken", "_tb", "_turns", "_used", "_winners", "viewer",
+    )  # fmt: skip
+
+    def __init__(self, rules: Rules, num_players: int, options: Options) -> None:
+        self._rules = rules
+        self._n = num_players
+        self._options = options
+        self.viewer: int | None = None
+        size = rules.deck_size
+        self._hands: list[list[int]] = [[] for _ in range(num_players)]
+        self._laid: list[list[int]] = [[] for _ in range(num_players)]
+        self._ident = [UNKNOWN] * size
+        self._known = [0] * size
+        self._deck = list(range(size))
+        self._discard: list[int] = []
+        self._pool = list(rules.composition)
+        self._generation = 0
+        self._element = [-1] * len(rules.elements)
+        self._char = [-1] * num_players
+        self._used = [False] * num_players  # ability used since the seat's turn began
+        self._scores = [0] * num_players
+        self._first = options.first_player
+        self._seat = options.first_player
+        self._game_no = 1
+        self._turns = 0
+        self._peeped = 0
+        self._picks = 0
+        self._tb = 0
+        self._taken = -1
+        self._queue: list[Step] = []
+        self._pins: list[int] = []
+        self._last_winner = -1
+        self._winners: list[int] | None = None
+        self._current = 0
+        if options.characters:
+            self._phase = DRAFT
+        else:
+            self._phase = DEAL
+            self._queue_deal()
+        self._advance()
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def game(self) -> Game:
+        return self._rules.game
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    @property
+    def options(self) -> Options:
+        """The options this table was made with."""
+        return self._options
+
+    @property
+    def database(self) -> CardDatabase:
+        """The card database this game plays with."""
+        return self._rules.db
+
+    def current_player(self) -> int:
+        return self._current
+
+    def decision(self) -> Decision:
+        """What is being decided now, in public terms."""
+        cur = self._current
+        if cur == TERMINAL:
+            return Decision("over", TERMINAL)
+        if self._queue:
+            step = self._queue[0]
+            kind = step[0]
+            if kind == DRAW:
+                return Decision("deal", CHANCE, receiver=step[1])
+            if kind == TAKE:
+                return Decision("take", CHANCE, target=step[2], receiver=step[1])
+            if kind == WINDOW:
+                return Decision(
+                    "window", cur, actor=step[2], target=step[1], effect=WINDOW_EFFECTS[step[3]]
+                )
+            if kind == PUSH:
+                return Decision("push", cur, actor=step[1], target=step[2])
+            return Decision("dig", cur)
+        phase = self._phase
+        if phase == DRAFT:
+            return Decision("pick", cur)
+        if phase == TAKEBACK:
+            return Decision("take-back", cur, count=len(self._laid[cur]))
+        if phase == LIMIT:
+            excess = len(self._hands[cur]) - self._rules.num["hand_limit"]
+            return Decision("limit", cur, count=excess)
+        return Decision("action", cur)
+
+    def phase(self) -> str:
+        """The phase of the turn: draft, deal, action, take-back, limit or over."""
+        return PHASE_NAMES[self._phase]
+
+    def turn_seat(self) -> int:
+        """The seat whose turn it is (during the draft: the seat that picks)."""
+        return self._seat
+
+    def turns_played(self) -> int:
+        """Turns begun so far, over every game of a match (the turn cap counts these)."""
+        return self._turns
+
+    def game_number(self) -> int:
+        """Which game of a match this is (1 for a single game)."""
+        return self._game_no
+
+    def first_player(self) -> int:
+        """The seat that took (or takes) the first turn of the current game."""
+        return self._first
+
+    def scores(self) -> list[int]:
+        """Match points per seat (line 71); all 0 in a single game."""
+        return list(self._scores)
+
+    def hand(self, seat: int) -> list[str | None]:
+        """A seat's hand in order, None for each card this state does not know."""
+        return [self._card_id(self._ident[s]) for s in self._hands[seat]]
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds (public)."""
+        return len(self._hands[seat])
+
+    def laid(self, seat: int) -> list[str]:
+        """The cards a declaring seat laid face up and has not yet taken back (public)."""
+        return [self._rules.cards[self._ident[s]].id for s in self._laid[seat]]
+
+    def declaring(self) -> list[int]:
+        """Seats with laid cards, that is, whose victory declaration is running (line 51)."""
+        return [s for s in range(self._n) if self._laid[s]]
+
+    def element_owner(self, gem: str) -> int | None:
+        """The seat holding the element card of `gem` (fire, water, thunder); None: the middle."""
+        names = self._rules.element_names
+        if gem not in names:
+            raise IllegalActionError(f"there is no {gem!r} element card")
+        owner = self._element[names.index(gem)]
+        return None if owner < 0 else owner
+
+    def elements(self, seat: int) -> list[str]:
+        """The gems whose element cards `seat` holds."""
+        names = self._rules.element_names
+        return [names[e] for e, owner in enumerate(self._element) if owner == seat]
+
+    def character(self, seat: int) -> str | None:
+        """The character card a seat drafted (expansion), or None."""
+        c = self._char[seat]
+        return None if c < 0 else self._rules.chars[c].id
+
+    def ability_used(self, seat: int) -> bool:
+        """Whether a seat used its character's ability since its turn last began."""
+        return self._used[seat]
+
+    def card_type(self, card: str) -> CardType:
+        """A basic card's kind, gem, effects and rulebook line."""
+        return self._rules.cards[self._kind(card)]
+
+    def character_card(self, character: str) -> Character:
+        """A character card's name and ability text."""
+        c = self._rules.char_index.get(character)
+        if c is None:
+            raise IllegalActionError(f"there is no character called {character!r}")
+        return self._rules.chars[c]
+
+    def unseen_cards(self) -> dict[str, int]:
+        """How many copies of each card this state has not seen (the deck and hidden hands)."""
+        cards = self._rules.cards
+        return {cards[k].id: n for k, n in enumerate(self._pool) if n}
+
+    def deck_size(self) -> int:
+        """Cards left in the draw deck."""
+        return len(self._deck)
+
+    def discard_pile(self) -> list[str]:
+        """The discard pile, oldest first (face up, public)."""
+        return [self._rules.cards[self._ident[s]].id for s in self._discard]
+
+    def peeping_draws(self) -> int:
+        """Peeping Draws played this turn (line 100: one a turn)."""
+        return self._peeped
+
+    def reshuffles(self) -> int:
+        """How many times cards were gathered into a new deck: the discard pile when the deck
+        ran out (line 58-59), or every card for the next game of a match."""
+        return self._generation
+
+    def hand_slots(self, seat: int) -> list[int]:
+        return list(self._hands[seat])
+
+    def deck_slots(self) -> list[int]:
+        return list(self._deck)
+
+    def slots(self) -> Iterator[tuple[int, str, str | None, int]]:
+        """Every card slot as (slot id, place, card or None, bit mask of seats that know it)."""
+        ident, known = self._ident, self._known
+        for s in self._deck:
+            yield s, "deck", self._card_id(ident[s]), known[s]
+        for s in self._discard:
+            yield s, "discard", self._card_id(ident[s]), known[s]
+        for seat, hand in enumerate(self._hands):
+            for s in hand:
+                yield s, f"hand:{seat}", self._card_id(ident[s]), known[s]
+        for seat, laid in enumerate(self._laid):
+            for s in laid:
+                yield s, f"laid:{seat}", self._card_id(ident[s]), known[s]
+
+    def winners(self) -> list[int]:
+        """The winner (after the turn cap: the seats sharing the result); empty until the end."""
+        return list(self._winners or [])
+
+    def last_winner(self) -> int | None:
+        """The seat that won the last finished game (of a match), or None."""
+        return None if self._last_winner < 0 else self._last_winner
+
+    def returns(self) -> list[float]:
+        if not self._winners:
+            return [0.0] * self._n
+        share = 1.0 / len(self._winners)
+        return [share if s in self._winners else 0.0 for s in range(self._n)]
+
+    def holds_victory(self, seat: int) -> bool:
+        """Whether `seat`'s hand and element cards show fire, water and thunder now (line 55);
+        raises if this state cannot see the hand."""
+        hand = self._hands[seat]
+        kinds = [self._ident[s] for s in hand]
+        if UNKNOWN in kinds:
+            raise HiddenInformationError(f"seat {seat}'s hand is hidden from this state")
+        return self._complete(kinds, seat, self._cursed(seat, hand))
+
+    # ----------------------------------------------------------- chance nodes
+
+    def chance_move(self) -> ChanceMove:
+        """Draws come from the deck; a random take comes from the victim's hand."""
+        if self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
+        step = self._queue[0]
+        if step[0] == DRAW:
+            return ChanceMove("deal", step[1])
+        return ChanceMove("take", step[1], source=step[2])
+
+    def chance_viewers(self) -> frozenset[int]:
+        """At a chance node, the seats entitled to learn the outcome's card."""
+        if self._current != CHANCE:
+            return frozenset()
+        step = self._queue[0]
+        if step[0] == DRAW:
+            return frozenset((step[1],))
+        return frozenset((step[1], step[2]))
+
+    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
+        """Deal(card), or Take(position, card), whichever this chance node is."""
+        if self.chance_move().kind == "deal":
+            return DEAL_HIDDEN if card is None else self._rules.deals[self._kind(card)]
+        return Take(position, card)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
+        step = self._queue[0]
+        viewer = self.viewer
+        pool = self._pool
+        if step[0] == DRAW:
+            if viewer is not None and viewer != step[1]:
+                return [(DEAL_HIDDEN, 1.0)]
+            deals = self._rules.deals
+            total = sum(pool)
+            return [(deals[k], n / total) for k, n in enumerate(pool) if n]
+        may_see = viewer is None or viewer in (step[1], step[2])
+        hand = self._hands[step[2]]
+        share = 1.0 / len(hand)
+        total = sum(pool)
+        outcomes: list[tuple[Action, float]] = []
+        for i, slot in enumerate(hand):
+            k = self._ident[slot]
+            if k != UNKNOWN or not may_see:
+                outcomes.append((Take(i, self._card_id(k)), share))
+            else:  # the thief's replica, at a card it has not seen: spread over the unseen
+                cards = self._rules.cards
+                outcomes.extend(
+                    (Take(i, cards[j].id), share * n / total) for j, n in enumerate(pool) if n
+                )
+        return outcomes
+
+    # ------------------------------------------------------------ the dealer
+
+    def reveals(self, action: Action) -> list[Reveal]:
+        """The hidden cards `action` shows, and to whom.
+
+        A card-naming action: Reveal(actor, viewers, its cards in the action's order); a push
+        names its card only in the full form (None in the public form), and only the victim
+        may see it. Whole hands (None): a Full Exchange or a Peeping Draw as it takes effect
+        (on the chosen seat's pass), a victory check (on the take-back of the last laid card).
+        """
+        cur = self._current
+        if cur < 0:
+            return []
+        everyone = frozenset(range(self._n))
+        if self._queue:
+            step = self._queue[0]
+            if step[0] == PUSH and isinstance(action, Push):
+                return [Reveal(cur, frozenset((step[2],)), (action.card,))]
+            if step[0] == WINDOW and isinstance(action, Pass):
+                target, actor, effect = step[1], step[2], step[3]
+                if effect == EXCHANGE:
+                    return [
+                        Reveal(actor, frozenset((target,)), None),
+                        Reveal(target, frozenset((actor,)), None),
+                    ]
+                if effect == PEEP:
+                    return [Reveal(target, frozenset((actor,)), None)]
+                return []
+        if isinstance(action, TakeBack) and self._phase == TAKEBACK and len(self._laid[cur]) == 1:
+            return [Reveal(cur, everyone, None)]
+        names = self._named_ids(action)
+        if names:
+            return [Reveal(cur, everyone, tuple(names))]
+        return []
+
+    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """Where in `seat`'s hand the named cards are, distinct, the copies the most seats
+        already know first (they reveal the least); a pending push never names the card just
+        taken. Needs the hand (the acting seat's replica, or the complete state)."""
+        if not 0 <= seat < self._n:
+            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
+        exclude = -1
+        if self._queue and self._queue[0][0] == PUSH and self._queue[0][1] == seat:
+            exclude = self._taken
+        pins, self._pins = self._pins, []
+        try:
+            slots = self._pick_slots(seat, [self._kind(c) for c in cards], exclude)
+        finally:
+            self._pins = pins
+        hand = self._hands[seat]
+        return [hand.index(s) for s in slots]
+
+    def see(self, sightings: Sequence[Sighting]) -> None:
+        """Learn what the dealer opened for the next action; pinned sightings fix the slots the
+        action uses, in order."""
+        for sight in sightings:
+            if not 0 <= sight.seat < self._n:
+                raise IllegalActionError(f"no seat {sight.seat} at a table of {self._n}")
+            hand = self._hands[sight.seat]
+            if not 0 <= sight.position < len(hand):
+                raise IllegalActionError(f"seat {sight.seat} has no card at {sight.position}")
+            slot = hand[sight.position]
+            if sight.card is not None:
+                self._learn(slot, self._kind(sight.card))
+            if sight.pinned:
+                if slot in self._pins:
+                    raise IllegalActionError(f"position {sight.position} is pinned twice")
+                if self._pins and self._pins[0] not in hand:
+                    raise IllegalActionError("pinned cards of one action come from one hand")
+                self._pins.append(slot)
+
+    def _learn(self, slot: int, k: int) -> None:
+        ident = self._ident[slot]
+        if ident == UNKNOWN:
+            if self._pool[k] <= 0:
+                raise IllegalActionError(f"{self._rules.cards[k].id} cannot be there")
+            self._ident[slot] = k
+            self._pool[k] -= 1
+        elif ident != k:
+            raise IllegalActionError(f"that card is not {self._rules.cards[k].id}")
+
+    def _named_ids(self, action: Action) -> list[str]:
+        """The card ids an action shows from the acting seat's hand, in its order."""
+        if isinstance(action, Play | Barrier | Discard | Trade):
+            return [action.card]
+        if isinstance(action, GemTake | Element | Declare | Pickpocket):
+            return action.cards.split(",")
+        return []
+
+    def _named_kinds(self, action: Action) -> list[int | None]:
+        """The kinds of the hand cards an action uses (None: a push's unnamed card)."""
+        if isinstance(action, Push):
+            return [None if action.card is None else self._kind(action.card)]
+        return [self._kind(c) for c in self._named_ids(action)]
+
+    def _pick_slots(self, seat: int, kinds: Sequence[int | None], exclude: int) -> list[int]:
+        """The slots of `seat`'s hand an action using `kinds` uses: the pinned ones (checked),
+        else the copies the most seats already know (they reveal the least)."""
+        hand = self._hands[seat]
+        ident = self._ident
+        pins = self._pins
+        if pins:
+            if len(pins) != len(kinds):
+                raise IllegalActionError(
+                    f"{len(pins)} cards are pinned but the action uses {len(kinds)}"
+                )
+            unknown = [0] * len(self._pool)
+            for slot, k in zip(pins, kinds, strict=True):
+                if slot not in hand:
+                    raise IllegalActionError(f"a pinned card is not in seat {seat}'s hand")
+                if slot == exclude:
+                    raise IllegalActionError("the card just taken cannot be pushed back")
+                have = ident[slot]
+                if k is None or have == k:
+                    continue
+                if have != UNKNOWN:
+                    raise IllegalActionError(
+                        f"the card pinned at {hand.index(slot)} is not {self._rules.cards[k].id}"
+                    )
+                unknown[k] += 1
+                if unknown[k] > self._pool[k]:
+                    raise IllegalActionError(f"{self._rules.cards[k].id} cannot be there")
+            return list(pins)
+        if None in kinds:
+            raise IllegalActionError("a push must name its card, or the dealer must pin it")
+        if self.viewer is not None and self.viewer != seat:
+            raise IllegalActionError(
+                f"this replica cannot see seat {seat}'s hand: the dealer must pin the cards "
+                "the action uses (see)"
+            )
+        known = self._known
+        chosen: list[int] = []
+        for k in kinds:
+            best, most = -1, -1
+            for slot in hand:
+                if ident[slot] == k and slot != exclude and slot not in chosen:
+                    c = known[slot].bit_count()
+                    if c > most:
+                        best, most = slot, c
+            if best < 0:
+                assert k is not None
+                raise IllegalActionError(
+                    f"seat {seat} holds no (more) {self._rules.cards[k].name} to use"
+                )
+            chosen.append(best)
+        return chosen
+
+    def _use(self, seat: int, kinds: Sequence[int | None], exclude: int = -1) -> list[int]:
+        """Take the slots an action uses (pins consumed); each named card is now known here."""
+        slots = self._pick_slots(seat, kinds, exclude)
+        self._pins.clear()
+        for slot, k in zip(slots, kinds, strict=True):
+            if k is not None and self._ident[slot] == UNKNOWN:
+                self._ident[slot] = k
+                self._pool[k] -= 1
+        return slots
+
+    # ------------------------------------------------------------ legal moves
+
+    def legal_actions(self) -> list[Action]:
+        cur = self._current
+        if cur == TERMINAL:
+            return []
+        if cur == CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        rules = self._rules
+        act = rules.action
+        cards = rules.cards
+        if self._queue:
+            step = self._queue[0]
+            kind = step[0]
+            if kind == WINDOW:
+                actions: list[Action] = [PASS]
+                actions.extend(
+                    act(Barrier, cards[k].id)
+                    for k, n in enumerate(self._counts(cur))
+                    if n and rules.barrier[k]
+                )
+                if self._can_guard(cur):
+                    actions.append(GUARD)
+                return actions
+            if kind == PUSH:
+                counts = self._counts(cur, exclude=self._taken)
+                return [act(Push, cards[k].id) for k, n in enumerate(counts) if n]
+            return self._discards(cur) or [PASS]
+        phase = self._phase
+        if phase == DRAFT:
+            return [act(Pick, c.id) for i, c in enumerate(rules.chars) if i not in self._char]
+        if phase == TAKEBACK:
+            kinds = sorted({self._ident[s] for s in self._laid[cur]})
+            return [act(TakeBack, cards[k].id) for k in kinds]
+        if phase == LIMIT:
+            return self._discards(cur) or [PASS]
+        return self._action_phase(cur)
+
+    def _discards(self, seat: int) -> list[Action]:
+        act = self._rules.action
+        cards = self._rules.cards
+        curse = self._rules.curse
+        return [
+            act(Discard, cards[k].id) for k, n in enumerate(self._counts(seat)) if n and k != curse
+        ]
+
+    def _action_phase(self, seat: int) -> list[Action]:
+        rules = self._rules
+        act = rules.action
+        cards = rules.cards
+        num = rules.num
+        counts = self._counts(seat)
+        hands = self._hands
+        others = [s for s in range(self._n) if s != seat]
+        loaded = [s for s in others if hands[s]]
+        actions: list[Action] = [PASS]
+        # End phase: lay cards and declare victory (line 49-50), unless already declaring.
+        size = num["declare_cards"]
+        if not self._laid[seat] and len(hands[seat]) >= size:
+            cursed = self._cursed(seat, hands[seat])
+            for combo in _multisets(counts, range(len(cards)), size):
+                if self._complete(combo, seat, cursed):
+                    actions.append(act(Declare, rules.joined(combo)))
+        # Action cards (line 40).
+        for k, n in enumerate(counts):
+            card = cards[k]
+            if not n or card.kind != "action":
+                continue
+            for effect in card.effects:
+                if effect in ("steal", "steal-push"):
+                    actions.extend(act(Play, card.id, effect, s, None) for s in loaded)
+                elif effect == "full-exchange":
+                    actions.extend(act(Play, card.id, effect, s, None) for s in others)
+                elif effect == "peeping-draw":
+                    if self._peeped < num["peeping_per_turn"]:
+                        actions.extend(act(Play, card.id, effect, s, None) for s in others)
+                elif effect == "excavation-arm":
+                    for j in sorted({self._ident[s] for s in self._discard}):
+                        actions.append(act(Play, card.id, effect, None, cards[j].id))
+        # Gems for a random take (line 41) and for element cards (line 42-46).
+        payable = [k for k in range(len(cards)) if rules.payable[k]]
+        if loaded:
+            for combo in _multisets(counts, payable, num["gem_take_cost"]):
+                joined = rules.joined(combo)
+                actions.extend(act(GemTake, joined, s) for s in loaded)
+        cost = num["element_cost"]
+        alchemist = self._ability(seat) == "alchemist"
+        for e, owner in enumerate(self._element):
+            if owner == seat:
+                continue
+            k = rules.element_kind[e]
+            name = rules.element_names[e]
+            if counts[k] >= cost:
+                actions.append(act(Element, name, rules.joined((k,) * cost)))
+            if alchemist and cost >= 2 and counts[rules.rainbow] and counts[k] >= cost - 1:
+                combo = tuple(sorted((k,) * (cost - 1) + (rules.rainbow,)))
+                actions.append(act(Element, name, rules.joined(combo)))
+        # Character abilities (expansion).
+        ability = self._ability(seat)
+        if ability == "pickpocket" and not self._used[seat] and loaded:
+            for combo in _multisets(counts, payable, num["pickpocket_cost"]):
+                joined = rules.joined(combo)
+                actions.extend(act(Pickpocket, joined, s) for s in loaded)
+        elif ability == "merchant" and not self._used[seat]:
+            actions.extend(
+                act(Trade, cards[k].id) for k, n in enumerate(counts) if n and k != rules.curse
+            )
+        return actions
+
+    # ------------------------------------------------------------- validation
+
+    def verify_action(self, action: Action) -> None:
+        cur = self._current
+        if cur == TERMINAL:
+            raise IllegalActionError("the game is over")
+        if cur == CHANCE:
+            self._verify_outcome(action)
+            return
+        rules = self._rules
+        if self._queue:
+            step = self._queue[0]
+            kind = step[0]
+            if kind == WINDOW:
+                if isinstance(action, Pass):
+                    return
+                if isinstance(action, Guard):
+                    if not self._can_guard(cur):
+                        raise IllegalActionError(f"seat {cur} has no Guardian ready to guard")
+                    return
+                if not isinstance(action, Barrier):
+                    raise IllegalActionError(
+                        f"seat {cur} was chosen by {WINDOW_EFFECTS[step[3]]}: pass or barrier"
+                    )
+                k = self._kind(action.card)
+                if not rules.barrier[k]:
+                    raise IllegalActionError(f"{action.card} is not a Barrier")
+                self._pick_slots(cur, [k], -1)
+                return
+            if kind == PUSH:
+                if not isinstance(action, Push):
+                    raise IllegalActionError(f"seat {cur} must push a card to seat {step[2]}")
+                self._pick_slots(cur, self._named_kinds(action), self._taken)
+                return
+            self._verify_discard(cur, action)
+            return
+        phase = self._phase
+        if phase == DRAFT:
+            if not isinstance(action, Pick):
+                raise IllegalActionError(f"seat {cur} must pick a character")
+            c = rules.char_index.get(action.character)
+            if c is None:
+                raise IllegalActionError(f"there is no character called {action.character!r}")
+            if c in self._char:
+                raise IllegalActionError(f"{action.character} is already drafted")
+            return
+        if phase == TAKEBACK:
+            if not isinstance(action, TakeBack):
+                raise IllegalActionError(f"seat {cur} must take back one of its laid cards")
+            k = self._kind(action.card)
+            if all(self._ident[s] != k for s in self._laid[cur]):
+                raise IllegalActionError(f"seat {cur} has no {action.card} laid")
+            return
+        if phase == LIMIT:
+            self._verify_discard(cur, action)
+            return
+        self._verify_action_phase(cur, action)
+
+    def _verify_discard(self, seat: int, action: Action) -> None:
+        """A discard of one's own choosing (Excavation Arm, hand limit): never the curse."""
+        curse = self._rules.curse
+        if isinstance(action, Pass):
+            hand = self._hands[seat]
+            if len(hand) > self._rules.curses or any(
+                self._ident[s] not in (curse, UNKNOWN) for s in hand
+            ):
+                raise IllegalActionError(f"seat {seat} must discard a card")
+            return
+        if not isinstance(action, Discard):
+            raise IllegalActionError(f"seat {seat} must discard a card")
+        k = self._kind(action.card)
+        if k == curse:
+            raise IllegalActionError("the curse gem can never be discarded (line 57, 82)")
+        self._pick_slots(seat, [k], -1)
+
+    def _verify_action_phase(self, seat: int, action: Action) -> None:
+        rules = self._rules
+        num = rules.num
+        if isinstance(action, Pass):
+            return
+        if isinstance(action, Declare):
+            if self._laid[seat]:
+                raise IllegalActionError(f"seat {seat} is declaring already")
+            kinds = self._parse_cards(action.cards, num["declare_cards"])
+            self._pick_slots(seat, kinds, -1)
+            if not self._complete(kinds, seat, self._cursed(seat, self._hands[seat])):
+                raise IllegalActionError(
+                    f"{action.cards} and the element cards do not show fire, water and thunder"
+                )
+            return
+        if isinstance(action, Play):
+            self._verify_play(seat, action)
+            return
+        if isinstance(action, GemTake | Pickpocket):
+            if isinstance(action, Pickpocket):
+                if self._ability(seat) != "pickpocket":
+                    raise IllegalActionError(f"seat {seat} is not the Pickpocket")
+                if self._used[seat]:
+                    raise IllegalActionError("the Pickpocket acts once a turn")
+                cost = num["pickpocket_cost"]
+            else:
+                cost = num["gem_take_cost"]
+            kinds = self._parse_cards(action.cards, cost)
+            if not all(rules.payable[k] for k in kinds):
+                raise IllegalActionError(
+                    "only fire, water, thunder and rainbow gems pay for a take (never the curse)"
+                )
+            self._verify_victim(seat, action.seat, loaded=True)
+            self._pick_slots(seat, kinds, -1)
+            return
+        if isinstance(action, Element):
+            names = rules.element_names
+            if action.element not in names:
+                raise IllegalActionError(f"there is no {action.element!r} element card")
+            e = names.index(action.element)
+            if self._element[e] == seat:
+                raise IllegalActionError(f"seat {seat} holds the {action.element} element already")
+            kinds = self._parse_cards(action.cards, num["element_cost"])
+            k = rules.element_kind[e]
+            rainbows = kinds.count(rules.rainbow)
+            allowed = 1 if self._ability(seat) == "alchemist" else 0
+            if (
+                any(j not in (k, rules.rainbow) for j in kinds)
+                or rainbows > allowed
+                or (rainbows and len(kinds) < 2)
+            ):
+                raise IllegalActionError(
+                    f"the {action.element} element costs {len(kinds)} {action.element} gems "
+                    "(a rainbow gem cannot pay, line 80)"
+                )
+            self._pick_slots(seat, kinds, -1)
+            return
+        if isinstance(action, Trade):
+            if self._ability(seat) != "merchant":
+                raise IllegalActionError(f"seat {seat} is not the Merchant")
+            if self._used[seat]:
+                raise IllegalActionError("the Merchant trades once a turn")
+            k = self._kind(action.card)
+            if k == rules.curse:
+                raise IllegalActionError("the curse gem can never be discarded (line 82)")
+            self._pick_slots(seat, [k], -1)
+            return
+        raise IllegalActionError(f"{action} is not an action of the action phase")
+
+    def _verify_play(self, seat: int, action: Play) -> None:
+        rules = self._rules
+        k = self._kind(action.card)
+        card = rules.cards[k]
+        if card.kind != "action":
+            raise IllegalActionError(f"{card.name} is a gem, not an action card")
+        effect = action.effect
+        if effect not in card.effects:
+            raise IllegalActionError(f"{card.name} has no {effect!r} effect")
+        if effect == "barrier":
+            raise IllegalActionError("a Barrier is used only when an effect chooses you (line 107)")
+        if effect == "excavation-arm":
+            if action.seat is not None:
+                raise IllegalActionError("Excavation Arm chooses no player")
+            if action.pick is None:
+                raise IllegalActionError("Excavation Arm must pick a card of the discard pile")
+            j = self._kind(action.pick)
+            if all(self._ident[s] != j for s in self._discard):
+                raise IllegalActionError(f"there is no {action.pick} in the discard pile")
+        else:
+            if action.pick is not None:
+                raise IllegalActionError(f"{effect} picks no discarded card")
+            if action.seat is None:
+                raise IllegalActionError(f"{effect} must choose a player")
+            self._verify_victim(seat, action.seat, loaded=effect in ("steal", "steal-push"))
+            if effect == "peeping-draw" and self._peeped >= rules.num["peeping_per_turn"]:
+                raise IllegalActionError("Peeping Draw is used once a turn (line 100)")
+        self._pick_slots(seat, [k], -1)
+
+    def _verify_victim(self, seat: int, victim: int, loaded: bool) -> None:
+        if not 0 <= victim < self._n or victim == seat:
+            raise IllegalActionError(f"seat {victim} is not another player at this table")
+        if loaded and not self._hands[victim]:
+            raise IllegalActionError(f"seat {victim} holds no card to take")
+
+    def _parse_cards(self, text: str, count: int) -> list[int]:
+        kinds = [self._kind(c) for c in text.split(",")] if text else []
+        if len(kinds) != count:
+            raise IllegalActionError(f"{count} cards are needed, not {len(kinds)} ({text!r})")
+        return kinds
+
+    def _knows_taken(self, action: Action, k: int) -> bool:
+        """Whether this replica already knows the card a Take pulls (an onlooker that followed
+        it), so being told it teaches it nothing."""
+        if not isinstance(action, Take):
+            return False
+        hand = self._hands[self._queue[0][2]]
+        return 0 <= action.position < len(hand) and self._ident[hand[action.position]] == k
+
+    def _verify_outcome(self, action: Action) -> None:
+        step = self._queue[0]
+        cls = Deal if step[0] == DRAW else Take
+        if not isinstance(action, cls):
+            raise IllegalActionError(f"the chance node needs a {cls.kind} outcome, not {action}")
+        assert isinstance(action, Deal | Take)
+        viewers = self.chance_viewers()
+        if isinstance(action, Take) and not 0 <= action.position < len(self._hands[step[2]]):
+            raise IllegalActionError(f"the victim's hand has no card {action.position}")
+        if action.card is None:
+            if self.viewer is None or self.viewer in viewers:
+                raise IllegalActionError("this state must be told which card it is")
+            return
+        k = self._kind(action.card)
+        if (
+            self.viewer is not None
+            and self.viewer not in viewers
+            and not self._knows_taken(action, k)
+        ):
+            raise IllegalActionError(f"seat {self.viewer} may not learn this card")
+        if isinstance(action, Take):
+            known = self._ident[self._hands[step[2]][action.position]]
+            if known != UNKNOWN:
+                if known != k:
+                    raise IllegalActionError(f"the card taken is not {action.card}")
+                return
+        if self._pool[k] <= 0:
+            raise IllegalActionError(f"{action.card} cannot be there")
+
+    # ---------------------------------------------------------------- applying
+
+    def _apply(self, action: Action) -> None:
+        if self._current == CHANCE:
+            self._apply_outcome(action)
+        elif self._queue:
+            self._apply_step(action)
+        else:
+            phase = self._phase
+            if phase == DRAFT:
+                assert isinstance(action, Pick)
+                self._pick(self._rules.char_index[action.character])
+            elif phase == ACTION:
+                self._apply_action_phase(action)
+            elif phase == TAKEBACK:
+                assert isinstance(action, TakeBack)
+                self._take_back(self._kind(action.card))
+            elif isinstance(action, Discard):  # LIMIT
+                self._discard_from(self._current, [self._kind(action.card)])
+            else:  # keeping what cannot be discarded ends the turn
+                self._next_turn()
+        self._pins.clear()
+        self._advance()
+
+    def _apply_step(self, action: Action) -> None:
+        step = self._queue.pop(0)
+        kind = step[0]
+        cur = self._current
+        if kind == WINDOW:
+            if isinstance(action, Barrier):
+                self._discard_from(cur, [self._kind(action.card)])
+            elif isinstance(action, Guard):
+                self._used[cur] = True
+            else:
+                self._resolve(step[3], step[2], step[1])
+        elif kind == PUSH:
+            assert isinstance(action, Push)
+            slot = self._use(cur, self._named_kinds(action), self._taken)[0]
+            victim = step[2]
+            self._hands[cur].remove(slot)
+            self._hands[victim].append(slot)
+            self._known[slot] |= 1 << victim
+            self._taken = -1
+        elif isinstance(action, Discard):  # DIG: Excavation Arm's discard
+            self._discard_from(cur, [self._kind(action.card)])
+
+    def _resolve(self, effect: int, actor: int, target: int) -> None:
+        """An effect that chose `target` takes effect (no Barrier)."""
+        queue = self._queue
+        known = self._known
+        if effect in (STEAL, PICKPOCKET):
+            queue.insert(0, (TAKE, actor, target))
+        elif effect == STEAL_PUSH:
+            queue[0:0] = [(TAKE, actor, target), (PUSH, actor, target)]
+        elif effect == EXCHANGE:
+            mine, theirs = self._hands[actor], self._hands[target]
+            for s in mine:
+                known[s] |= 1 << target
+            for s in theirs:
+                known[s] |= 1 << actor
+            self._hands[actor], self._hands[target] = theirs, mine
+        else:  # PEEP: look at the whole hand, then draw (line 99)
+            for s in self._hands[target]:
+                known[s] |= 1 << actor
+            queue.insert(0, (DRAW, actor))
+
+    def _apply_action_phase(self, action: Action) -> None:
+        rules = self._rules
+        seat = self._current
+        if isinstance(action, Pass):
+            self._end_actions()
+        elif isinstance(action, Declare):
+            kinds = [self._kind(c) for c in action.cards.split(",")]
+            slots = self._use(seat, kinds)
+            hand = self._hands[seat]
+            everyone = (1 << self._n) - 1
+            for slot in slots:
+                hand.remove(slot)
+                self._laid[seat].append(slot)
+                self._known[slot] = everyone
+            self._end_actions()
+        elif isinstance(action, Play):
+            arm = self._discard_from(seat, [self._kind(action.card)])[0]
+            effect = action.effect
+            if effect == "excavation-arm":
+                assert action.pick is not None
+                j = self._kind(action.pick)
+                slot = next(s for s in reversed(self._discard) if s != arm and self._ident[s] == j)
+                self._discard.remove(slot)
+                self._hands[seat].append(slot)
+                self._queue.append((DIG, seat))
+            else:
+                if effect == "peeping-draw":
+                    self._peeped += 1
+                assert action.seat is not None
+                self._queue.append((WINDOW, action.seat, seat, _EFFECT_CODE[effect]))
+        elif isinstance(action, GemTake):
+            self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
+            self._taken = -1
+            self._queue.append((TAKE, seat, action.seat))
+        elif isinstance(action, Element):
+            self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
+            self._element[rules.element_names.index(action.element)] = seat
+        elif isinstance(action, Pickpocket):
+            self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
+            self._used[seat] = True
+            self._queue.append((WINDOW, action.seat, seat, PICKPOCKET))
+        else:
+            assert isinstance(action, Trade)
+            self._discard_from(seat, [self._kind(action.card)])
+            self._used[seat] = True
+            self._queue.append((DRAW, seat))
+
+    def _apply_outcome(self, action: Action) -> None:
+        assert isinstance(action, Deal | Take)
+        step = self._queue.pop(0)
+        k = UNKNOWN if action.card is None else self._kind(action.card)
+        if step[0] == DRAW:
+            seat = step[1]
+            slot = self._deck.pop()
+            self._hands[seat].append(slot)
+            self._known[slot] = 1 << seat
+            if k != UNKNOWN:
+                self._ident[slot] = k
+                self._pool[k] -= 1
+            return
+        assert isinstance(action, Take)
+        thief, victim = step[1], step[2]
+        slot = self._hands[victim].pop(action.position)
+        self._hands[thief].append(slot)
+        self._known[slot] |= 1 << thief
+        self._taken = slot
+        if k != UNKNOWN and self._ident[slot] == UNKNOWN:
+            self._ident[slot] = k
+            self._pool[k] -= 1
+
+    def _discard_from(self, seat: int, kinds: list[int]) -> list[int]:
+        """Move cards of these kinds from a hand to the discard pile, face up."""
+        slots = self._use(seat, kinds)
+        hand = self._hands[seat]
+        everyone = (1 << self._n) - 1
+        for slot in slots:
+            hand.remove(slot)
+            self._discard.append(slot)
+            self._known[slot] = everyone
+        return slots
+
+    def _pick(self, c: int) -> None:
+        self._char[self._current] = c
+        self._picks += 1
+        if self._picks == self._n:
+            self._phase = DEAL
+            self._queue_deal()
+
+    def _queue_deal(self) -> None:
+        """The opening deal (line 26): one card at a time round the table from the first
+        player, until each seat has its cards."""
+        n = self._n
+        first = self._first
+        for _ in range(self._rules.num["deal"]):
+            self._queue.extend((DRAW, (first + i) % n) for i in range(n))
+
+    def _end_actions(self) -> None:
+        """The action phase ends; the end phase's take-backs begin with the next seat."""
+        self._phase = TAKEBACK
+        self._tb = 1
+
+    def _take_back(self, k: int) -> None:
+        seat = self._current
+        laid = self._laid[seat]
+        slot = next(s for s in laid if self._ident[s] == k)
+        laid.remove(slot)
+        hand = self._hands[seat]
+        hand.append(slot)
+        if not laid:  # the victory check (line 54-56): the whole hand is shown
+            everyone = (1 << self._n) - 1
+            for s in hand:
+                self._known[s] = everyone
+            if self._complete([self._ident[s] for s in hand], seat, self._cursed(seat, hand)):
+                self._win(seat)
+                return
+        self._tb += 1
+
+    def _win(self, seat: int) -> None:
+        self._last_winner = seat
+        if not self._options.match:
+            self._finish([seat])
+            return
+        rules = self._rules
+        rainbows = sum(1 for s in self._hands[seat] if self._ident[s] == rules.rainbow)
+        num = rules.num
+        self._scores[seat] += max(0, num["win_points"] - num["rainbow_penalty"] * rainbows)
+        if self._scores[seat] >= num["match_target"]:
+            self._finish([seat])
+            return
+        self._new_game((seat - 1) % self._n)
+
+    def _new_game(self, first: int) -> None:
+        """The next game of a match (line 69-73): every card gathered into a new deck, the
+        element cards back in the middle, the deal again from `first`."""
+        rules = self._rules
+        size = rules.deck_size
+        self._deck = list(range(size))
+        self._discard = []
+        self._hands = [[] for _ in range(self._n)]
+        self._laid = [[] for _ in range(self._n)]
+        self._ident = [UNKNOWN] * size
+        self._known = [0] * size
+        self._pool = list(rules.composition)
+        self._generation += 1
+        self._element = [-1] * len(rules.elements)
+        self._used = [False] * self._n
+        self._game_no += 1
+        self._first = first
+        self._seat = first
+        self._queue.clear()
+        self._taken = -1
+        self._peeped = 0
+        self._phase = DEAL
+        self._queue_deal()
+
+    def _finish(self, winners: list[int]) -> None:
+        self._winners = sorted(winners)
+        self._phase = OVER
+        self._queue.clear()
+
+    def _capped(self) -> None:
+        """The turn cap: a single game is drawn; a match goes to the most points."""
+        if not self._options.match:
+            self._finish(list(range(self._n)))
+            return
+        best = max(self._scores)
+        self._finish([s for s in range(self._n) if self._scores[s] == best])
+
+    def _reshuffle(self) -> None:
+        """The discard pile becomes a new, face-down deck (line 58-59)."""
+        pool, ident, known = self._pool, self._ident, self._known
+        for s in self._discard:
+            pool[ident[s]] += 1
+            ident[s] = UNKNOWN
+            known[s] = 0
+        self._deck = self._discard
+        self._discard = []
+        self._generation += 1
+
+    def _next_turn(self) -> None:
+        self._seat = (self._seat + 1) % self._n
+        self._phase = START
+
+    # --------------------------------------------------------------- the flow
+
+    def _advance(self) -> None:
+        """Resolve automatic steps until a seat or the dealer must act; set `_current`."""
+        queue = self._queue
+        hands = self._hands
+        while True:
+            phase = self._phase
+            if phase == OVER:
+                self._current = TERMINAL
+                return
+            if queue:
+                step = queue[0]
+                kind = step[0]
+                if kind == DRAW:
+                    if not self._deck:
+                        if not self._discard:
+                            queue.pop(0)  # every card is in a hand or laid: no draw
+                            continue
+                        self._reshuffle()
+                    self._current = CHANCE
+                    return
+                if kind == TAKE:
+                    if not hands[step[2]]:
+                        queue.pop(0)
+                        if queue and queue[0][0] == PUSH:
+                            queue.pop(0)  # nothing taken: nothing to push instead
+                        continue
+                    self._current = CHANCE
+                    return
+                if kind == WINDOW:
+                    # Always opened, even on an empty hand: who acts next is public.
+                    self._current = step[1]
+                    return
+                if kind == PUSH:
+                    hand = hands[step[1]]
+                    if len(hand) - (self._taken in hand) <= 0:
+                        queue.pop(0)
+                        continue
+                    self._current = step[1]
+                    return
+                self._current = step[1]  # DIG
+                return
+            if phase == DRAFT:
+                self._current = (self._first - 1 - self._picks) % self._n
+                return
+            if phase == DEAL:
+                self._phase = START
+                continue
+            if phase == START:
+                self._start_turn()
+                continue
+            if phase == ACTION:
+                self._current = self._seat
+                return
+            if phase == TAKEBACK:
+                n = self._n
+                while self._tb < n:
+                    s = (self._seat + self._tb) % n
+                    if self._laid[s]:
+                        self._current = s
+                        return
+                    self._tb += 1
+                self._phase = LIMIT
+                continue
+            # LIMIT (line 57)
+            if len(hands[self._seat]) > self._rules.num["hand_limit"]:
+                self._current = self._seat
+                return
+            self._next_turn()
+
+    def _start_turn(self) -> None:
+        cap = self._options.turn_cap
+        if cap is not None and self._turns >= cap:
+            self._capped()
+            return
+        seat = self._seat
+        self._turns += 1
+        self._peeped = 0
+        self._used[seat] = False
+        self._queue.extend((DRAW, seat) for _ in range(self._rules.num["draw"]))
+        self._phase = ACTION
+
+    # ----------------------------------------------------------------- helpers
+
+    def _complete(self, kinds: Iterable[int], seat: int, cursed: bool) -> bool:
+        """Whether these cards and the seat's element cards show fire, water and thunder
+        (line 50, 55, 61), a rainbow gem standing in for any one unless cursed (line 79, 82)."""
+        rules = self._rules
+        gem_of = rules.gem_of
+        have = 0
+        rainbows = 0
+        for k in kinds:
+            g = gem_of[k]
+            if 0 <= g < RAINBOW:
+                have |= 1 << g
+            elif g == RAINBOW:
+                rainbows += 1
+        for e, owner in enumerate(self._element):
+            if owner == seat:
+                have |= 1 << rules.element_gem[e]
+        missing = 3 - have.bit_count()
+        return missing == 0 or (not cursed and rainbows >= missing)
+
+    def _cursed(self, seat: int, hand: list[int]) -> bool:
+        """Whether a seat's rainbows are void: it holds a curse gem (line 82), in hand or laid,
+        unless it is the Priest. Unknown cards count as no curse."""
+        if self._ability(seat) == "priest":
+            return False
+        curse = self._rules.curse
+        ident = self._ident
+        return any(ident[s] == curse for s in hand) or any(
+            ident[s] == curse for s in self._laid[seat]
+        )
+
+    def _ability(self, seat: int) -> str | None:
+        c = self._char[seat]
+        return None if c < 0 else self._rules.ability[c]
+
+    def _can_guard(self, seat: int) -> bool:
+        return self._ability(seat) == "guardian" and not self._used[seat]
+
+    def _counts(self, seat: int, exclude: int = -1) -> list[int]:
+        """How many of each kind a hand holds; raises if the hand is hidden from this state."""
+        counts = [0] * len(self._pool)
+        ident = self._ident
+        for s in self._hands[seat]:
+            k = ident[s]
+            if k == UNKNOWN:
+                raise HiddenInformationError(
+                    f"seat {seat}'s hand is hidden from this state (viewer {self.viewer})"
+                )
+            if s != exclude:
+                counts[k] += 1
+        return counts
+
+    def _card_id(self, k: int) -> str | None:
+        return None if k == UNKNOWN else self._rules.cards[k].id
+
+    def _kind(self, card: str) -> int:
+        k = self._rules.card_index.get(card)
+        if k is None:
+            raise IllegalActionError(f"there is no card called {card!r}")
+        return k
+
+    # ------------------------------------------------------- copies and views
+
+    def clone(self) -> GetGemState:
+        other = GetGemState.__new__(GetGemState)
+        other._rules = self._rules
+        other._n = self._n
+        other._options = self._options
+        other.viewer = self.viewer
+        other._hands = [hand[:] for hand in self._hands]
+        other._laid = [laid[:] for laid in self._laid]
+        other._ident = self._ident[:]
+        other._known = self._known[:]
+        other._deck = self._deck[:]
+        other._discard = self._discard[:]
+        other._pool = self._pool[:]
+        other._generation = self._generation
+        other._element = self._element[:]
+        other._char = self._char[:]
+        other._used = self._used[:]
+        other._scores = self._scores[:]
+        other._first = self._first
+        other._seat = self._seat
+        other._game_no = self._game_no
+        other._turns = self._turns
+        other._peeped = self._peeped
+        other._picks = self._picks
+        other._tb = self._tb
+        other._taken = self._taken
+        other._queue = self._queue[:]
+        other._pins = self._pins[:]
+        other._last_winner = self._last_winner
+        other._winners = None if self._winners is None else self._winners[:]
+        other._phase = self._phase
+        other._current = self._current
+        return other
+
+    def determinize(self, rng: random.Random) -> GetGemState:
+        """Every hidden card in a hand gets an identity drawn from the unseen cards (by their
+        counts, without replacement); the deck stays a pool, as in any complete state."""
+        full = self.clone()
+        full.viewer = None
+        pool = full._pool
+        ident = full._ident
+        kinds = range(len(pool))
+        for hand in full._hands:
+            for slot in hand:
+                if ident[slot] == UNKNOWN:
+                    k = rng.choices(kinds, weights=pool)[0]
+                    ident[slot] = k
+                    pool[k] -= 1
+        return full
+
+    def search_key(self) -> Hashable:
+        """Everything that decides the future, as one tuple of ints (hands as sorted kinds)."""
+        ident = self._ident
+        return (
+            self._phase, self._seat, self._turns, self._game_no, self._peeped, self._tb,
+            self._current, tuple(self._queue), tuple(self._element), tuple(self._char),
+            tuple(self._used), tuple(self._scores), self._taken,
+            tuple(tuple(sorted(ident[s] for s in hand)) for hand in self._hands),
+            tuple(tuple(ident[s] for s in laid) for laid in self._laid),
+            tuple(ident[s] for s in self._discard), tuple(self._pool),
+        )  # fmt: skip
+
+    def observation(self, seat: int) -> GetGemState:
+        if not 0 <= seat < self._n:
+            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
+        if self.viewer is not None and self.viewer != seat:
+            raise HiddenInformationError(
+                f"a replica of seat {self.viewer} cannot see as seat {seat}"
+            )
+        view = self.clone()
+        view.viewer = seat
+        ident, known, pool = view._ident, view._known, view._pool
+        for s, k in enumerate(ident):
+            if k != UNKNOWN and not known[s] >> seat & 1:
+                pool[k] += 1
+                ident[s] = UNKNOWN
+        return view
+
+    def public_sections(self) -> dict[str, Canonical]:
+        chars = self._rules.chars
+        return {
+            "turn": {
+                "phase": PHASE_NAMES[self._phase],
+                "seat": self._seat,
+                "first": self._first,
+                "turns": self._turns,
+                "game": self._game_no,
+                "picks": self._picks,
+                "peeped": self._peeped,
+                "take_back": self._tb,
+                "taken": self._taken,
+                "queue": [list(step) for step in self._queue],
+                "current": self._current,
+            },
+            "piles": {
+                "deck": list(self._deck),
+                "discard": self.discard_pile(),
+                "discard_slots": list(self._discard),
+                "hands": [list(h) for h in self._hands],
+                "laid": [self.laid(s) for s in range(self._n)],
+                "laid_slots": [list(laid) for laid in self._laid],
+                "reshuffles": self._generation,
+            },
+            "board": {
+                "elements": list(self._element),
+                "characters": [None if c < 0 else chars[c].id for c in self._char],
+                "used": [int(u) for u in self._used],
+            },
+            "scores": {
+                "scores": list(self._scores),
+                "last_winner": self._last_winner,
+                "winners": self._winners,
+            },
+        }
+
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        view = self if seat is None else self.observation(seat)
+        return {
+            "game": self.game.name,
+            "seats": self._n,
+            "viewer": view.viewer,
+            "game_number": self._game_no,
+            "turns": self._turns,
+            "turn": self._seat,
+            "phase": PHASE_NAMES[self._phase],
+            "decision": dataclasses.asdict(view.decision()),
+            "hands": [view.hand(s) for s in range(self._n)],
+            "laid": [self.laid(s) for s in range(self._n)],
+            "elements": {g: self.element_owner(g) for g in self._rules.element_names},
+            "characters": [self.character(s) for s in range(self._n)],
+            "deck": len(self._deck),
+            "discard": self.discard_pile(),
+            "unseen": view.unseen_cards(),
+            "scores": self.scores(),
+            "winners": self.winners(),
+        }
+
+    def __repr__(self) -> str:
+        d = self.decision()
+        return f"<getgem {self._n} seats, turn {self._turns}, {d.kind} by {d.seat}>"
