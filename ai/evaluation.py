@@ -89,13 +89,8 @@ def rpg_battle_features(
     Quick Actions among the cards it has not seen. A seat with no character left scores zero
     on every feature.
     """
-    incoming: dict[str, int] = {}
-    for target, damage in state.pending_hits():
-        incoming[target] = incoming.get(target, 0) + damage
     alive = strength = magic = hit_points = 0.0
-    for c, hp, card in state.fighters(seat):
-        if incoming:
-            hp -= incoming.get(c, 0)
+    for hp, card in state.fighting_strength(seat):
         if hp > 0:
             health = 1.0 - math.exp(-hp / hp_scale)
             alive += 1
@@ -106,24 +101,12 @@ def rpg_battle_features(
         return (0.0,) * len(RPG_BATTLE_FEATURES)
     losing = sum(count for victim, count in state.pending_discards() if victim == seat)
     hand = min(max(0, state.hand_size(seat) - losing), hand_cap)
-    quick = 0.0
-    unknown = 0
-    for card_id in state.hand(seat):
-        if card_id is None:
-            unknown += 1
-        elif state.card_type(card_id).quick:
-            quick += 1
+    known, unknown = state.quick_in_hand(seat)
+    quick = float(known)
     if unknown:
-        quick += unknown * _quick_share(state)
+        quick += unknown * state.unseen_quick_share()
     tempo = float(state.still_to_act(seat))
     return (alive, strength, magic, hit_points, float(hand), tempo, quick)
-
-
-def _quick_share(state: RpgBattleState) -> float:
-    """The chance that a card this state has not seen is a Quick Action."""
-    unseen = state.unseen_cards()
-    quick = sum(n for card_id, n in unseen.items() if state.card_type(card_id).quick)
-    return quick / (sum(unseen.values()) or 1)
 
 
 def weighted(vector: Sequence[float], features: Sequence[float]) -> float:

@@ -294,6 +294,12 @@ class State(ABC):
         self.verify_action(action)
         self._apply(action)
 
+    def apply_legal(self, action: Action) -> None:
+        """Apply an action taken from this very state's `legal_actions()` or
+        `chance_outcomes()`, without checking it again: for search, which makes only such
+        moves and spends a sixth of its time re-checking them otherwise."""
+        self._apply(action)
+
     def can_apply(self, action: Action) -> bool:
         """Whether `apply_action(action)` would succeed."""
         try:

@@ -117,13 +117,17 @@ def test_agent_options_are_applied() -> None:
     assert (made.nodes, made.paranoid, made.samples, made.think_ms) == (900, True, 2, None)
 
 
+@pytest.mark.parametrize("probe", [False, True])
 @pytest.mark.parametrize("paranoid", [False, True])
-def test_pruning_changes_no_value_and_saves_nodes(paranoid: bool) -> None:
-    # Alpha-beta and Star1 only skip subtrees that cannot matter: every root value of the
-    # pruned search equals the full expectimax value, at a lower node count.
+def test_pruning_changes_no_value_and_saves_nodes(paranoid: bool, probe: bool) -> None:
+    # Alpha-beta, Star1 and Star2's probes only skip subtrees that cannot matter: every root
+    # value of the pruned search equals the full expectimax value. Without the probes (the
+    # default: in rpg-battle they cost about what they save) it takes fewer nodes.
     state = wounded_vex("attack-iii", mystra_hit=False)
     pruned, full = (
-        ExpectimaxAgent(1, nodes=10**8, max_depth=4, samples=3, paranoid=paranoid, prune=prune)
+        ExpectimaxAgent(
+            1, nodes=10**8, max_depth=4, samples=3, paranoid=paranoid, prune=prune, probe=probe
+        )
         for prune in (True, False)
     )
     pruned.act(state.observation(0))
@@ -131,7 +135,8 @@ def test_pruning_changes_no_value_and_saves_nodes(paranoid: bool) -> None:
     assert pruned.last is not None and full.last is not None
     assert pruned.last.depth == full.last.depth == 4
     assert pruned.last.values == pytest.approx(full.last.values, abs=1e-9)
-    assert pruned.last.nodes < full.last.nodes
+    if not probe:
+        assert pruned.last.nodes < full.last.nodes
 
 
 def test_explain_ranks_the_actions_and_marks_the_choice() -> None:

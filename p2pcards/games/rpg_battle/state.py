@@ -94,6 +94,7 @@ class Rules:
         self.deck_size = db.deck_size
         self.deals = [Deal(c.id) for c in self.cards]  # every Deal outcome, built once
         self.everyone = [frozenset(range(n)) for n in range(game.max_players + 1)]
+        self.quick = [c.quick for c in db.cards]
         self.dodge = [i for i, c in enumerate(self.cards) if c.effect == "dodge"]
         self.counter = [i for i, c in enumerate(self.cards) if c.effect == "counter"]
 
@@ -202,10 +203,34 @@ class RpgBattleState(State):
         """The characters a seat drafted, left to right."""
         return [self._rules.chars[c].id for c in self._lineup[seat]]
 
-    def fighters(self, seat: int) -> list[tuple[str, int, Character]]:
-        """A seat's characters left to right as (id, HP, card): for evaluations, in one call."""
+    def fighting_strength(self, seat: int) -> list[tuple[int, Character]]:
+        """A seat's characters left to right as (HP once pending attacks land, card): for
+        evaluations, in one call."""
         chars, hp = self._rules.chars, self._hp
-        return [(chars[c].id, hp[c], chars[c]) for c in self._lineup[seat]]
+        incoming: dict[int, int] = {}
+        for step in self._queue:
+            if step[0] == REACT:
+                incoming[step[1]] = incoming.get(step[1], 0) + step[3]
+        return [(hp[c] - incoming.get(c, 0), chars[c]) for c in self._lineup[seat]]
+
+    def quick_in_hand(self, seat: int) -> tuple[int, int]:
+        """(Quick Actions this state knows a seat holds, cards of that hand it does not know)."""
+        quick = self._rules.quick
+        ident = self._ident
+        known = unknown = 0
+        for slot in self._hands[seat]:
+            k = ident[slot]
+            if k == UNKNOWN:
+                unknown += 1
+            elif quick[k]:
+                known += 1
+        return known, unknown
+
+    def unseen_quick_share(self) -> float:
+        """The chance that a card this state has not seen is a Quick Action."""
+        quick = self._rules.quick
+        pool = self._pool
+        return sum(n for k, n in enumerate(pool) if quick[k]) / (sum(pool) or 1)
 
     def owner(self, character: str) -> int | None:
         """The seat that drafted `character`, or None."""
