@@ -1,15 +1,18 @@
 """Expectimax against greedy and random: win rate with a 95% interval, move times, depth, speed.
 
     .venv/bin/python scripts/bench_ai.py [--games 200] [--think-ms 200] [--opponents greedy,random]
-                                         [--ai SPEC] [--jobs 2]
+                                         [--ai SPEC] [--jobs 2] [--game rpg-battle] [--seats 2]
 
-Two-seat rpg-battle, seats alternated, each game seeded by its number. Targets
-(issue 5): at least 70% against greedy and 95% against random; p95 move time
-within 20% of the budget. Games run in `--jobs` processes, one core each, so move
-times are those of an unshared core as long as jobs <= cores.
+Expectimax in one seat, the opponent's kind in every other, the AI's seat turning
+round the table from game to game, each game seeded by its number. Targets (issue
+5, two-seat rpg-battle): at least 70% against greedy and 95% against random; p95
+move time within 20% of the budget. Issue 7 asks for 3-seat getgem figures. Games
+run in `--jobs` processes, one core each, so move times are those of an unshared
+core as long as jobs <= cores. The win rate counts a shared win as its share.
 """
 
 import argparse
+import functools
 import os
 import statistics
 import time
@@ -35,14 +38,16 @@ class GameFigures:
     searching: float
 
 
-def play(ai_spec: str, opponent: str, number: int) -> GameFigures:
-    """Game `number`: expectimax in seat number % 2, everything seeded by the number."""
+def play(ai_spec: str, opponent: str, game: str, num_seats: int, number: int) -> GameFigures:
+    """Game `number`: expectimax in seat number % seats, everything seeded by the number."""
     ai = make_agent(ai_spec, seed=number)
     assert isinstance(ai, ExpectimaxAgent)
-    other = make_agent(opponent, seed=10_000 + number)
-    ai_seat = number % 2
-    seats = [ai, other] if ai_seat == 0 else [other, ai]
-    state = games.load("rpg-battle").new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
+    ai_seat = number % num_seats
+    seats = [
+        ai if s == ai_seat else make_agent(opponent, seed=10_000 * (s + 1) + number)
+        for s in range(num_seats)
+    ]
+    state = games.load(game).new_initial_state(num_seats, round_cap=DEFAULT_ROUND_CAP)
     dealer = LocalDealer(number)
     times: list[float] = []
     depths: list[int] = []
@@ -71,13 +76,15 @@ def main() -> None:
     parser.add_argument("--ai", help="the expectimax spec (default expectimax:think_ms=THINK_MS)")
     parser.add_argument("--opponents", default="greedy,random")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--game", default="rpg-battle")
+    parser.add_argument("--seats", type=int, default=2)
     args = parser.parse_args()
     ai_spec = args.ai or f"expectimax:think_ms={args.think_ms:g}"
     with ProcessPoolExecutor(args.jobs) as pool:
         for opponent in args.opponents.split(","):
             started = time.monotonic()
-            numbers = range(args.games)
-            results = list(pool.map(play, [ai_spec] * args.games, [opponent] * args.games, numbers))
+            one_game = functools.partial(play, ai_spec, opponent, args.game, args.seats)
+            results = list(pool.map(one_game, range(args.games)))
             wins = sum(r.score for r in results)
             times = [t for r in results for t in r.move_seconds]
             depths = [d for r in results for d in r.depths]
@@ -86,8 +93,9 @@ def main() -> None:
             low, high = wilson(wins, args.games)
             p95 = statistics.quantiles(times, n=100)[94] if len(times) > 1 else times[0]
             print(
-                f"{ai_spec} vs {opponent}: {wins:g}/{args.games} = "
-                f"{wins / args.games:.1%} [95% {low:.1%}, {high:.1%}] | move time mean "
+                f"{args.game}, {args.seats} seats, {ai_spec} vs {opponent}: "
+                f"{wins:g}/{args.games} = {wins / args.games:.1%} [95% {low:.1%}, {high:.1%}]"
+                " | move time mean "
                 f"{statistics.mean(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms | mean depth "
                 f"{statistics.mean(depths):.1f} | {nodes / searching:.0f} nodes/s | "
                 f"{time.monotonic() - started:.0f} s on {args.jobs} jobs",
