@@ -1,117 +1,33 @@
-"""Per-game evaluation functions: how good a state looks for one seat.
+"""Evaluation functions: how good a state looks for each seat, one module per game.
 
-Each takes any state (complete or a replica) and a seat and returns a number
-strictly between LOSS and WIN; terminal states score by their returns. An
-evaluation is a weighted sum of features, and the weights live in
-`ai/weights/<game>.toml`, fitted from played games by `scripts/tune_weights.py`
-(logistic regression of the result on the features), so that a unit of
-evaluation is a fixed step in the log-odds of winning.
+An evaluation takes any state (complete or a replica) and returns one number per
+seat strictly between LOSS and WIN; terminal states score by their returns. The
+games' evaluations are weighted sums of features whose weights live in
+`ai/weights/<game>.toml`, so they can be tuned from data without touching code.
 """
 
 from __future__ import annotations
 
-import math
+import importlib
 import operator
 import tomllib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
 from p2pcards.engine import State
 from p2pcards.errors import P2PCardsError
-from p2pcards.games.rpg_battle import RpgBattleState
 
 WIN = 1000.0
 LOSS = -1000.0
-# Non-terminal values stay inside this, so that any win beats any position.
-_CLAMP = 0.9 * WIN
+CLAMP = 0.9 * WIN
+"""Non-terminal values stay inside this, so that any win beats any position."""
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
 
 class WeightsError(P2PCardsError, ValueError):
     """A weights file that is missing, malformed or lacks a weight."""
-
-
-RPG_BATTLE_FEATURES = ("alive", "str", "mag", "hp", "hand", "tempo", "quick")
-
-
-@dataclass(frozen=True)
-class RpgBattleWeights:
-    """Weights of the rpg-battle evaluation, per feature of `rpg_battle_features`."""
-
-    alive: float  # per active character
-    str: float  # per point of STR of an active character, scaled by its health
-    mag: float  # per point of MAG, likewise
-    hp: float  # per hit point
-    hand: float  # per card in hand, up to `hand_cap`
-    tempo: float  # per character of the seat still to act this turn
-    quick: float  # per Quick Action (Dodge, Counter) in hand
-    # Health scales STR and MAG by 1 - exp(-hp / hp_scale): concave, so damage to a
-    # nearly KO'd character counts for more (focus fire). Chosen by the tuner.
-    hp_scale: float
-    hand_cap: int
-    scale: float  # evaluation units per unit of log-odds
-
-    @classmethod
-    def load(cls, path: Path = WEIGHTS_DIR / "rpg-battle.toml") -> RpgBattleWeights:
-        """The weights in a TOML file, every field required."""
-        try:
-            table = tomllib.loads(path.read_text(encoding="utf-8"))
-            values = {f.name: table[f.name] for f in fields(cls)}
-        except (OSError, tomllib.TOMLDecodeError) as err:
-            raise WeightsError(f"cannot read weights {path}: {err}") from None
-        except KeyError as err:
-            raise WeightsError(f"weights {path} lack {err.args[0]!r}") from None
-        if not all(isinstance(v, int | float) for v in values.values()):
-            raise WeightsError(f"weights {path} must all be numbers")
-        values["hand_cap"] = int(values["hand_cap"])
-        return cls(**values)
-
-    def vector(self) -> tuple[float, ...]:
-        """The feature weights in the order of RPG_BATTLE_FEATURES."""
-        return tuple(float(getattr(self, name)) for name in RPG_BATTLE_FEATURES)
-
-
-def terminal_value(state: State, seat: int) -> float:
-    """WIN for a sole winner, LOSS for a loser, in between for a shared win."""
-    share = state.returns()[seat]
-    return LOSS + (WIN - LOSS) * share
-
-
-def rpg_battle_features(
-    state: RpgBattleState, seat: int, hp_scale: float, hand_cap: int
-) -> tuple[float, ...]:
-    """One seat's features (RPG_BATTLE_FEATURES), counting pending attacks as landing.
-
-    A card in hand that this state does not know counts as a Quick Action with the share of
-    Quick Actions among the cards it has not seen. A seat with no character left scores zero
-    on every feature.
-    """
-    alive = strength = magic = hit_points = 0.0
-    for hp, card in state.fighting_strength(seat):
-        if hp > 0:
-            health = 1.0 - math.exp(-hp / hp_scale)
-            alive += 1
-            strength += card.str * health
-            magic += card.mag * health
-            hit_points += hp
-    if not alive:
-        return (0.0,) * len(RPG_BATTLE_FEATURES)
-    losing = sum(count for victim, count in state.pending_discards() if victim == seat)
-    hand = min(max(0, state.hand_size(seat) - losing), hand_cap)
-    known, unknown = state.quick_in_hand(seat)
-    quick = float(known)
-    if unknown:
-        quick += unknown * state.unseen_quick_share()
-    tempo = float(state.still_to_act(seat))
-    return (alive, strength, magic, hit_points, float(hand), tempo, quick)
-
-
-def weighted(vector: Sequence[float], features: Sequence[float]) -> float:
-    """The dot product of weights and features."""
-    return float(sum(map(operator.mul, vector, features)))
 
 
 class Evaluation(Protocol):
@@ -122,43 +38,52 @@ class Evaluation(Protocol):
         ...
 
 
-class RpgBattleEvaluation:
-    """Each seat's weighted features minus the strongest opponent's, in evaluation units."""
-
-    def __init__(self, weights: RpgBattleWeights) -> None:
-        self.weights = weights
-        self._vector = weights.vector()
-
-    def values(self, state: State) -> list[float]:
-        """Every seat's value; terminal states by their returns."""
-        assert isinstance(state, RpgBattleState)
-        n = state.num_players
-        if state.is_terminal():
-            return [terminal_value(state, s) for s in range(n)]
-        w = self.weights
-        scores = [
-            weighted(self._vector, rpg_battle_features(state, s, w.hp_scale, w.hand_cap))
-            for s in range(n)
-        ]
-        values = []
-        for s in range(n):
-            best_other = max((scores[o] for o in range(n) if o != s), default=0.0)
-            values.append(max(-_CLAMP, min(_CLAMP, w.scale * (scores[s] - best_other))))
-        return values
+def read_weights(path: Path, names: Sequence[str]) -> dict[str, float]:
+    """The numbers `names` from a TOML weights file, every one required."""
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        values = {name: table[name] for name in names}
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise WeightsError(f"cannot read weights {path}: {err}") from None
+    except KeyError as err:
+        raise WeightsError(f"weights {path} lack {err.args[0]!r}") from None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values.values()):
+        raise WeightsError(f"weights {path} must all be numbers")
+    return {name: float(v) for name, v in values.items()}
 
 
-_EVALUATIONS: dict[str, Callable[[], Evaluation]] = {
-    "rpg-battle": lambda: RpgBattleEvaluation(RpgBattleWeights.load()),
-}
+def terminal_value(state: State, seat: int) -> float:
+    """WIN for a sole winner, LOSS for a loser, in between for a shared win."""
+    share = state.returns()[seat]
+    return LOSS + (WIN - LOSS) * share
+
+
+def weighted(vector: Sequence[float], features: Sequence[float]) -> float:
+    """The dot product of weights and features."""
+    return float(sum(map(operator.mul, vector, features)))
+
+
+def relative(scores: Sequence[float], scale: float) -> list[float]:
+    """Each seat's score minus the strongest opponent's, scaled and kept inside CLAMP."""
+    n = len(scores)
+    values = []
+    for s in range(n):
+        best_other = max((scores[o] for o in range(n) if o != s), default=0.0)
+        values.append(max(-CLAMP, min(CLAMP, scale * (scores[s] - best_other))))
+    return values
+
+
+# game -> module whose `make_evaluation()` builds it; imported on first use.
+_MODULES = {"rpg-battle": "ai.rpg_battle_eval", "getgem": "ai.getgem_eval"}
 _LOADED: dict[str, Evaluation] = {}
 
 
 def evaluation(game_name: str) -> Evaluation:
     """The evaluation function of a game, its weights read once."""
     if game_name not in _LOADED:
-        try:
-            make = _EVALUATIONS[game_name]
-        except KeyError:
-            raise ValueError(f"no evaluation function for {game_name!r}") from None
+        module = _MODULES.get(game_name)
+        if module is None:
+            raise ValueError(f"no evaluation function for {game_name!r}")
+        make = importlib.import_module(module).make_evaluation
         _LOADED[game_name] = make()
     return _LOADED[game_name]

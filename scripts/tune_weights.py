@@ -18,14 +18,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ai.agents import make_agent
-from ai.evaluation import (
-    RPG_BATTLE_FEATURES,
-    WEIGHTS_DIR,
-    RpgBattleWeights,
-    rpg_battle_features,
-)
+from ai.evaluation import WEIGHTS_DIR
 from ai.evaluation import weighted as dot
 from ai.match import DEFAULT_ROUND_CAP
+from ai.rpg_battle_eval import RPG_BATTLE_FEATURES, RpgBattleWeights, rpg_battle_features
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.games.rpg_battle import RpgBattleState
@@ -145,8 +141,8 @@ def main() -> None:
     assert best is not None
     loss, hp_scale, w = best
     lines = [
-        "# Weights of the rpg-battle evaluation (ai/evaluation.py), in log-odds of winning per",
-        "# unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
+        "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
+        "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
         f"# {args.games} greedy-vs-greedy games (epsilon {args.epsilon}); "
         f"held-out log-loss {loss:.4f}.",
         *(f"{name} = {value:.6f}" for name, value in zip(RPG_BATTLE_FEATURES, w, strict=True)),

@@ -7,8 +7,9 @@ from positions import two_seat_position
 
 from ai.agents import GreedyAgent, RandomAgent, make_agent
 from ai.errors import AgentSpecError
-from ai.evaluation import RPG_BATTLE_FEATURES, RpgBattleWeights, WeightsError
+from ai.evaluation import WeightsError
 from ai.match import play_match, seating, simulate
+from ai.rpg_battle_eval import RPG_BATTLE_FEATURES, RpgBattleWeights
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
 
 
