@@ -1,0 +1,122 @@
+"""The GETGEM evaluation: how close each seat is to showing fire, water and thunder.
+
+Per seat, a weighted sum of features (GETGEM_FEATURES), minus the strongest
+opponent's: the race is won by one seat, so what counts is the lead over the
+nearest rival. The weights live in `ai/weights/getgem.toml`.
+
+A card this state cannot see (another seat's hidden hand, in a replica) counts by
+the share of each kind among the cards it has not seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from p2pcards.engine import State
+from p2pcards.games.getgem import GetGemState
+
+ELEMENTS = ("fire", "water", "thunder")
+GETGEM_FEATURES = (
+    "coverage",  # of fire, water and thunder, how many the hand, laid cards and elements show
+    "complete",  # 1 when they show all three: a declaration is possible
+    "elements",  # element cards held (a theft cannot take them at random)
+    "declared",  # a running declaration: 1 once laid, +1 for each laid card taken back
+    "gems",  # gems that can pay for a take or an element card
+    "actions",  # action cards in hand
+    "barrier",  # Barrier cards in hand
+    "cursed",  # 1 when a curse gem voids rainbows held
+    "hand",  # cards in hand
+)
+
+
+@dataclass(frozen=True)
+class GetgemWeights:
+    """Weights of the GETGEM evaluation, in the order of GETGEM_FEATURES, and its scale."""
+
+    vector: tuple[float, ...]
+    scale: float
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS_DIR / "getgem.toml") -> GetgemWeights:
+        """The weights in a TOML file, every one required."""
+        values = read_weights(path, [*GETGEM_FEATURES, "scale"])
+        return cls(tuple(values[name] for name in GETGEM_FEATURES), values["scale"])
+
+
+def getgem_features(state: GetGemState, seat: int) -> tuple[float, ...]:
+    """One seat's features (GETGEM_FEATURES), unknown cards counted by expectation."""
+    cards = state.hand(seat)
+    laid = state.laid(seat)
+    elements = state.elements(seat)
+    gems: dict[str, float] = {}
+    actions = barrier = 0.0
+    unknown = 0
+    for card in [*cards, *laid]:
+        if card is None:
+            unknown += 1
+            continue
+        kind = state.card_type(card)
+        if kind.gem is not None:
+            gems[kind.gem] = gems.get(kind.gem, 0.0) + 1
+        elif card in cards:
+            actions += 1
+            barrier += "barrier" in kind.effects
+    if unknown:
+        unseen = state.unseen_cards()
+        total = sum(unseen.values()) or 1
+        for card, count in unseen.items():
+            kind = state.card_type(card)
+            share = unknown * count / total
+            if kind.gem is not None:
+                gems[kind.gem] = gems.get(kind.gem, 0.0) + share
+            else:
+                actions += share
+                barrier += share * ("barrier" in kind.effects)
+    cursed = min(1.0, gems.get("curse", 0.0)) if state.character(seat) != "priest" else 0.0
+    rainbows = gems.get("rainbow", 0.0) * (1.0 - cursed)
+    shown = sum(1.0 for e in ELEMENTS if e in elements)
+    missing = 0.0
+    for e in ELEMENTS:
+        if e not in elements:
+            held = min(1.0, gems.get(e, 0.0))
+            shown += held
+            missing += 1.0 - held
+    coverage = shown + min(rainbows, missing)
+    payable = sum(gems.get(e, 0.0) for e in (*ELEMENTS, "rainbow"))
+    declared = float(4 - len(laid)) if laid else 0.0
+    complete = 1.0 if coverage >= 3.0 else 0.0
+    return (
+        coverage,
+        complete,
+        float(len(elements)),
+        declared,
+        payable,
+        actions,
+        barrier,
+        cursed * (gems.get("rainbow", 0.0) > 0),
+        float(state.hand_size(seat)),
+    )
+
+
+class GetgemEvaluation:
+    """Each seat's weighted features minus the strongest opponent's, in evaluation units."""
+
+    def __init__(self, weights: GetgemWeights) -> None:
+        self.weights = weights
+
+    def values(self, state: State) -> list[float]:
+        """Every seat's value; terminal states by their returns."""
+        assert isinstance(state, GetGemState)
+        n = state.num_players
+        if state.is_terminal():
+            return [terminal_value(state, s) for s in range(n)]
+        vector = self.weights.vector
+        scores = [weighted(vector, getgem_features(state, s)) for s in range(n)]
+        return relative(scores, self.weights.scale)
+
+
+def make_evaluation() -> GetgemEvaluation:
+    """The evaluation with the shipped weights."""
+    return GetgemEvaluation(GetgemWeights.load())
