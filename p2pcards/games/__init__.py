@@ -8,6 +8,7 @@ from p2pcards.errors import UnknownGameError
 # name -> module that defines GAME; modules are imported on first use so the
 # registry stays cheap to import.
 _MODULES: dict[str, str] = {
+    "getgem": "p2pcards.games.getgem",
     "rpg-battle": "p2pcards.games.rpg_battle",
 }
 _LOADED: dict[str, Game] = {}
