@@ -62,7 +62,10 @@ def rules(game: GameArg) -> None:
     """Show a game's rules in English, with the choices p2pcards made where the rulebook is open."""
     g = game_named(game)
     package = type(g).__module__
-    text = resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+    try:
+        text = resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"the rules of {g.name} are missing from this installation: {exc}") from None
     from rich.markdown import Markdown  # only this command needs it: keep startup fast
 
     out.print(Markdown(text))

@@ -7,6 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cli.wording import says, seat_label
 from p2pcards.engine import Action
 from p2pcards.games.rpg_battle import RpgBattleState
 from p2pcards.games.rpg_battle.actions import Deal, Discard, EndTurn, Pass, Pick, Play, React, Take
@@ -20,16 +21,6 @@ def _card(state: RpgBattleState, card: str | None) -> str:
     if card is None:
         return "a hidden card"
     return state.card_type(card).name
-
-
-def seat_label(seat: int, you: int | None) -> str:
-    """'you' for the person's seat, 'seat N' otherwise."""
-    return "you" if seat == you else f"seat {seat}"
-
-
-def _says(seat: int, you: int | None, verb: str) -> str:
-    """'you draft' or 'seat 1 drafts': subject and verb agreeing."""
-    return f"you {verb}" if seat == you else f"seat {seat} {verb}s"
 
 
 def hp_bar(hp: int, max_hp: int, width: int = 12) -> Text:
@@ -147,7 +138,7 @@ def describe_move(before: RpgBattleState, action: Action, you: int | None) -> st
     d = before.decision()
     who = seat_label(d.seat, you) if d.seat >= 0 else ""
     if isinstance(action, Pick):
-        return f"{_says(d.seat, you, 'draft')} {_name(before, action.character)}"
+        return f"{says(d.seat, you, 'draft')} {_name(before, action.character)}"
     if isinstance(action, Play):
         text = f"{_name(before, d.character)} ({who}) plays {_card(before, action.card)}"
         if action.target is not None:
@@ -162,16 +153,16 @@ def describe_move(before: RpgBattleState, action: Action, you: int | None) -> st
     if isinstance(action, React):
         return f"{_name(before, d.character)} ({who}) answers with {_card(before, action.card)}"
     if isinstance(action, Discard):
-        return f"{_says(d.seat, you, 'discard')} {_card(before, action.card)}"
+        return f"{says(d.seat, you, 'discard')} {_card(before, action.card)}"
     if isinstance(action, EndTurn):
         amount = "up to 5" if action.refill else "1"
         draw = "draw" if d.seat == you else "draws"
-        return f"{_says(d.seat, you, 'end')} the turn and {draw} {amount}"
+        return f"{says(d.seat, you, 'end')} the turn and {draw} {amount}"
     if isinstance(action, Take):
         thief, victim = d.receiver, d.victim
         assert thief is not None and victim is not None
         seen = action.card if you in (thief, victim) else None
-        text = f"{_says(thief, you, 'steal')} a card from {seat_label(victim, you)}"
+        text = f"{says(thief, you, 'steal')} a card from {seat_label(victim, you)}"
         return text + (f": {_card(before, seen)}" if seen else "")
     if isinstance(action, Deal):
         return None  # draws are summarised by the end-of-turn line and hand sizes

@@ -6,7 +6,7 @@ from typing import Protocol, cast
 
 from rich.console import RenderableType
 
-from cli import rpg_battle_view
+from cli import getgem_view, rpg_battle_view
 from p2pcards.engine import Action, State
 
 
@@ -20,7 +20,7 @@ class GameView(Protocol):
     def is_reaction(self, state: State) -> bool: ...
 
 
-_VIEWS: dict[str, ModuleType] = {"rpg-battle": rpg_battle_view}
+_VIEWS: dict[str, ModuleType] = {"getgem": getgem_view, "rpg-battle": rpg_battle_view}
 
 
 def view_for(game_name: str) -> GameView:
