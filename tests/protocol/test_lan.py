@@ -31,10 +31,10 @@ def start(*args: str, stdin: bool = False, env: dict[str, str] = ENV) -> subproc
 
 
 def open_table(
-    tmp: Path, seats: int, *extra: str, env: dict[str, str] = ENV
+    tmp: Path, seats: int, *extra: str, env: dict[str, str] = ENV, game: str = "rpg-battle"
 ) -> tuple[subprocess.Popen[str], str]:
     host = start(
-        "host", "rpg-battle", "--seats", str(seats), "--port", "0", "--agent", "greedy",
+        "host", game, "--seats", str(seats), "--port", "0", "--agent", "greedy",
         "--home", str(tmp / "host"), "--round-cap", "60", "--json", *extra, env=env,
     )  # fmt: skip
     assert host.stdout is not None
@@ -82,6 +82,26 @@ def test_a_person_plays_a_seat_through_stdin(tmp_path: Path) -> None:
     assert "Your hand" in out or "your hand" in out
     code, report, _ = result(host)
     assert code == 0 and report["audit"] == "passed"
+
+
+def test_getgem_at_a_lan_table_with_a_person_a_bot_and_the_hosts_ai(tmp_path: Path) -> None:
+    """Every hidden-hand move of GETGEM between three processes; the person's saved table
+    audits and replays as that seat saw it."""
+    host, invite = open_table(tmp_path, 3, game="getgem")
+    helper = bot(tmp_path, invite, 1, "--agent", "expectimax:nodes=100")
+    person = start("join", invite, "--home", str(tmp_path / "person"), stdin=True)
+    out, err = person.communicate("2\n1\n" * 3000, timeout=120)
+    assert person.returncode == 0, err
+    assert "Game over" in out and "Audit passed" in out and "your hand" in out
+    reports = [result(p) for p in (host, helper)]
+    assert all(code == 0 and report["audit"] == "passed" for code, report, _ in reports)
+    assert reports[0][1]["digest"] == reports[1][1]["digest"]
+    saved = next((tmp_path / "person" / "tables").glob("*.p2pt"))
+    replayed = subprocess.run(
+        [P2PCARDS, "replay", str(saved)], capture_output=True, text=True, env=ENV
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    assert "Winner: seat" in replayed.stdout or "before its end" in replayed.stdout
 
 
 def test_a_wrong_secret_or_fingerprint_is_refused_and_the_table_still_plays(tmp_path: Path) -> None:
