@@ -141,21 +141,36 @@ class Rules:
         return action
 
 
+_MULTISETS: dict[tuple[tuple[tuple[int, int], ...], int], list[tuple[int, ...]]] = {}
+
+
 def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[tuple[int, ...]]:
-    """Every multiset of `size` cards drawn from `counts`, restricted to `kinds` (in order)."""
+    """Every multiset of `size` cards drawn from `counts`, restricted to `kinds` (ascending
+    kinds, in lexicographic order). Shared and cached: callers must not change the result."""
+    present = tuple((k, min(counts[k], size)) for k in kinds if counts[k])
+    key = (present, size)
+    cached = _MULTISETS.get(key)
+    if cached is not None:
+        return cached
     out: list[tuple[int, ...]] = []
+    acc: list[int] = []
 
-    def walk(start: int, left: int, acc: tuple[int, ...]) -> None:
+    def walk(i: int, left: int) -> None:
         if left == 0:
-            out.append(acc)
+            out.append(tuple(acc))
             return
-        for i in range(start, len(kinds)):
-            k = kinds[i]
-            used = acc.count(k)
-            if counts[k] > used:
-                walk(i, left - 1, (*acc, k))
+        if i == len(present):
+            return
+        k, have = present[i]
+        for take in range(min(have, left), -1, -1):
+            acc.extend((k,) * take)
+            walk(i + 1, left - take)
+            del acc[len(acc) - take :]
 
-    walk(0, size, ())
+    walk(0, size)
+    if len(_MULTISETS) > 50_000:
+        _MULTISETS.clear()
+    _MULTISETS[key] = out
     return out
 
 
