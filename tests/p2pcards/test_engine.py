@@ -26,7 +26,7 @@ def test_names_and_load() -> None:
 
 
 def test_unknown_game_lists_known_games() -> None:
-    with pytest.raises(UnknownGameError, match="known games: rpg-battle"):
+    with pytest.raises(UnknownGameError, match="known games: getgem, rpg-battle"):
         games.load("poker")
 
 

@@ -1,0 +1,48 @@
+"""GETGEM from the command line: rules, play through stdin, simulate and a tournament."""
+
+import json
+from pathlib import Path
+
+from test_cli import run
+
+
+def test_rules_getgem_shows_the_rules_in_english_with_our_choices() -> None:
+    result = run("rules", "getgem")
+    assert result.returncode == 0, result.stderr
+    assert "Our choices" in result.stdout
+    assert "Barrier" in result.stdout and "Composition" in result.stdout
+
+
+def test_play_getgem_to_the_end_through_stdin() -> None:
+    # "2" is a card or a declaration when there is one; "1" ends the turn or lets an
+    # effect happen. A round cap makes sure the game ends.
+    result = run(
+        "play", "getgem", "--seats", "3", "--ai", "greedy", "--seed", "3", "--round-cap", "40",
+        stdin="2\n1\n" * 3000,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Game over" in result.stdout or "You win!" in result.stdout
+    assert "your hand:" in result.stdout and "you play" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_simulate_getgem_with_expectimax_at_three_seats() -> None:
+    result = run(
+        "simulate", "getgem", "--seats", "3", "--agents", "expectimax:nodes=200,greedy,random",
+        "--games", "3", "--seed", "5", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["games"] == 3
+    assert sum(a["wins"] for a in report["agents"].values()) == 3
+
+
+def test_a_getgem_tournament_stores_every_game(tmp_path: Path) -> None:
+    db = tmp_path / "gg.sqlite"
+    result = run(
+        "tournament", "getgem", "--agents", "greedy,random", "--seats", "3", "--games", "4",
+        "--jobs", "1", "--db", str(db), "--json", str(tmp_path / "out.json"),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads((tmp_path / "out.json").read_text())
+    assert sum(p["games"] for p in report["pairings"]) == 4
