@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
-from p2pcards.engine import State
-from p2pcards.games.getgem import GetGemState
+from p2pcards.engine import Game, State
+from p2pcards.games.getgem import GetGemGame, GetGemState
 
 ELEMENTS = ("fire", "water", "thunder")
 GETGEM_FEATURES = (
@@ -45,57 +45,76 @@ class GetgemWeights:
         return cls(tuple(values[name] for name in GETGEM_FEATURES), values["scale"])
 
 
+_GEM_INDEX = {gem: i for i, gem in enumerate((*ELEMENTS, "rainbow", "curse"))}
+RAINBOW, CURSE = 3, 4
+_TABLES: dict[Game, dict[str, tuple[int, bool]]] = {}
+
+
+def _card_table(game: Game) -> dict[str, tuple[int, bool]]:
+    """Per card id: its gem's index (-1 for an action card) and whether it can be a Barrier."""
+    table = _TABLES.get(game)
+    if table is None:
+        assert isinstance(game, GetGemGame)
+        table = _TABLES[game] = {
+            card.id: (-1 if card.gem is None else _GEM_INDEX[card.gem], "barrier" in card.effects)
+            for card in game.db.cards
+        }
+    return table
+
+
 def getgem_features(state: GetGemState, seat: int) -> tuple[float, ...]:
     """One seat's features (GETGEM_FEATURES), unknown cards counted by expectation."""
-    cards = state.hand(seat)
-    laid = state.laid(seat)
-    elements = state.elements(seat)
-    gems: dict[str, float] = {}
+    table = _card_table(state.game)
+    gems = [0.0] * len(_GEM_INDEX)
     actions = barrier = 0.0
     unknown = 0
-    for card in [*cards, *laid]:
+    for card in state.hand(seat):
         if card is None:
             unknown += 1
             continue
-        kind = state.card_type(card)
-        if kind.gem is not None:
-            gems[kind.gem] = gems.get(kind.gem, 0.0) + 1
-        elif card in cards:
+        gem, shields = table[card]
+        if gem >= 0:
+            gems[gem] += 1
+        else:
             actions += 1
-            barrier += "barrier" in kind.effects
+            barrier += shields
+    laid = state.laid(seat)
+    for card in laid:
+        gem = table[card][0]
+        if gem >= 0:
+            gems[gem] += 1
     if unknown:
         unseen = state.unseen_cards()
         total = sum(unseen.values()) or 1
         for card, count in unseen.items():
-            kind = state.card_type(card)
             share = unknown * count / total
-            if kind.gem is not None:
-                gems[kind.gem] = gems.get(kind.gem, 0.0) + share
+            gem, shields = table[card]
+            if gem >= 0:
+                gems[gem] += share
             else:
                 actions += share
-                barrier += share * ("barrier" in kind.effects)
-    cursed = min(1.0, gems.get("curse", 0.0)) if state.character(seat) != "priest" else 0.0
-    rainbows = gems.get("rainbow", 0.0) * (1.0 - cursed)
-    shown = sum(1.0 for e in ELEMENTS if e in elements)
-    missing = 0.0
-    for e in ELEMENTS:
-        if e not in elements:
-            held = min(1.0, gems.get(e, 0.0))
+                barrier += share * shields
+    elements = state.elements(seat)
+    cursed = min(1.0, gems[CURSE]) if state.character(seat) != "priest" else 0.0
+    rainbows = gems[RAINBOW] * (1.0 - cursed)
+    shown = missing = 0.0
+    for e, name in enumerate(ELEMENTS):
+        if name in elements:
+            shown += 1.0
+        else:
+            held = min(1.0, gems[e])
             shown += held
             missing += 1.0 - held
     coverage = shown + min(rainbows, missing)
-    payable = sum(gems.get(e, 0.0) for e in (*ELEMENTS, "rainbow"))
-    declared = float(4 - len(laid)) if laid else 0.0
-    complete = 1.0 if coverage >= 3.0 else 0.0
     return (
         coverage,
-        complete,
+        1.0 if coverage >= 3.0 else 0.0,
         float(len(elements)),
-        declared,
-        payable,
+        float(4 - len(laid)) if laid else 0.0,
+        gems[0] + gems[1] + gems[2] + gems[RAINBOW],
         actions,
         barrier,
-        cursed * (gems.get("rainbow", 0.0) > 0),
+        cursed if gems[RAINBOW] > 0 else 0.0,
         float(state.hand_size(seat)),
     )
 
