@@ -66,6 +66,9 @@ def weighted(vector: Sequence[float], features: Sequence[float]) -> float:
 def relative(scores: Sequence[float], scale: float) -> list[float]:
     """Each seat's score minus the strongest opponent's, scaled and kept inside CLAMP."""
     n = len(scores)
+    if n == 2:  # the common case, in the search's inner loop
+        lead = scale * (scores[0] - scores[1])
+        return [max(-CLAMP, min(CLAMP, lead)), max(-CLAMP, min(CLAMP, -lead))]
     values = []
     for s in range(n):
         best_other = max((scores[o] for o in range(n) if o != s), default=0.0)

@@ -8,6 +8,7 @@ that a unit of evaluation is a fixed step in the log-odds of winning.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -48,6 +49,12 @@ class RpgBattleWeights:
         return tuple(float(getattr(self, name)) for name in RPG_BATTLE_FEATURES)
 
 
+@functools.cache
+def _health_curve(hp_scale: float) -> tuple[float, ...]:
+    """1 - exp(-hp / hp_scale) for every HP a character can have, worked out once."""
+    return tuple(1.0 - math.exp(-hp / hp_scale) for hp in range(64))
+
+
 def rpg_battle_features(
     state: RpgBattleState, seat: int, hp_scale: float, hand_cap: int
 ) -> tuple[float, ...]:
@@ -58,9 +65,10 @@ def rpg_battle_features(
     on every feature.
     """
     alive = strength = magic = hit_points = 0.0
+    curve = _health_curve(hp_scale)
     for hp, card in state.fighting_strength(seat):
         if hp > 0:
-            health = 1.0 - math.exp(-hp / hp_scale)
+            health = curve[hp] if hp < len(curve) else 1.0 - math.exp(-hp / hp_scale)
             alive += 1
             strength += card.str * health
             magic += card.mag * health
