@@ -1,8 +1,9 @@
 """Headless games among agents: one game (`play_match`) and a series (`simulate`)."""
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ai.agents import Agent, make_agent
 from ai.errors import AgentCrashed, AgentFailure, AgentIllegalAction, AgentTimedOut
@@ -45,11 +46,13 @@ def play_match(
     round_cap: int | None = DEFAULT_ROUND_CAP,
     on_move: MoveHook | None = None,
     move_timeout: float | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> MatchResult:
-    """Play one game, agent_specs[i] in seat i, everything seeded from `seed`."""
+    """Play one game, agent_specs[i] in seat i, everything seeded from `seed`; `options` are
+    the game's own (getgem's match=True, say)."""
     started = time.monotonic()
     game = games.load(game_name)
-    state = game.new_initial_state(len(agent_specs), round_cap=round_cap)
+    state = game.new_initial_state(len(agent_specs), round_cap=round_cap, **(options or {}))
     dealer = LocalDealer(seed)
     agents = [
         make_agent(spec, seed * 1000 + seat, move_timeout) for seat, spec in enumerate(agent_specs)
@@ -149,10 +152,11 @@ def simulate(
     seed: int,
     round_cap: int | None = DEFAULT_ROUND_CAP,
     on_move: MoveHook | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Tally:
     """Play `num_games` games with seats rotated; game i uses seed + i."""
     tally = Tally()
     for i in range(num_games):
         specs = seating(agent_specs, seats, i)
-        tally.add(play_match(game_name, specs, seed + i, round_cap, on_move))
+        tally.add(play_match(game_name, specs, seed + i, round_cap, on_move, options=options))
     return tally

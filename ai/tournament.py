@@ -42,6 +42,7 @@ class TournamentConfig:
     seed: int = 0
     round_cap: int | None = 100
     move_timeout: float | None = None
+    options: tuple[tuple[str, Any], ...] = ()  # the game's own options, as (key, value) pairs
 
     def __post_init__(self) -> None:
         if len(set(self.agents)) < 2 or len(set(self.agents)) != len(self.agents):
@@ -71,6 +72,9 @@ class TournamentConfig:
         """The configuration as JSON data, for the database."""
         data = asdict(self)
         data["agents"] = list(self.agents)
+        del data["options"]
+        if self.options:  # left out when empty, so tournaments stored before them resume
+            data["options"] = dict(self.options)
         return data
 
 
@@ -99,6 +103,7 @@ def run_games(config: TournamentConfig, specs: tuple[GameSpec, ...]) -> list[Mat
             spec.seed,
             config.round_cap,
             move_timeout=config.move_timeout,
+            options=dict(config.options),
         )
         for spec in specs
     ]

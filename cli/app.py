@@ -14,7 +14,7 @@ from ai.match import DEFAULT_ROUND_CAP
 from ai.match import simulate as run_simulation
 from cli.agent_stdio import register as register_agent_stdio_command
 from cli.errors import USAGE, fail
-from cli.options import agent_specs, game_named, seat_count
+from cli.options import GameOptionsOpt, agent_specs, game_named, game_options, seat_count
 from cli.play import Quit, explanation, run_local_game
 from cli.records import register as register_record_commands
 from cli.table import register as register_table_commands
@@ -83,19 +83,18 @@ def play(
         int | None, typer.Option(help="End the game after this many rounds (default: no cap).")
     ] = None,
     explain: ExplainOpt = False,
+    option: GameOptionsOpt = None,
 ) -> None:
     """Play a game in the terminal: you at seat 0, AI in the other seats."""
     g = game_named(game)
     n = seat_count(g, seats)
+    options = game_options(g, n, option, round_cap=round_cap)
     spec = agent_specs(ai)[0]
     seed = secrets.randbelow(10**9) if seed is None else seed
     out.print(
         f"[bold]{g.title}[/] — {n} seats, you are seat 0, AI: {spec}, seed {seed}. Type ? for help."
     )
-    try:
-        state = g.new_initial_state(n, round_cap=round_cap)
-    except P2PCardsError as exc:
-        raise fail(str(exc)) from None
+    state = g.new_initial_state(n, round_cap=round_cap, **options)
     agents = {s: make_agent(spec, seed * 1000 + s) for s in range(1, n)}
     try:
         final = run_local_game(
@@ -127,10 +126,12 @@ def simulate(
     ] = DEFAULT_ROUND_CAP,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     explain: ExplainOpt = False,
+    option: GameOptionsOpt = None,
 ) -> None:
     """Play AI-only games and report wins per agent and per seat."""
     g = game_named(game)
     n = seat_count(g, seats)
+    options = game_options(g, n, option, round_cap=round_cap)
     specs = agent_specs(agents)
     view = view_for(g.name)
 
@@ -143,7 +144,7 @@ def simulate(
             )
 
     hook = show_thought if explain else None
-    tally = run_simulation(g.name, specs, n, num_games, seed, round_cap, hook)
+    tally = run_simulation(g.name, specs, n, num_games, seed, round_cap, hook, options)
     if as_json:
         print(
             json.dumps(

@@ -1,11 +1,15 @@
-"""Checks of command-line input shared by the commands: games, seat counts, agent specs."""
+"""Checks of command-line input shared by the commands: games, seat counts, options, agents."""
+
+from typing import Annotated, Any
+
+import typer
 
 from ai.agents import make_agent, split_specs
 from ai.errors import AgentSpecError
 from cli.errors import fail
 from p2pcards import games
 from p2pcards.engine import Game
-from p2pcards.errors import UnknownGameError
+from p2pcards.errors import P2PCardsError, UnknownGameError
 
 
 def game_named(name: str) -> Game:
@@ -38,3 +42,47 @@ def agent_specs(text: str) -> list[str]:
         if close is not None:
             close(None)
     return specs
+
+
+GameOptionsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        help="A game option KEY=VALUE, repeatable (see `p2pcards rules GAME`), "
+        "e.g. -o match=true -o characters=true for getgem.",
+    ),
+]
+
+
+def game_options(game: Game, seats: int, pairs: list[str] | None, **fixed: Any) -> dict[str, Any]:
+    """KEY=VALUE options (true/false, null, integers, else text), checked by making a table
+    with them and the `fixed` options; a usage error says what is wrong."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise fail(f"--option takes KEY=VALUE, not {pair!r}")
+        options[key.strip()] = _value(text.strip())
+    try:
+        game.new_initial_state(seats, **fixed, **options)
+    except P2PCardsError as exc:
+        raise fail(str(exc)) from None
+    except TypeError as exc:  # an option given twice, as a flag and as -o
+        raise fail(f"bad game options: {exc}") from None
+    return options
+
+
+def _value(text: str) -> Any:
+    """An option's value: a bool, None, an int, or the text itself."""
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if lowered in ("null", "none"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text

@@ -24,6 +24,7 @@ from rich.table import Table
 from ai.agents import make_agent
 from ai.errors import AgentSpecError
 from cli.errors import FAILURE, err, fail
+from cli.options import GameOptionsOpt, game_options
 from cli.play import Quit, answer_to, prompt_line, show_choices
 from cli.views import view_for
 from p2pcards import games
@@ -262,6 +263,7 @@ def host(
         str | None,
         typer.Option(help="Send the announcements to ADDR:PORT instead (implies --announce)."),
     ] = None,
+    option: GameOptionsOpt = None,
 ) -> None:
     """Open a table and print its invite code; play when every seat is taken."""
     try:
@@ -269,6 +271,8 @@ def host(
         g.check_num_players(seats)
     except (UnknownGameError, P2PCardsError) as exc:
         raise fail(str(exc)) from None
+    capped = {} if round_cap is None else {"round_cap": round_cap}
+    options = {**capped, **game_options(g, seats, option, **capped)}
     if not 0 <= ai < seats:
         raise fail(f"--ai must leave at least the host's seat: 0 to {seats - 1}")
     target: tuple[str, int] | None = None
@@ -282,7 +286,6 @@ def host(
     seat = LocalSeat(
         identity, name or "host", decide, directory, watch=watch, test_seed=_test_seed()
     )
-    options = {} if round_cap is None else {"round_cap": round_cap}
     plan = HostPlan(
         g.name, seats, options, bind, port, advertise, ai, ai_agent, timeout, as_json, target
     )

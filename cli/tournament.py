@@ -33,7 +33,7 @@ from ai.tournament import (
     standings,
 )
 from cli.errors import FAILURE, fail
-from cli.options import agent_specs, game_named, seat_count
+from cli.options import GameOptionsOpt, agent_specs, game_named, game_options, seat_count
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -90,15 +90,18 @@ def tournament(
     dask_local: Annotated[
         int | None, typer.Option(min=1, help="Run on a local Dask cluster of N worker processes.")
     ] = None,
+    option: GameOptionsOpt = None,
 ) -> None:
     """Play AI-vs-AI games in parallel, seats rotated, every game stored as it finishes."""
     g = game_named(game)
     n = seat_count(g, seats)
+    options = game_options(g, n, option, round_cap=round_cap)
     specs = agent_specs(agents)
     try:
         config = TournamentConfig(
-            g.name, tuple(specs), n, num_games, format, seed, round_cap, move_timeout
-        )
+            g.name, tuple(specs), n, num_games, format, seed, round_cap, move_timeout,
+            tuple(sorted(options.items())),
+        )  # fmt: skip
         test = Sprt.parse(sprt) if sprt is not None else None
         stop = sprt_stop(config, test) if test is not None else None
     except (TournamentError, ValueError) as exc:

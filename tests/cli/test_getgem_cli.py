@@ -46,3 +46,26 @@ def test_a_getgem_tournament_stores_every_game(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads((tmp_path / "out.json").read_text())
     assert sum(p["games"] for p in report["pairings"]) == 4
+
+
+def test_game_options_reach_the_game_match_and_characters() -> None:
+    """The match rule (line 69-73) and the character expansion (line 64-68), from the
+    command line: a whole match with characters drafted ends with one winner per match."""
+    result = run(
+        "simulate", "getgem", "--seats", "3", "--agents", "greedy,random", "--games", "2",
+        "-o", "match=true", "--option", "characters=yes", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 2
+
+
+def test_bad_game_options_are_usage_errors() -> None:
+    for args, message in [
+        (["-o", "match=maybe"], "match must be true or false"),
+        (["-o", "colour=red"], "unknown getgem options: colour"),
+        (["-o", "nonsense"], "--option takes KEY=VALUE"),
+    ]:
+        for command in (["simulate", "getgem"], ["host", "getgem", "--seats", "3"]):
+            result = run(*command, *args)
+            assert result.returncode == 2, (command, args)
+            assert message in result.stderr and "Traceback" not in result.stderr
