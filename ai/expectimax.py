@@ -74,7 +74,7 @@ class SearchReport:
         return "\n".join(lines)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Budget:
     nodes: int | None
     deadline: float | None
@@ -97,7 +97,7 @@ class _Bound(Enum):
     UPPER = 2  # at most this (every move fell below the window)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Entry:
     depth: int
     value: float
