@@ -4,33 +4,28 @@ Layout of a state (plain lists of ints, so `clone()` is a handful of list copies
 
 - the basic cards are slots 0..N-1 (N = 30 with the shipped data) that live in exactly one
   of `_deck` (bottom first), `_discard` (oldest first), a hand `_hands[seat]` or the cards a
-  declaring seat laid face up, `_laid[seat]`; `_ident[slot]` is the card kind or UNKNOWN,
-  `_known[slot]` the bit mask of seats that know it;
-- `_pool[kind]` counts the copies of each kind whose slot this state does not know: the deck
-  in a complete state, plus other seats' hidden cards in a replica. Deal and Take outcomes
-  are weighted by it;
+  declaring seat laid face up, `_laid[seat]`, with what this state knows of them, kept by
+  `p2pcards.slots.SlotState` (which also deals, takes, reshuffles and masks observations);
 - the three gem element cards are public tokens: `_element[e]` is the seat holding element
   e, or -1 for the middle of the table;
 - pending steps (draws, random takes, Barrier windows, a push, Excavation Arm's discard) wait
   in `_queue` and are resolved before the turn goes on.
 
 Before a decision that uses hidden cards, the dealer tells every replica which slots it uses
-(`see`, pinned sightings): `_pins` holds them until the action is applied.
+(`see`, pinned sightings): `_pins` holds them until the action is applied (`_pick_slots`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from p2pcards.digest import Canonical
-from p2pcards.engine import CHANCE, TERMINAL, Action, ChanceMove, Game, Reveal, Sighting, State
+from p2pcards.engine import CHANCE, TERMINAL, Action, Game, Reveal
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.games.getgem.actions import (
-    DEAL_HIDDEN,
     GUARD,
     PASS,
     Barrier,
@@ -50,8 +45,8 @@ from p2pcards.games.getgem.actions import (
     Trade,
 )
 from p2pcards.games.getgem.cards import ELEMENT_GEMS, GEMS, CardDatabase, CardType, Character
+from p2pcards.slots import DRAW, TAKE, UNKNOWN, SlotRules, SlotState
 
-UNKNOWN = -1
 FIRE, WATER, THUNDER, RAINBOW, CURSE = range(5)  # gem numbers, as in cards.GEMS
 
 # Phases.
@@ -60,7 +55,7 @@ PHASE_NAMES = ("draft", "deal", "start", "action", "take-back", "limit", "over")
 
 # Pending steps in the queue: (DRAW, seat), (TAKE, thief, victim),
 # (WINDOW, chosen seat, actor, effect), (PUSH, actor, victim), (DIG, seat).
-DRAW, TAKE, WINDOW, PUSH, DIG = range(5)
+WINDOW, PUSH, DIG = 2, 3, 4
 STEP_NAMES = ("draw", "take", "window", "push", "dig")
 
 # Effects that choose a seat, and so open a Barrier window on it.
@@ -68,8 +63,6 @@ STEAL, EXCHANGE, STEAL_PUSH, PEEP, PICKPOCKET = range(5)
 WINDOW_EFFECTS = ("steal", "full-exchange", "steal-push", "peeping-draw", "pickpocket")
 _EFFECT_CODE = {"steal": STEAL, "full-exchange": EXCHANGE, "steal-push": STEAL_PUSH,
                 "peeping-draw": PEEP}  # fmt: skip
-
-Step = tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,20 +88,17 @@ class Decision:
     count: int = 0  # limit: cards above the hand limit; take-back: laid cards left
 
 
-class Rules:
+class Rules(SlotRules):
     """Static tables derived once from the card database: indices, numbers, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        self.game = game
+        super().__init__(game, db.cards, db.deck_size, Deal, Take, "position")
         self.db = db
         self.cards = db.cards
         self.chars = db.characters
         self.elements = db.elements
         self.num = db.numbers
-        self.card_index = {c.id: i for i, c in enumerate(self.cards)}
         self.char_index = {c.id: i for i, c in enumerate(self.chars)}
-        self.composition = [c.qty for c in self.cards]
-        self.deck_size = db.deck_size
         self.gem_of = [GEMS.index(c.gem) if c.gem is not None else -1 for c in self.cards]
         self.kind_of_gem = [self.gem_of.index(g) for g in range(len(GEMS))]
         self.curse = self.kind_of_gem[CURSE]
@@ -121,7 +111,6 @@ class Rules:
         self.element_names = [ELEMENT_GEMS[g] for g in self.element_gem]
         self.barrier = [c.kind == "action" and "barrier" in c.effects for c in self.cards]
         self.ability = [c.ability for c in self.chars]
-        self.deals = [Deal(c.id) for c in self.cards]
         self._joined: dict[tuple[int, ...], str] = {}
         self._actions: dict[tuple[Any, ...], Action] = {}
 
@@ -174,30 +163,19 @@ def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[t
     return out
 
 
-class GetGemState(State):
+class GetGemState(SlotState[Rules]):
     """A position of GETGEM, or one seat's replica of it."""
 
     __slots__ = (
-        "_char", "_current", "_deck", "_discard", "_element", "_first", "_game_no",
-        "_generation", "_hands", "_ident", "_known", "_laid", "_last_winner", "_n", "_options",
-        "_peeped", "_phase", "_picks", "_pins", "_pool", "_queue", "_rules", "_scores", "_seat",
-        "_taken", "_tb", "_turns", "_used", "_winners", "viewer",
+        "_char", "_element", "_first", "_game_no", "_laid", "_last_winner", "_options",
+        "_peeped", "_phase", "_picks", "_scores", "_seat", "_taken", "_tb", "_turns", "_used",
+        "_winners",
     )  # fmt: skip
 
     def __init__(self, rules: Rules, num_players: int, options: Options) -> None:
-        self._rules = rules
-        self._n = num_players
+        super().__init__(rules, num_players)
         self._options = options
-        self.viewer: int | None = None
-        size = rules.deck_size
-        self._hands: list[list[int]] = [[] for _ in range(num_players)]
         self._laid: list[list[int]] = [[] for _ in range(num_players)]
-        self._ident = [UNKNOWN] * size
-        self._known = [0] * size
-        self._deck = list(range(size))
-        self._discard: list[int] = []
-        self._pool = list(rules.composition)
-        self._generation = 0
         self._element = [-1] * len(rules.elements)
         self._char = [-1] * num_players
         self._used = [False] * num_players  # ability used since the seat's turn began
@@ -210,11 +188,8 @@ class GetGemState(State):
         self._picks = 0
         self._tb = 0
         self._taken = -1
-        self._queue: list[Step] = []
-        self._pins: list[int] = []
         self._last_winner = -1
         self._winners: list[int] | None = None
-        self._current = 0
         if options.characters:
             self._phase = DRAFT
         else:
@@ -225,14 +200,6 @@ class GetGemState(State):
     # ----------------------------------------------------------------- queries
 
     @property
-    def game(self) -> Game:
-        return self._rules.game
-
-    @property
-    def num_players(self) -> int:
-        return self._n
-
-    @property
     def options(self) -> Options:
         """The options this table was made with."""
         return self._options
@@ -241,9 +208,6 @@ class GetGemState(State):
     def database(self) -> CardDatabase:
         """The card database this game plays with."""
         return self._rules.db
-
-    def current_player(self) -> int:
-        return self._current
 
     def decision(self) -> Decision:
         """What is being decided now, in public terms."""
@@ -298,14 +262,6 @@ class GetGemState(State):
         """Match points per seat (line 71); all 0 in a single game."""
         return list(self._scores)
 
-    def hand(self, seat: int) -> list[str | None]:
-        """A seat's hand in order, None for each card this state does not know."""
-        return [self._card_id(self._ident[s]) for s in self._hands[seat]]
-
-    def hand_size(self, seat: int) -> int:
-        """How many cards a seat holds (public)."""
-        return len(self._hands[seat])
-
     def laid(self, seat: int) -> list[str]:
         """The cards a declaring seat laid face up and has not yet taken back (public)."""
         return [self._rules.cards[self._ident[s]].id for s in self._laid[seat]]
@@ -347,47 +303,14 @@ class GetGemState(State):
             raise IllegalActionError(f"there is no character called {character!r}")
         return self._rules.chars[c]
 
-    def unseen_cards(self) -> dict[str, int]:
-        """How many copies of each card this state has not seen (the deck and hidden hands)."""
-        cards = self._rules.cards
-        return {cards[k].id: n for k, n in enumerate(self._pool) if n}
-
-    def deck_size(self) -> int:
-        """Cards left in the draw deck."""
-        return len(self._deck)
-
-    def discard_pile(self) -> list[str]:
-        """The discard pile, oldest first (face up, public)."""
-        return [self._rules.cards[self._ident[s]].id for s in self._discard]
-
     def peeping_draws(self) -> int:
         """Peeping Draws played this turn (line 100: one a turn)."""
         return self._peeped
 
-    def reshuffles(self) -> int:
-        """How many times cards were gathered into a new deck: the discard pile when the deck
-        ran out (line 58-59), or every card for the next game of a match."""
-        return self._generation
-
-    def hand_slots(self, seat: int) -> list[int]:
-        return list(self._hands[seat])
-
-    def deck_slots(self) -> list[int]:
-        return list(self._deck)
-
-    def slots(self) -> Iterator[tuple[int, str, str | None, int]]:
-        """Every card slot as (slot id, place, card or None, bit mask of seats that know it)."""
-        ident, known = self._ident, self._known
-        for s in self._deck:
-            yield s, "deck", self._card_id(ident[s]), known[s]
-        for s in self._discard:
-            yield s, "discard", self._card_id(ident[s]), known[s]
-        for seat, hand in enumerate(self._hands):
-            for s in hand:
-                yield s, f"hand:{seat}", self._card_id(ident[s]), known[s]
+    def _places(self) -> Iterator[tuple[str, list[int]]]:
+        yield from super()._places()
         for seat, laid in enumerate(self._laid):
-            for s in laid:
-                yield s, f"laid:{seat}", self._card_id(ident[s]), known[s]
+            yield f"laid:{seat}", laid
 
     def winners(self) -> list[int]:
         """The winner (after the turn cap: the seats sharing the result); empty until the end."""
@@ -413,58 +336,6 @@ class GetGemState(State):
         return self._complete(kinds, seat, self._cursed(seat, hand))
 
     # ----------------------------------------------------------- chance nodes
-
-    def chance_move(self) -> ChanceMove:
-        """Draws come from the deck; a random take comes from the victim's hand."""
-        if self._current != CHANCE:
-            raise IllegalActionError("not a chance node")
-        step = self._queue[0]
-        if step[0] == DRAW:
-            return ChanceMove("deal", step[1])
-        return ChanceMove("take", step[1], source=step[2])
-
-    def chance_viewers(self) -> frozenset[int]:
-        """At a chance node, the seats entitled to learn the outcome's card."""
-        if self._current != CHANCE:
-            return frozenset()
-        step = self._queue[0]
-        if step[0] == DRAW:
-            return frozenset((step[1],))
-        return frozenset((step[1], step[2]))
-
-    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
-        """Deal(card), or Take(position, card), whichever this chance node is."""
-        if self.chance_move().kind == "deal":
-            return DEAL_HIDDEN if card is None else self._rules.deals[self._kind(card)]
-        return Take(position, card)
-
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self._current != CHANCE:
-            raise IllegalActionError("not a chance node")
-        step = self._queue[0]
-        viewer = self.viewer
-        pool = self._pool
-        if step[0] == DRAW:
-            if viewer is not None and viewer != step[1]:
-                return [(DEAL_HIDDEN, 1.0)]
-            deals = self._rules.deals
-            total = sum(pool)
-            return [(deals[k], n / total) for k, n in enumerate(pool) if n]
-        may_see = viewer is None or viewer in (step[1], step[2])
-        hand = self._hands[step[2]]
-        share = 1.0 / len(hand)
-        total = sum(pool)
-        outcomes: list[tuple[Action, float]] = []
-        for i, slot in enumerate(hand):
-            k = self._ident[slot]
-            if k != UNKNOWN or not may_see:
-                outcomes.append((Take(i, self._card_id(k)), share))
-            else:  # the thief's replica, at a card it has not seen: spread over the unseen
-                cards = self._rules.cards
-                outcomes.extend(
-                    (Take(i, cards[j].id), share * n / total) for j, n in enumerate(pool) if n
-                )
-        return outcomes
 
     # ------------------------------------------------------------ the dealer
 
@@ -501,51 +372,10 @@ class GetGemState(State):
             return [Reveal(cur, everyone, tuple(names))]
         return []
 
-    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Where in `seat`'s hand the named cards are, distinct, the copies the most seats
-        already know first (they reveal the least); a pending push never names the card just
-        taken. Needs the hand (the acting seat's replica, or the complete state)."""
-        if not 0 <= seat < self._n:
-            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
-        exclude = -1
-        if self._queue and self._queue[0][0] == PUSH and self._queue[0][1] == seat:
-            exclude = self._taken
-        pins, self._pins = self._pins, []
-        try:
-            slots = self._pick_slots(seat, [self._kind(c) for c in cards], exclude)
-        finally:
-            self._pins = pins
-        hand = self._hands[seat]
-        return [hand.index(s) for s in slots]
-
-    def see(self, sightings: Sequence[Sighting]) -> None:
-        """Learn what the dealer opened for the next action; pinned sightings fix the slots the
-        action uses, in order."""
-        for sight in sightings:
-            if not 0 <= sight.seat < self._n:
-                raise IllegalActionError(f"no seat {sight.seat} at a table of {self._n}")
-            hand = self._hands[sight.seat]
-            if not 0 <= sight.position < len(hand):
-                raise IllegalActionError(f"seat {sight.seat} has no card at {sight.position}")
-            slot = hand[sight.position]
-            if sight.card is not None:
-                self._learn(slot, self._kind(sight.card))
-            if sight.pinned:
-                if slot in self._pins:
-                    raise IllegalActionError(f"position {sight.position} is pinned twice")
-                if self._pins and self._pins[0] not in hand:
-                    raise IllegalActionError("pinned cards of one action come from one hand")
-                self._pins.append(slot)
-
-    def _learn(self, slot: int, k: int) -> None:
-        ident = self._ident[slot]
-        if ident == UNKNOWN:
-            if self._pool[k] <= 0:
-                raise IllegalActionError(f"{self._rules.cards[k].id} cannot be there")
-            self._ident[slot] = k
-            self._pool[k] -= 1
-        elif ident != k:
-            raise IllegalActionError(f"that card is not {self._rules.cards[k].id}")
+    def _unshowable(self, seat: int) -> int:
+        """A pending push never pushes back the card just taken."""
+        step = self._queue[0] if self._queue else None
+        return self._taken if step is not None and step[0] == PUSH and step[1] == seat else -1
 
     def _named_ids(self, action: Action) -> list[str]:
         """The card ids an action shows from the acting seat's hand, in its order."""
@@ -591,32 +421,12 @@ class GetGemState(State):
             return list(pins)
         if None in kinds:
             raise IllegalActionError("a push must name its card, or the dealer must pin it")
-        if self.viewer is not None and self.viewer != seat:
-            raise IllegalActionError(
-                f"this replica cannot see seat {seat}'s hand: the dealer must pin the cards "
-                "the action uses (see)"
-            )
-        known = self._known
-        chosen: list[int] = []
-        for k in kinds:
-            best, most = -1, -1
-            for slot in hand:
-                if ident[slot] == k and slot != exclude and slot not in chosen:
-                    c = known[slot].bit_count()
-                    if c > most:
-                        best, most = slot, c
-            if best < 0:
-                assert k is not None
-                raise IllegalActionError(
-                    f"seat {seat} holds no (more) {self._rules.cards[k].name} to use"
-                )
-            chosen.append(best)
-        return chosen
+        return self._best_known_slots(seat, kinds, exclude)
 
     def _use(self, seat: int, kinds: Sequence[int | None], exclude: int = -1) -> list[int]:
         """Take the slots an action uses (pins consumed); each named card is now known here."""
         slots = self._pick_slots(seat, kinds, exclude)
-        self._pins.clear()
+        self._pins = ()
         for slot, k in zip(slots, kinds, strict=True):
             if k is not None and self._ident[slot] == UNKNOWN:
                 self._ident[slot] = k
@@ -625,12 +435,7 @@ class GetGemState(State):
 
     # ------------------------------------------------------------ legal moves
 
-    def legal_actions(self) -> list[Action]:
-        cur = self._current
-        if cur == TERMINAL:
-            return []
-        if cur == CHANCE:
-            return [outcome for outcome, _ in self.chance_outcomes()]
+    def _decisions(self, cur: int) -> list[Action]:
         rules = self._rules
         act = rules.action
         cards = rules.cards
@@ -734,13 +539,7 @@ class GetGemState(State):
 
     # ------------------------------------------------------------- validation
 
-    def verify_action(self, action: Action) -> None:
-        cur = self._current
-        if cur == TERMINAL:
-            raise IllegalActionError("the game is over")
-        if cur == CHANCE:
-            self._verify_outcome(action)
-            return
+    def _verify_decision(self, cur: int, action: Action) -> None:
         rules = self._rules
         if self._queue:
             step = self._queue[0]
@@ -917,43 +716,6 @@ class GetGemState(State):
             raise IllegalActionError(f"{count} cards are needed, not {len(kinds)} ({text!r})")
         return kinds
 
-    def _knows_taken(self, action: Action, k: int) -> bool:
-        """Whether this replica already knows the card a Take pulls (an onlooker that followed
-        it), so being told it teaches it nothing."""
-        if not isinstance(action, Take):
-            return False
-        hand = self._hands[self._queue[0][2]]
-        return 0 <= action.position < len(hand) and self._ident[hand[action.position]] == k
-
-    def _verify_outcome(self, action: Action) -> None:
-        step = self._queue[0]
-        cls = Deal if step[0] == DRAW else Take
-        if not isinstance(action, cls):
-            raise IllegalActionError(f"the chance node needs a {cls.kind} outcome, not {action}")
-        assert isinstance(action, Deal | Take)
-        viewers = self.chance_viewers()
-        if isinstance(action, Take) and not 0 <= action.position < len(self._hands[step[2]]):
-            raise IllegalActionError(f"the victim's hand has no card {action.position}")
-        if action.card is None:
-            if self.viewer is None or self.viewer in viewers:
-                raise IllegalActionError("this state must be told which card it is")
-            return
-        k = self._kind(action.card)
-        if (
-            self.viewer is not None
-            and self.viewer not in viewers
-            and not self._knows_taken(action, k)
-        ):
-            raise IllegalActionError(f"seat {self.viewer} may not learn this card")
-        if isinstance(action, Take):
-            known = self._ident[self._hands[step[2]][action.position]]
-            if known != UNKNOWN:
-                if known != k:
-                    raise IllegalActionError(f"the card taken is not {action.card}")
-                return
-        if self._pool[k] <= 0:
-            raise IllegalActionError(f"{action.card} cannot be there")
-
     # ---------------------------------------------------------------- applying
 
     def _apply(self, action: Action) -> None:
@@ -975,7 +737,7 @@ class GetGemState(State):
                 self._discard_from(self._current, [self._kind(action.card)])
             else:  # keeping what cannot be discarded ends the turn
                 self._next_turn()
-        self._pins.clear()
+        self._pins = ()
         self._advance()
 
     def _apply_step(self, action: Action) -> None:
@@ -1068,37 +830,14 @@ class GetGemState(State):
             self._queue.append((DRAW, seat))
 
     def _apply_outcome(self, action: Action) -> None:
-        assert isinstance(action, Deal | Take)
-        step = self._queue.pop(0)
-        k = UNKNOWN if action.card is None else self._kind(action.card)
-        if step[0] == DRAW:
-            seat = step[1]
-            slot = self._deck.pop()
-            self._hands[seat].append(slot)
-            self._known[slot] = 1 << seat
-            if k != UNKNOWN:
-                self._ident[slot] = k
-                self._pool[k] -= 1
-            return
-        assert isinstance(action, Take)
-        thief, victim = step[1], step[2]
-        slot = self._hands[victim].pop(action.position)
-        self._hands[thief].append(slot)
-        self._known[slot] |= 1 << thief
-        self._taken = slot
-        if k != UNKNOWN and self._ident[slot] == UNKNOWN:
-            self._ident[slot] = k
-            self._pool[k] -= 1
+        slot = self._apply_outcome_card(action)
+        if self._queue.pop(0)[0] == TAKE:
+            self._taken = slot
 
     def _discard_from(self, seat: int, kinds: list[int]) -> list[int]:
         """Move cards of these kinds from a hand to the discard pile, face up."""
         slots = self._use(seat, kinds)
-        hand = self._hands[seat]
-        everyone = (1 << self._n) - 1
-        for slot in slots:
-            hand.remove(slot)
-            self._discard.append(slot)
-            self._known[slot] = everyone
+        self._discard_slots(seat, slots)
         return slots
 
     def _pick(self, c: int) -> None:
@@ -1155,14 +894,8 @@ class GetGemState(State):
         """The next game of a match (line 69-73): every card gathered into a new deck, the
         element cards back in the middle, the deal again from `first`."""
         rules = self._rules
-        size = rules.deck_size
-        self._deck = list(range(size))
-        self._discard = []
-        self._hands = [[] for _ in range(self._n)]
+        self._new_deck()
         self._laid = [[] for _ in range(self._n)]
-        self._ident = [UNKNOWN] * size
-        self._known = [0] * size
-        self._pool = list(rules.composition)
         self._generation += 1
         self._element = [-1] * len(rules.elements)
         self._used = [False] * self._n
@@ -1188,17 +921,6 @@ class GetGemState(State):
         best = max(self._scores)
         self._finish([s for s in range(self._n) if self._scores[s] == best])
 
-    def _reshuffle(self) -> None:
-        """The discard pile becomes a new, face-down deck (line 58-59)."""
-        pool, ident, known = self._pool, self._ident, self._known
-        for s in self._discard:
-            pool[ident[s]] += 1
-            ident[s] = UNKNOWN
-            known[s] = 0
-        self._deck = self._discard
-        self._discard = []
-        self._generation += 1
-
     def _next_turn(self) -> None:
         self._seat = (self._seat + 1) % self._n
         self._phase = START
@@ -1218,11 +940,9 @@ class GetGemState(State):
                 step = queue[0]
                 kind = step[0]
                 if kind == DRAW:
-                    if not self._deck:
-                        if not self._discard:
-                            queue.pop(0)  # every card is in a hand or laid: no draw
-                            continue
-                        self._reshuffle()
+                    if not self._deck and not self._reshuffle():
+                        queue.pop(0)  # every card is in a hand or laid: no draw
+                        continue
                     self._current = CHANCE
                     return
                 if kind == TAKE:
@@ -1325,45 +1045,12 @@ class GetGemState(State):
     def _can_guard(self, seat: int) -> bool:
         return self._ability(seat) == "guardian" and not self._used[seat]
 
-    def _counts(self, seat: int, exclude: int = -1) -> list[int]:
-        """How many of each kind a hand holds; raises if the hand is hidden from this state."""
-        counts = [0] * len(self._pool)
-        ident = self._ident
-        for s in self._hands[seat]:
-            k = ident[s]
-            if k == UNKNOWN:
-                raise HiddenInformationError(
-                    f"seat {seat}'s hand is hidden from this state (viewer {self.viewer})"
-                )
-            if s != exclude:
-                counts[k] += 1
-        return counts
-
-    def _card_id(self, k: int) -> str | None:
-        return None if k == UNKNOWN else self._rules.cards[k].id
-
-    def _kind(self, card: str) -> int:
-        k = self._rules.card_index.get(card)
-        if k is None:
-            raise IllegalActionError(f"there is no card called {card!r}")
-        return k
-
     # ------------------------------------------------------- copies and views
 
     def clone(self) -> GetGemState:
-        other = GetGemState.__new__(GetGemState)
-        other._rules = self._rules
-        other._n = self._n
+        other = self._clone_cards()
         other._options = self._options
-        other.viewer = self.viewer
-        other._hands = [hand[:] for hand in self._hands]
         other._laid = [laid[:] for laid in self._laid]
-        other._ident = self._ident[:]
-        other._known = self._known[:]
-        other._deck = self._deck[:]
-        other._discard = self._discard[:]
-        other._pool = self._pool[:]
-        other._generation = self._generation
         other._element = self._element[:]
         other._char = self._char[:]
         other._used = self._used[:]
@@ -1376,29 +1063,10 @@ class GetGemState(State):
         other._picks = self._picks
         other._tb = self._tb
         other._taken = self._taken
-        other._queue = self._queue[:]
-        other._pins = self._pins[:]
         other._last_winner = self._last_winner
         other._winners = None if self._winners is None else self._winners[:]
         other._phase = self._phase
-        other._current = self._current
         return other
-
-    def determinize(self, rng: random.Random) -> GetGemState:
-        """Every hidden card in a hand gets an identity drawn from the unseen cards (by their
-        counts, without replacement); the deck stays a pool, as in any complete state."""
-        full = self.clone()
-        full.viewer = None
-        pool = full._pool
-        ident = full._ident
-        kinds = range(len(pool))
-        for hand in full._hands:
-            for slot in hand:
-                if ident[slot] == UNKNOWN:
-                    k = rng.choices(kinds, weights=pool)[0]
-                    ident[slot] = k
-                    pool[k] -= 1
-        return full
 
     def search_key(self) -> Hashable:
         """Everything that decides the future, as one tuple of ints (hands as sorted kinds)."""
@@ -1406,27 +1074,10 @@ class GetGemState(State):
         return (
             self._phase, self._seat, self._turns, self._game_no, self._peeped, self._tb,
             self._current, tuple(self._queue), tuple(self._element), tuple(self._char),
-            tuple(self._used), tuple(self._scores), self._taken,
-            tuple(tuple(sorted(ident[s] for s in hand)) for hand in self._hands),
+            tuple(self._used), tuple(self._scores), self._taken, self._hands_key(),
             tuple(tuple(ident[s] for s in laid) for laid in self._laid),
             tuple(ident[s] for s in self._discard), tuple(self._pool),
         )  # fmt: skip
-
-    def observation(self, seat: int) -> GetGemState:
-        if not 0 <= seat < self._n:
-            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
-        if self.viewer is not None and self.viewer != seat:
-            raise HiddenInformationError(
-                f"a replica of seat {self.viewer} cannot see as seat {seat}"
-            )
-        view = self.clone()
-        view.viewer = seat
-        ident, known, pool = view._ident, view._known, view._pool
-        for s, k in enumerate(ident):
-            if k != UNKNOWN and not known[s] >> seat & 1:
-                pool[k] += 1
-                ident[s] = UNKNOWN
-        return view
 
     def public_sections(self) -> dict[str, Canonical]:
         chars = self._rules.chars

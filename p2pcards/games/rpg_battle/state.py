@@ -6,11 +6,9 @@ copies and a random playout costs microseconds a step):
 - characters are numbered in database order; `_owner[c]` is the drafting seat
   (or -1), `_hp[c]` the hit points (0 means KO'd);
 - the 100 action cards are slots numbered 0..99 that live in exactly one of
-  `_deck`, `_discard` or a hand `_hands[seat]`; `_ident[slot]` is the card kind
-  or UNKNOWN, `_known[slot]` the bit mask of seats that know it;
-- `_pool[kind]` counts the copies of each kind whose slot this state does not
-  know: the undealt deck in a complete state, plus other seats' hidden cards in
-  a replica. Deal and Take outcomes are weighted by it.
+  `_deck`, `_discard` or a hand `_hands[seat]`, with what this state knows of
+  them, kept by `p2pcards.slots.SlotState` (which also deals, takes, reshuffles
+  and masks observations).
 
 Pending effects (draws, reactions to attacks, forced discards, steals) wait in
 `_queue` and are resolved before the acting character's turn goes on, so
@@ -20,17 +18,15 @@ reactions and chance nodes can interrupt any turn.
 from __future__ import annotations
 
 import dataclasses
-import random
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from p2pcards.digest import Canonical
-from p2pcards.engine import CHANCE, TERMINAL, Action, ChanceMove, Game, Reveal, Sighting, State
+from p2pcards.engine import CHANCE, TERMINAL, Action, Game, Reveal
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
-    DEAL_HIDDEN,
     PASS,
     Deal,
     Discard,
@@ -42,8 +38,8 @@ from p2pcards.games.rpg_battle.actions import (
     Take,
 )
 from p2pcards.games.rpg_battle.cards import CardDatabase, CardType, Character
+from p2pcards.slots import DRAW, TAKE, UNKNOWN, SlotRules, SlotState
 
-UNKNOWN = -1
 HAND_SIZE = 5
 
 # Phases of a turn.
@@ -52,10 +48,8 @@ PHASE_NAMES = ("draft", "play", "end", "next", "over")
 
 # Pending steps in the queue: (DRAW, seat, count), (TAKE, thief, victim),
 # (REACT, target, attacker, damage), (DISCARD, victim, count).
-DRAW, TAKE, REACT, DISCARD = range(4)
+REACT, DISCARD = 2, 3
 STEP_NAMES = ("draw", "take", "react", "discard")
-
-Step = tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,19 +74,15 @@ class Decision:
     victim: int | None = None  # the seat a take takes from
 
 
-class Rules:
+class Rules(SlotRules):
     """Static tables derived once from the card database: indices, effects, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        self.game = game
+        super().__init__(game, db.cards, db.deck_size, Deal, Take, "index")
         self.db = db
         self.chars = db.characters
         self.cards = db.cards
         self.char_index = {c.id: i for i, c in enumerate(self.chars)}
-        self.card_index = {c.id: i for i, c in enumerate(self.cards)}
-        self.composition = [c.qty for c in self.cards]
-        self.deck_size = db.deck_size
-        self.deals = [Deal(c.id) for c in self.cards]  # every Deal outcome, built once
         self.everyone = [frozenset(range(n)) for n in range(game.max_players + 1)]
         self.quick = [c.quick for c in db.cards]
         self.dodge = [i for i, c in enumerate(self.cards) if c.effect == "dodge"]
@@ -115,58 +105,34 @@ def _one(cls: type[Action], value: Any) -> Action:
     return action
 
 
-class RpgBattleState(State):
+class RpgBattleState(SlotState[Rules]):
     """A position of rpg-battle, or one seat's replica of it."""
 
     __slots__ = (
-        "_current", "_deck", "_discard", "_generation", "_hands", "_hp", "_ident", "_known",
-        "_lineup", "_n", "_options", "_owner", "_phase", "_picks", "_pool", "_pos", "_queue",
-        "_round", "_rules", "_seat", "_shown", "_winners", "viewer",
+        "_hp", "_lineup", "_options", "_owner", "_phase", "_picks", "_pos", "_round", "_seat",
+        "_winners",
     )  # fmt: skip
 
     def __init__(self, rules: Rules, num_players: int, options: Options) -> None:
-        self._rules = rules
-        self._n = num_players
+        super().__init__(rules, num_players)
         self._options = options
-        self.viewer: int | None = None
         nchars = len(rules.chars)
         self._owner = [-1] * nchars
         self._hp = [c.hp for c in rules.chars]
         self._lineup: list[list[int]] = [[] for _ in range(num_players)]
-        self._hands: list[list[int]] = [[] for _ in range(num_players)]
-        self._ident = [UNKNOWN] * rules.deck_size
-        self._known = [0] * rules.deck_size
-        self._deck = list(range(rules.deck_size))
-        self._discard: list[int] = []
-        self._pool = list(rules.composition)
-        self._generation = 0
         self._phase = DRAFT
         self._seat = 0
         self._picks = 0
         self._pos = 0
         self._round = 1
-        self._queue: list[Step] = []
         self._winners: list[int] | None = None
-        self._current = 0
-        self._shown = -1  # the slot `see` pinned for the next card shown, or -1
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def game(self) -> Game:
-        return self._rules.game
-
-    @property
-    def num_players(self) -> int:
-        return self._n
 
     @property
     def options(self) -> Options:
         """The options this table was made with."""
         return self._options
-
-    def current_player(self) -> int:
-        return self._current
 
     def decision(self) -> Decision:
         """What is being decided now, in public terms."""
@@ -269,41 +235,6 @@ class RpgBattleState(State):
         hp = self._hp
         return sum(1 for c in self._lineup[seat][self._pos :] if hp[c] > 0)
 
-    def hand(self, seat: int) -> list[str | None]:
-        """The cards of a seat's hand in order, None for each one this state does not know."""
-        return [self._card_id(self._ident[s]) for s in self._hands[seat]]
-
-    def unseen_cards(self) -> dict[str, int]:
-        """How many copies of each card this state has not seen (the deck and hidden hands)."""
-        cards = self._rules.cards
-        return {cards[k].id: n for k, n in enumerate(self._pool) if n}
-
-    def hand_size(self, seat: int) -> int:
-        """How many cards a seat holds (public)."""
-        return len(self._hands[seat])
-
-    def deck_size(self) -> int:
-        """Cards left in the draw deck."""
-        return len(self._deck)
-
-    def discard_pile(self) -> list[str]:
-        """The discard pile, oldest first (face up, public)."""
-        return [self._rules.cards[self._ident[s]].id for s in self._discard]
-
-    def reshuffles(self) -> int:
-        """How many times the discard pile has been shuffled into a new deck."""
-        return self._generation
-
-    def slots(self) -> Iterator[tuple[int, str, str | None, int]]:
-        """Every card slot as (slot id, place, card or None, bit mask of seats that know it)."""
-        for s in self._deck:
-            yield s, "deck", self._card_id(self._ident[s]), self._known[s]
-        for s in self._discard:
-            yield s, "discard", self._card_id(self._ident[s]), self._known[s]
-        for seat, hand in enumerate(self._hands):
-            for s in hand:
-                yield s, f"hand:{seat}", self._card_id(self._ident[s]), self._known[s]
-
     def winners(self) -> list[int]:
         """The seats that won (several only after a round-cap tie); empty until the end."""
         return list(self._winners or [])
@@ -323,88 +254,15 @@ class RpgBattleState(State):
         """Forced discards the victim has yet to choose: (seat, count)."""
         return [(step[1], step[2]) for step in self._queue if step[0] == DISCARD]
 
-    def chance_move(self) -> ChanceMove:
-        """Deals come from the deck; a Steal's take comes from the victim's hand."""
-        if self._current != CHANCE:
-            raise IllegalActionError("not a chance node")
-        step = self._queue[0]
-        if step[0] == DRAW:
-            return ChanceMove("deal", step[1])
-        return ChanceMove("take", step[1], source=step[2])
-
-    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
-        """Deal(card), or Take(position, card), whichever this chance node is."""
-        if self.chance_move().kind == "deal":
-            return DEAL_HIDDEN if card is None else _one(Deal, card)
-        return Take(position, card)
-
     def reveals(self, action: Action) -> list[Reveal]:
         """Play, React and Discard show the card they name to everyone; nothing else shows one."""
         if isinstance(action, Play | React | Discard):
             return [Reveal(self._current, self._rules.everyone[self._n], (action.card,))]
         return []
 
-    def see(self, sightings: Sequence[Sighting]) -> None:
-        """Learn the cards the dealer opened; a pinned one is the card the next action shows.
-
-        A replica that cannot see the hand must be told which slot (it refuses the action
-        otherwise): removing some other hidden slot would leave the cards it does know at
-        positions the other replicas no longer agree on.
-        """
-        for sighting in sightings:
-            hand = self._hands[sighting.seat]
-            if not 0 <= sighting.position < len(hand):
-                raise IllegalActionError(
-                    f"seat {sighting.seat} has no card at position {sighting.position}"
-                )
-            slot = hand[sighting.position]
-            if sighting.card is not None:
-                self._learn(slot, self._kind(sighting.card))
-            if sighting.pinned:
-                self._shown = slot
-
-    def _learn(self, slot: int, k: int) -> None:
-        """This state now knows that `slot` holds kind k (told by the dealer)."""
-        if self._ident[slot] == UNKNOWN:
-            if self._pool[k] <= 0:
-                raise IllegalActionError(f"no unseen {self._rules.cards[k].id} is left")
-            self._ident[slot] = k
-            self._pool[k] -= 1
-        elif self._ident[slot] != k:
-            raise IllegalActionError(f"slot {slot} is not {self._rules.cards[k].id}")
-
-    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Where in `seat`'s hand the named cards are (distinct; the best-known copies first)."""
-        hand = self._hands[seat]
-        taken: list[int] = []
-        for card in cards:
-            slot = self._pick_shown(seat, self._kind(card), exclude=taken)
-            taken.append(slot)
-        return [hand.index(slot) for slot in taken]
-
-    def hand_slots(self, seat: int) -> list[int]:
-        return list(self._hands[seat])
-
-    def deck_slots(self) -> list[int]:
-        return list(self._deck)
-
-    def chance_viewers(self) -> frozenset[int]:
-        """At a chance node, the seats entitled to learn the outcome's identity."""
-        step = self._queue[0] if self._current == CHANCE else None
-        if step is None:
-            return frozenset()
-        if step[0] == DRAW:
-            return frozenset((step[1],))
-        return frozenset((step[1], step[2]))
-
     # ------------------------------------------------------------ legal moves
 
-    def legal_actions(self) -> list[Action]:
-        cur = self._current
-        if cur == TERMINAL:
-            return []
-        if cur == CHANCE:
-            return [outcome for outcome, _ in self.chance_outcomes()]
+    def _decisions(self, cur: int) -> list[Action]:
         rules = self._rules
         if self._queue:
             step = self._queue[0]
@@ -460,43 +318,17 @@ class RpgBattleState(State):
             yield _play(card.id)
         # dodge and counter are Quick Actions: never played on one's own turn (line 30).
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self._current != CHANCE:
-            raise IllegalActionError("not a chance node")
-        step = self._queue[0]
-        viewer = self.viewer
-        if step[0] == DRAW:
-            if viewer is not None and viewer != step[1]:
-                return [(DEAL_HIDDEN, 1.0)]
-            # Deck slots are never known to anyone, so the deck is the pool.
-            deals = self._rules.deals
-            total = sum(self._pool)
-            return [(deals[k], n / total) for k, n in enumerate(self._pool) if n]
-        may_see = viewer is None or viewer in (step[1], step[2])
-        hand = self._hands[step[2]]
-        share = 1.0 / len(hand)
-        outcomes: list[tuple[Action, float]] = []
-        for i, slot in enumerate(hand):
-            k = self._ident[slot]
-            if k != UNKNOWN or not may_see:
-                outcomes.append((Take(i, self._card_id(k)), share))
-            else:  # the thief's replica, at a card it has not seen: spread over the pool
-                outcomes.extend((Take(i, card), share * w) for card, w in self._spread(self._pool))
-        return outcomes
-
-    def _spread(self, weights: list[int]) -> list[tuple[str, float]]:
-        total = sum(weights)
-        return [(self._rules.cards[k].id, w / total) for k, w in enumerate(weights) if w > 0]
+    def _unseen_takes(self, position: int, share: float) -> list[tuple[Action, float]]:
+        # rpg-battle rounds share * (n / total), GETGEM (share * n) / total: kept apart so
+        # both games' probabilities stay the same to the last bit.
+        pool = self._pool
+        total = sum(pool)
+        ids = self._rules.card_ids
+        return [(Take(position, ids[k]), share * (n / total)) for k, n in enumerate(pool) if n]
 
     # ------------------------------------------------------------- validation
 
-    def verify_action(self, action: Action) -> None:
-        cur = self._current
-        if cur == TERMINAL:
-            raise IllegalActionError("the game is over")
-        if cur == CHANCE:
-            self._verify_outcome(action)
-            return
+    def _verify_decision(self, cur: int, action: Action) -> None:
         rules = self._rules
         if self._queue:
             step = self._queue[0]
@@ -552,8 +384,9 @@ class RpgBattleState(State):
         """A seat can show a card of kind k: the card shown is one, or one it is known to hold."""
         hand = self._hands[seat]
         ident = self._ident
-        if self._shown >= 0:
-            if self._shown not in hand or ident[self._shown] != k:
+        if self._pins:
+            shown = self._pins[-1]
+            if shown not in hand or ident[shown] != k:
                 raise IllegalActionError(
                     f"the card seat {seat} showed is not a {self._rules.cards[k].name}"
                 )
@@ -568,47 +401,6 @@ class RpgBattleState(State):
         if self._pool[k] > 0 and any(ident[s] == UNKNOWN for s in hand):
             return
         raise IllegalActionError(f"seat {seat} holds no {self._rules.cards[k].name}")
-
-    def _knows_taken(self, action: Action, k: int) -> bool:
-        """Whether this replica already knows that a Take takes card kind `k`: an onlooker
-        that once held or stole that very card follows it (rules.md §12), so being told
-        it again teaches it nothing."""
-        if not isinstance(action, Take):
-            return False
-        hand = self._hands[self._queue[0][2]]
-        return 0 <= action.index < len(hand) and self._ident[hand[action.index]] == k
-
-    def _verify_outcome(self, action: Action) -> None:
-        step = self._queue[0]
-        cls = Deal if step[0] == DRAW else Take
-        if not isinstance(action, cls):
-            raise IllegalActionError(f"the chance node needs a {cls.kind} outcome, not {action}")
-        assert isinstance(action, Deal | Take)
-        viewers = self.chance_viewers()
-        if action.card is None:
-            if self.viewer is None or self.viewer in viewers:
-                raise IllegalActionError("this state must be told which card it is")
-            if isinstance(action, Take) and not 0 <= action.index < len(self._hands[step[2]]):
-                raise IllegalActionError(f"the victim's hand has no card {action.index}")
-            return
-        k = self._kind(action.card)
-        if (
-            self.viewer is not None
-            and self.viewer not in viewers
-            and not self._knows_taken(action, k)
-        ):
-            raise IllegalActionError(f"seat {self.viewer} may not learn this card")
-        if isinstance(action, Take):
-            hand = self._hands[step[2]]
-            if not 0 <= action.index < len(hand):
-                raise IllegalActionError(f"the victim's hand has no card {action.index}")
-            known = self._ident[hand[action.index]]
-            if known != UNKNOWN:
-                if known != k:
-                    raise IllegalActionError(f"the card taken is not {action.card}")
-                return
-        if self._pool[k] <= 0:
-            raise IllegalActionError(f"{action.card} cannot be there")
 
     # ---------------------------------------------------------------- applying
 
@@ -695,66 +487,22 @@ class RpgBattleState(State):
             self._queue.append((DRAW, seat, card.power))
 
     def _apply_outcome(self, action: Action) -> None:
-        assert isinstance(action, Deal | Take)
+        self._apply_outcome_card(action)
         step = self._queue[0]
-        k = UNKNOWN if action.card is None else self._kind(action.card)
         if step[0] == DRAW:
-            seat = step[1]
-            slot = self._deck.pop()
-            self._hands[seat].append(slot)
-            self._known[slot] = 1 << seat
-            if k != UNKNOWN:
-                self._ident[slot] = k
-                self._pool[k] -= 1
-            self._queue[0] = (DRAW, seat, step[2] - 1)
-            return
-        assert isinstance(action, Take)
-        thief, victim = step[1], step[2]
-        self._queue.pop(0)
-        slot = self._hands[victim].pop(action.index)
-        self._hands[thief].append(slot)
-        self._known[slot] |= 1 << thief
-        if k != UNKNOWN and self._ident[slot] == UNKNOWN:
-            self._ident[slot] = k
-            self._pool[k] -= 1
-
-    def _pick_shown(self, seat: int, k: int, exclude: Sequence[int] = ()) -> int:
-        """The slot a card of kind k is shown from: the one just shown, else the copy the
-        most seats already know (it reveals the least)."""
-        if self._shown >= 0:
-            return self._shown
-        hand = self._hands[seat]
-        ident = self._ident
-        known = self._known
-        best = -1
-        for s in hand:
-            if (
-                ident[s] == k
-                and s not in exclude
-                and (best < 0 or bin(known[s]).count("1") > bin(known[best]).count("1"))
-            ):
-                best = s
-        if best < 0:
-            raise HiddenInformationError(f"seat {seat} must show which card it plays")
-        return best
+            self._queue[0] = (DRAW, step[1], step[2] - 1)
+        else:
+            self._queue.pop(0)
 
     def _to_discard(self, seat: int, k: int) -> None:
-        """Move a card of kind k from a hand to the discard pile, face up."""
-        slot = self._pick_shown(seat, k)
-        self._shown = -1
-        self._hands[seat].remove(slot)
-        self._discard.append(slot)
-        self._known[slot] = (1 << self._n) - 1
-
-    def _reshuffle(self) -> None:
-        """The discard pile becomes a new, face-down deck."""
-        for s in self._discard:
-            self._pool[self._ident[s]] += 1
-            self._ident[s] = UNKNOWN
-            self._known[s] = 0
-        self._deck = self._discard
-        self._discard = []
-        self._generation += 1
+        """Move a card of kind k from a hand to the discard pile, face up: the one pinned, else
+        the copy the most seats already know (it reveals the least)."""
+        pins = self._pins
+        slot = pins[-1] if pins else self._best_known(self._hands[seat], k, (), -1)
+        if slot < 0:
+            raise HiddenInformationError(f"seat {seat} must show which card it plays")
+        self._pins = ()
+        self._discard_slots(seat, (slot,))
 
     def _hit(self, c: int, damage: int) -> None:
         self._hp[c] = max(0, self._hp[c] - damage)
@@ -792,14 +540,9 @@ class RpgBattleState(State):
                 step = queue[0]
                 kind = step[0]
                 if kind == DRAW:
-                    if step[2] <= 0:
-                        queue.pop(0)
+                    if step[2] <= 0 or (not self._deck and not self._reshuffle()):
+                        queue.pop(0)  # all drawn, or nothing left anywhere to draw
                         continue
-                    if not self._deck:
-                        if not self._discard:
-                            queue.pop(0)  # nothing left anywhere to draw
-                            continue
-                        self._reshuffle()
                     self._current = CHANCE
                     return
                 if kind == TAKE:
@@ -891,28 +634,6 @@ class RpgBattleState(State):
             out.extend(c for c in self._lineup[other] if self._hp[c] > 0)
         return out
 
-    def _hand_kinds(self, seat: int) -> list[int]:
-        """The distinct kinds in a hand, in database order; raises if the hand is hidden here."""
-        ident = self._ident
-        kinds = set()
-        for s in self._hands[seat]:
-            k = ident[s]
-            if k == UNKNOWN:
-                raise HiddenInformationError(
-                    f"seat {seat}'s hand is hidden from this state (viewer {self.viewer})"
-                )
-            kinds.add(k)
-        return sorted(kinds)
-
-    def _card_id(self, k: int) -> str | None:
-        return None if k == UNKNOWN else self._rules.cards[k].id
-
-    def _kind(self, card: str) -> int:
-        k = self._rules.card_index.get(card)
-        if k is None:
-            raise IllegalActionError(f"there is no card called {card!r}")
-        return k
-
     def _char(self, character: str) -> int:
         c = self._rules.char_index.get(character)
         if c is None:
@@ -922,72 +643,26 @@ class RpgBattleState(State):
     # ------------------------------------------------------- copies and views
 
     def clone(self) -> RpgBattleState:
-        other = RpgBattleState.__new__(RpgBattleState)
-        other._rules = self._rules
-        other._n = self._n
+        other = self._clone_cards()
         other._options = self._options
-        other.viewer = self.viewer
         other._owner = self._owner[:]
         other._hp = self._hp[:]
         other._lineup = [line[:] for line in self._lineup]
-        other._hands = [hand[:] for hand in self._hands]
-        other._ident = self._ident[:]
-        other._known = self._known[:]
-        other._deck = self._deck[:]
-        other._discard = self._discard[:]
-        other._pool = self._pool[:]
-        other._generation = self._generation
         other._phase = self._phase
         other._seat = self._seat
         other._picks = self._picks
         other._pos = self._pos
         other._round = self._round
-        other._queue = self._queue[:]
         other._winners = None if self._winners is None else self._winners[:]
-        other._current = self._current
-        other._shown = self._shown
         return other
-
-    def determinize(self, rng: random.Random) -> RpgBattleState:
-        """Every hidden card in a hand gets an identity drawn from the unseen cards (by their
-        counts, without replacement); the deck stays a pool, as in any complete state."""
-        full = self.clone()
-        full.viewer = None
-        pool = full._pool
-        ident = full._ident
-        for hand in full._hands:
-            for slot in hand:
-                if ident[slot] == UNKNOWN:
-                    k = rng.choices(range(len(pool)), weights=pool)[0]
-                    ident[slot] = k
-                    pool[k] -= 1
-        return full
 
     def search_key(self) -> Hashable:
         """Everything that decides the future, as one tuple (hands as sorted kinds)."""
-        ident = self._ident
         return (
             self._phase, self._seat, self._pos, self._round, tuple(self._queue),
-            tuple(self._hp), tuple(self._owner),
-            tuple(tuple(sorted(ident[s] for s in hand)) for hand in self._hands),
+            tuple(self._hp), tuple(self._owner), self._hands_key(),
             tuple(self._pool), len(self._discard), self._current,
         )  # fmt: skip
-
-    def observation(self, seat: int) -> RpgBattleState:
-        if not 0 <= seat < self._n:
-            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
-        if self.viewer is not None and self.viewer != seat:
-            raise HiddenInformationError(
-                f"a replica of seat {self.viewer} cannot see as seat {seat}"
-            )
-        view = self.clone()
-        view.viewer = seat
-        ident = view._ident
-        for s, k in enumerate(ident):
-            if k != UNKNOWN and not view._known[s] >> seat & 1:
-                view._pool[k] += 1
-                ident[s] = UNKNOWN
-        return view
 
     def public_sections(self) -> dict[str, Canonical]:
         return {

@@ -1,0 +1,552 @@
+"""Cards as slots: the hidden-card bookkeeping every game's state shares (DESIGN.md §3).
+
+A game whose cards are one shared deck builds its state on `SlotState`, which holds the
+cards and what this state knows of them, as plain lists of ints (so `clone()` is a handful
+of list copies):
+
+- the physical cards are slots 0..N-1 that live in exactly one of `_deck` (bottom first: a
+  deal takes the last), `_discard` (oldest first, face up), a hand `_hands[seat]`, or a
+  place of the game's own (GETGEM's laid cards);
+- `_ident[slot]` is the card kind or UNKNOWN, `_known[slot]` the bit mask of seats that know
+  it;
+- `_pool[kind]` counts the copies of each kind whose slot this state does not know: the deck
+  in a complete state, plus other seats' hidden cards in a replica. Deal and Take outcomes
+  are weighted by it;
+- `_queue` holds the pending steps, first the one being resolved; the two chance nodes are
+  (DRAW, seat, ...) and (TAKE, thief, victim), the game numbers its other steps after them;
+- `_pins` holds the slots `see` pinned for the next action, in the action's order (a tuple,
+  so clones share it).
+
+The game keeps its own rules: which steps it queues, what an action may show, and how its
+queue moves on after a chance outcome (`_apply_outcome_card` moves the card).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from operator import attrgetter
+from typing import Generic, Protocol, Self, TypeVar
+
+from p2pcards.engine import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceMove,
+    ChanceOutcome,
+    Game,
+    Sighting,
+    State,
+)
+from p2pcards.errors import HiddenInformationError, IllegalActionError
+
+UNKNOWN = -1
+"""`_ident[slot]` of a card this state does not know."""
+
+DRAW, TAKE = 0, 1
+"""Queue steps of the chance nodes: (DRAW, seat, ...) deals the deck's top card to `seat`;
+(TAKE, thief, victim) gives a random card of the victim's hand to the thief."""
+
+Step = tuple[int, ...]
+
+
+class CardKind(Protocol):
+    """What the slot machinery reads of a game's card type."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def qty(self) -> int: ...
+
+
+class SlotRules:
+    """Static tables of the shared deck, derived once from a game's card types."""
+
+    def __init__(
+        self,
+        game: Game,
+        cards: Sequence[CardKind],
+        deck_size: int,
+        deal: Callable[[str | None], ChanceOutcome],
+        take: Callable[[int, str | None], ChanceOutcome],
+        take_position: str,
+    ) -> None:
+        self.game = game
+        self.card_ids = [c.id for c in cards]
+        self.card_names = [c.name for c in cards]
+        self.card_index = {c.id: i for i, c in enumerate(cards)}
+        self.composition = [c.qty for c in cards]
+        self.deck_size = deck_size
+        self.deals = [deal(c.id) for c in cards]  # every Deal outcome, built once
+        self.deal_hidden = deal(None).hidden()  # the game's shared instance
+        self.deal_type = type(self.deal_hidden)
+        self.take = take
+        self.take_type = type(take(0, None))
+        # Both outcomes name their `card`; a take's hand position is the field `take_position`.
+        self.card_of: Callable[[Action], str | None] = attrgetter("card")
+        self.position_of: Callable[[Action], int] = attrgetter(take_position)
+
+
+R = TypeVar("R", bound=SlotRules)
+
+
+class SlotState(State, Generic[R]):
+    """A state whose cards are slots of one shared deck (see the module docstring)."""
+
+    __slots__ = (
+        "_current", "_deck", "_discard", "_generation", "_hands", "_ident", "_known", "_n",
+        "_pins", "_pool", "_queue", "_rules", "viewer",
+    )  # fmt: skip
+
+    _rules: R
+    _n: int
+    _hands: list[list[int]]
+    _ident: list[int]
+    _known: list[int]
+    _deck: list[int]
+    _discard: list[int]
+    _pool: list[int]
+    _generation: int
+    _queue: list[Step]
+    _pins: tuple[int, ...]
+    _current: int
+
+    def __init__(self, rules: R, num_players: int) -> None:
+        self._rules = rules
+        self._n = num_players
+        self.viewer: int | None = None
+        self._queue = []
+        self._pins = ()
+        self._current = 0
+        self._generation = 0
+        self._new_deck()
+
+    def _new_deck(self) -> None:
+        """Every card face down in the deck, in slot order; empty hands; nothing known."""
+        size = self._rules.deck_size
+        self._hands = [[] for _ in range(self._n)]
+        self._ident = [UNKNOWN] * size
+        self._known = [0] * size
+        self._deck = list(range(size))
+        self._discard = []
+        self._pool = list(self._rules.composition)
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def game(self) -> Game:
+        return self._rules.game
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    def current_player(self) -> int:
+        return self._current
+
+    def hand(self, seat: int) -> list[str | None]:
+        """The cards of a seat's hand in order, None for each one this state does not know."""
+        ident = self._ident
+        return [self._card_id(ident[s]) for s in self._hands[seat]]
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds (public)."""
+        return len(self._hands[seat])
+
+    def hand_slots(self, seat: int) -> list[int]:
+        return list(self._hands[seat])
+
+    def deck_slots(self) -> list[int]:
+        return list(self._deck)
+
+    def deck_size(self) -> int:
+        """Cards left in the draw deck."""
+        return len(self._deck)
+
+    def discard_pile(self) -> list[str]:
+        """The discard pile, oldest first (face up, public)."""
+        ids, ident = self._rules.card_ids, self._ident
+        return [ids[ident[s]] for s in self._discard]
+
+    def unseen_cards(self) -> dict[str, int]:
+        """How many copies of each card this state has not seen (the deck and hidden hands)."""
+        ids = self._rules.card_ids
+        return {ids[k]: n for k, n in enumerate(self._pool) if n}
+
+    def reshuffles(self) -> int:
+        """How many times cards were gathered into a new face-down deck: the discard pile when
+        the deck ran out, or (GETGEM's matches) every card for the next game."""
+        return self._generation
+
+    def slots(self) -> Iterator[tuple[int, str, str | None, int]]:
+        """Every card slot as (slot id, place, card or None, bit mask of seats that know it)."""
+        ident, known = self._ident, self._known
+        for place, pile in self._places():
+            for s in pile:
+                yield s, place, self._card_id(ident[s]), known[s]
+
+    def _places(self) -> Iterator[tuple[str, list[int]]]:
+        """Where cards can be, by place name as `slots()` gives it."""
+        yield "deck", self._deck
+        yield "discard", self._discard
+        for seat, hand in enumerate(self._hands):
+            yield f"hand:{seat}", hand
+
+    def _card_id(self, k: int) -> str | None:
+        return None if k == UNKNOWN else self._rules.card_ids[k]
+
+    def _kind(self, card: str) -> int:
+        k = self._rules.card_index.get(card)
+        if k is None:
+            raise IllegalActionError(f"there is no card called {card!r}")
+        return k
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self._n:
+            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
+
+    def _counts(self, seat: int, exclude: int = -1) -> list[int]:
+        """How many of each kind a hand holds (`exclude`: a slot not to count); raises if the
+        hand is hidden from this state."""
+        counts = [0] * len(self._pool)
+        ident = self._ident
+        for s in self._hands[seat]:
+            k = ident[s]
+            if k == UNKNOWN:
+                raise self._hidden_hand(seat)
+            if s != exclude:
+                counts[k] += 1
+        return counts
+
+    def _hand_kinds(self, seat: int) -> list[int]:
+        """The distinct kinds in a hand, in database order; raises if the hand is hidden here."""
+        ident = self._ident
+        kinds = set()
+        for s in self._hands[seat]:
+            k = ident[s]
+            if k == UNKNOWN:
+                raise self._hidden_hand(seat)
+            kinds.add(k)
+        return sorted(kinds)
+
+    def _hidden_hand(self, seat: int) -> HiddenInformationError:
+        return HiddenInformationError(
+            f"seat {seat}'s hand is hidden from this state (viewer {self.viewer})"
+        )
+
+    def _hands_key(self) -> tuple[tuple[int, ...], ...]:
+        """The hands as sorted kinds, for `search_key`."""
+        ident = self._ident
+        return tuple(tuple(sorted(ident[s] for s in hand)) for hand in self._hands)
+
+    # ------------------------------------------------- decisions and chance nodes
+
+    def legal_actions(self) -> list[Action]:
+        cur = self._current
+        if cur == TERMINAL:
+            return []
+        if cur == CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        return self._decisions(cur)
+
+    @abstractmethod
+    def _decisions(self, cur: int) -> list[Action]:
+        """The legal actions of the seat `cur`, whose decision it is."""
+
+    def verify_action(self, action: Action) -> None:
+        cur = self._current
+        if cur == TERMINAL:
+            raise IllegalActionError("the game is over")
+        if cur == CHANCE:
+            self._verify_outcome(action)
+        else:
+            self._verify_decision(cur, action)
+
+    @abstractmethod
+    def _verify_decision(self, cur: int, action: Action) -> None:
+        """Raise IllegalActionError, saying why, unless the seat `cur`, whose decision it is,
+        may take `action` now."""
+
+    def chance_move(self) -> ChanceMove:
+        """Deals come from the deck; a take comes from the victim's hand."""
+        if self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
+        step = self._queue[0]
+        if step[0] == DRAW:
+            return ChanceMove("deal", step[1])
+        return ChanceMove("take", step[1], source=step[2])
+
+    def chance_viewers(self) -> frozenset[int]:
+        """At a chance node, the seats entitled to learn the outcome's card."""
+        if self._current != CHANCE:
+            return frozenset()
+        step = self._queue[0]
+        if step[0] == DRAW:
+            return frozenset((step[1],))
+        return frozenset((step[1], step[2]))
+
+    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
+        """Deal(card), or Take(position, card), whichever this chance node is."""
+        rules = self._rules
+        if self.chance_move().kind == "deal":
+            return rules.deal_hidden if card is None else rules.deals[self._kind(card)]
+        return rules.take(position, card)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
+        step = self._queue[0]
+        viewer = self.viewer
+        pool = self._pool
+        if step[0] == DRAW:
+            if viewer is not None and viewer != step[1]:
+                return [(self._rules.deal_hidden, 1.0)]
+            # Deck slots are never known to anyone, so the deck is the pool.
+            deals = self._rules.deals
+            total = sum(pool)
+            return [(deals[k], n / total) for k, n in enumerate(pool) if n]
+        may_see = viewer is None or viewer in (step[1], step[2])
+        hand = self._hands[step[2]]
+        share = 1.0 / len(hand)
+        take = self._rules.take
+        ident = self._ident
+        outcomes: list[tuple[Action, float]] = []
+        for i, slot in enumerate(hand):
+            k = ident[slot]
+            if k != UNKNOWN or not may_see:
+                outcomes.append((take(i, self._card_id(k)), share))
+            else:  # the thief's replica, at a card it has not seen: spread over the unseen
+                outcomes.extend(self._unseen_takes(i, share))
+        return outcomes
+
+    def _unseen_takes(self, position: int, share: float) -> list[tuple[Action, float]]:
+        """The outcomes of taking a card this state has not seen, at `position`, which is
+        taken with probability `share`: one per unseen kind, by the pool."""
+        pool = self._pool
+        total = sum(pool)
+        take, ids = self._rules.take, self._rules.card_ids
+        return [(take(position, ids[k]), share * n / total) for k, n in enumerate(pool) if n]
+
+    def _verify_outcome(self, action: Action) -> None:
+        step = self._queue[0]
+        rules = self._rules
+        take = step[0] == TAKE
+        if not isinstance(action, rules.take_type if take else rules.deal_type):
+            kind = "take" if take else "deal"
+            raise IllegalActionError(f"the chance node needs a {kind} outcome, not {action}")
+        card = rules.card_of(action)
+        known = UNKNOWN
+        if take:
+            position = rules.position_of(action)
+            hand = self._hands[step[2]]
+            if not 0 <= position < len(hand):
+                raise IllegalActionError(f"the victim's hand has no card {position}")
+            known = self._ident[hand[position]]
+        viewer = self.viewer
+        entitled = viewer is None or viewer == step[1] or (take and viewer == step[2])
+        if card is None:
+            if entitled:
+                raise IllegalActionError("this state must be told which card it is")
+            return
+        k = self._kind(card)
+        # An onlooker that once held or stole that very card follows it (each game's rules.md):
+        # being told it again teaches it nothing.
+        if not entitled and known != k:
+            raise IllegalActionError(f"seat {viewer} may not learn this card")
+        if known != UNKNOWN:
+            if known != k:
+                raise IllegalActionError(f"the card taken is not {card}")
+            return
+        if self._pool[k] <= 0:
+            raise IllegalActionError(f"{card} cannot be there")
+
+    def _apply_outcome_card(self, action: Action) -> int:
+        """Move the card a verified Deal or Take gives to its receiver, learning it if told;
+        its slot. The game moves its queue on."""
+        step = self._queue[0]
+        rules = self._rules
+        card = rules.card_of(action)
+        k = UNKNOWN if card is None else self._kind(card)
+        receiver = step[1]
+        if step[0] == DRAW:
+            slot = self._deck.pop()
+            self._hands[receiver].append(slot)
+            self._known[slot] = 1 << receiver
+        else:
+            slot = self._hands[step[2]].pop(rules.position_of(action))
+            self._hands[receiver].append(slot)
+            self._known[slot] |= 1 << receiver
+        if k != UNKNOWN and self._ident[slot] == UNKNOWN:
+            self._ident[slot] = k
+            self._pool[k] -= 1
+        return slot
+
+    # ------------------------------------------------------------ the dealer
+
+    def see(self, sightings: Sequence[Sighting]) -> None:
+        """Learn what the dealer opened for the next action; pinned sightings fix the slots the
+        action uses, in order.
+
+        A replica that cannot see the hand must be told which slots (it refuses the action
+        otherwise): using some other hidden slot would leave the cards it does know at
+        positions the other replicas no longer agree on.
+        """
+        for sight in sightings:
+            self._check_seat(sight.seat)
+            hand = self._hands[sight.seat]
+            if not 0 <= sight.position < len(hand):
+                raise IllegalActionError(
+                    f"seat {sight.seat} has no card at position {sight.position}"
+                )
+            slot = hand[sight.position]
+            if sight.card is not None:
+                self._learn(slot, self._kind(sight.card))
+            if sight.pinned:
+                if slot in self._pins:
+                    raise IllegalActionError(f"position {sight.position} is pinned twice")
+                if self._pins and self._pins[0] not in hand:
+                    raise IllegalActionError("pinned cards of one action come from one hand")
+                self._pins += (slot,)
+
+    def _learn(self, slot: int, k: int) -> None:
+        """This state now knows that `slot` holds kind k (told by the dealer)."""
+        have = self._ident[slot]
+        if have == UNKNOWN:
+            if self._pool[k] <= 0:
+                raise IllegalActionError(f"{self._rules.card_ids[k]} cannot be there")
+            self._ident[slot] = k
+            self._pool[k] -= 1
+        elif have != k:
+            raise IllegalActionError(f"slot {slot} is not {self._rules.card_ids[k]}")
+
+    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """Where in `seat`'s hand the named cards are, distinct, the copies the most seats
+        already know first (they reveal the least). Needs the hand (the acting seat's replica,
+        or the complete state)."""
+        self._check_seat(seat)
+        kinds = [self._kind(c) for c in cards]
+        hand = self._hands[seat]
+        return [hand.index(s) for s in self._best_known_slots(seat, kinds, self._unshowable(seat))]
+
+    def _unshowable(self, seat: int) -> int:
+        """A slot of `seat`'s hand the next action cannot use, or -1."""
+        return -1
+
+    def _best_known_slots(self, seat: int, kinds: Sequence[int | None], exclude: int) -> list[int]:
+        """Distinct slots of `seat`'s hand holding `kinds` (never `exclude`), each the copy the
+        most seats already know (it reveals the least; the first of those); raises unless this
+        state sees the hand and it holds them (None: a kind no slot holds)."""
+        if self.viewer is not None and self.viewer != seat:
+            raise IllegalActionError(
+                f"this replica cannot see seat {seat}'s hand: the dealer must pin the cards "
+                "the action uses (see)"
+            )
+        hand = self._hands[seat]
+        chosen: list[int] = []
+        for k in kinds:
+            best = self._best_known(hand, k, chosen, exclude)
+            if best < 0:
+                assert k is not None
+                raise IllegalActionError(
+                    f"seat {seat} holds no (more) {self._rules.card_names[k]} to use"
+                )
+            chosen.append(best)
+        return chosen
+
+    def _best_known(
+        self, hand: list[int], k: int | None, chosen: Sequence[int], exclude: int
+    ) -> int:
+        """The slot of `hand` holding kind k that the most seats already know (the first of
+        those), not in `chosen` nor `exclude`; -1 if there is none."""
+        ident, known = self._ident, self._known
+        best, most = -1, -1
+        for slot in hand:
+            if ident[slot] == k and slot != exclude and slot not in chosen:
+                c = known[slot].bit_count()
+                if c > most:
+                    best, most = slot, c
+        return best
+
+    # ------------------------------------------------------------- moving cards
+
+    def _discard_slots(self, seat: int, slots: Sequence[int]) -> None:
+        """Move these slots from a hand to the discard pile, face up."""
+        hand = self._hands[seat]
+        discard, known = self._discard, self._known
+        everyone = (1 << self._n) - 1
+        for slot in slots:
+            hand.remove(slot)
+            discard.append(slot)
+            known[slot] = everyone
+
+    def _reshuffle(self) -> bool:
+        """The discard pile becomes a new, face-down deck; False if it is empty too."""
+        if not self._discard:
+            return False
+        pool, ident, known = self._pool, self._ident, self._known
+        for s in self._discard:
+            pool[ident[s]] += 1
+            ident[s] = UNKNOWN
+            known[s] = 0
+        self._deck = self._discard
+        self._discard = []
+        self._generation += 1
+        return True
+
+    # ------------------------------------------------------- copies and views
+
+    def _clone_cards(self) -> Self:
+        """A new state of this class sharing the rules, with copies of the cards, the
+        knowledge and the queue (the game copies the rest)."""
+        cls = type(self)
+        other = cls.__new__(cls)
+        other._rules = self._rules
+        other._n = self._n
+        other.viewer = self.viewer
+        other._hands = [hand[:] for hand in self._hands]
+        other._ident = self._ident[:]
+        other._known = self._known[:]
+        other._deck = self._deck[:]
+        other._discard = self._discard[:]
+        other._pool = self._pool[:]
+        other._generation = self._generation
+        other._queue = self._queue[:]
+        other._pins = self._pins
+        other._current = self._current
+        return other
+
+    def determinize(self, rng: random.Random) -> Self:
+        """Every hidden card in a hand gets an identity drawn from the unseen cards (by their
+        counts, without replacement); the deck stays a pool, as in any complete state."""
+        full = self.clone()
+        full.viewer = None
+        pool = full._pool
+        ident = full._ident
+        kinds = range(len(pool))
+        for hand in full._hands:
+            for slot in hand:
+                if ident[slot] == UNKNOWN:
+                    k = rng.choices(kinds, weights=pool)[0]
+                    ident[slot] = k
+                    pool[k] -= 1
+        return full
+
+    def observation(self, seat: int) -> Self:
+        self._check_seat(seat)
+        if self.viewer is not None and self.viewer != seat:
+            raise HiddenInformationError(
+                f"a replica of seat {self.viewer} cannot see as seat {seat}"
+            )
+        view = self.clone()
+        view.viewer = seat
+        ident, known, pool = view._ident, view._known, view._pool
+        for s, k in enumerate(ident):
+            if k != UNKNOWN and not known[s] >> seat & 1:
+                pool[k] += 1
+                ident[s] = UNKNOWN
+        return view
