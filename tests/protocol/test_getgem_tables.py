@@ -23,7 +23,7 @@ from protocol.inprocess import InProcessTable
 from protocol.mental import Announcement, Body
 
 
-@pytest.mark.parametrize("seats", [3, 5])
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_ai_tables_play_whole_games_in_step_with_a_clean_audit(seats: int) -> None:
     agents = [make_agent("expectimax:nodes=150:samples=2", seed) for seed in range(seats)]
     table = InProcessTable("getgem", agents)
