@@ -108,7 +108,11 @@ def test_a_swapped_ciphertext_is_caught_by_the_audit() -> None:
                 return dataclasses.replace(body, cards=tuple(cards))
         return body
 
-    _, result = play(3, cheat=swap_in_phase_2)
+    # Three rounds deal at most 15 + 3 x 3 x 9 = 96 cards of 100 (a turn: two Draw IIs and a
+    # refill of five), so the two bottom cards, the swapped ones, are never dealt: nothing
+    # during play can notice the swap.
+    agents = [make_agent("greedy", seed) for seed in range(3)]
+    result = InProcessTable("rpg-battle", agents, {"round_cap": 3}, cheat=swap_in_phase_2).play()
     assert result.error is None  # the swap goes unnoticed during play...
     assert named(result, 2, "per-card masking does not follow from its secrets")  # ...not after
 
