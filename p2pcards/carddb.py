@@ -1,6 +1,7 @@
 """Reading a game's card database (TOML shipped inside the game's package)."""
 
 import tomllib
+from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
@@ -25,3 +26,16 @@ def require(entry: dict[str, Any], key: str, kind: type, where: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise CardDataError(f"{where}: field {key!r} must be a {kind.__name__}, got {value!r}")
     return value
+
+
+def entries(data: dict[str, Any], table: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each `[[table]]` entry with a name for error messages ("card #3"); CardDataError if
+    the key is not a list of tables."""
+    items = data.get(table, [])
+    if not isinstance(items, list):
+        raise CardDataError(f"{table!r} must be a list of [[{table}]] tables")
+    for i, entry in enumerate(items):
+        where = f"{table} #{i + 1}"
+        if not isinstance(entry, dict):
+            raise CardDataError(f"{where} must be a table, not {entry!r}")
+        yield where, entry

@@ -83,6 +83,8 @@ def test_card_database_matches_the_rulebook_totals() -> None:
         ({"character": [{"id": "a"}], "card": []}, "field 'name'"),
         ({"card": [{"id": "x", "qty": 1, "effect": "fly", "power": 1}]}, "unknown effect"),
         ({}, "at least 2 characters"),
+        ({"character": "vex"}, "must be a list of \\[\\[character\\]\\] tables"),
+        ({"card": ["attack"]}, "card #1 must be a table"),
     ],
 )
 def test_broken_card_data_is_refused(data: dict[str, object], message: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.carddb import read_toml, require
+from p2pcards.carddb import entries, read_toml, require
 from p2pcards.errors import CardDataError
 
 GEMS = ("fire", "water", "thunder", "rainbow", "curse")
@@ -88,8 +88,7 @@ def parse(data: dict[str, Any]) -> CardDatabase:
         raise CardDataError("the card database needs a [rules] table")
     numbers = {key: require(rules, key, int, "[rules]") for key in RULE_NUMBERS}
     cards = []
-    for i, entry in enumerate(data.get("card", [])):
-        where = f"card #{i + 1}"
+    for where, entry in entries(data, "card"):
         kind = require(entry, "kind", str, where)
         gem: str | None = None
         effects: tuple[str, ...] = ()
@@ -117,8 +116,7 @@ def parse(data: dict[str, Any]) -> CardDatabase:
             )
         )
     elements = []
-    for i, entry in enumerate(data.get("element", [])):
-        where = f"element #{i + 1}"
+    for where, entry in entries(data, "element"):
         elements.append(
             ElementCard(
                 id=require(entry, "id", str, where),
@@ -129,8 +127,7 @@ def parse(data: dict[str, Any]) -> CardDatabase:
             )
         )
     characters = []
-    for i, entry in enumerate(data.get("character", [])):
-        where = f"character #{i + 1}"
+    for where, entry in entries(data, "character"):
         ability = require(entry, "ability", str, where)
         if ability not in ABILITIES:
             raise CardDataError(f"{where}: unknown ability {ability!r}")

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.carddb import read_toml, require
+from p2pcards.carddb import entries, read_toml, require
 from p2pcards.errors import CardDataError
 
 EFFECTS = (
@@ -54,8 +54,7 @@ class CardDatabase:
 def parse(data: dict[str, Any]) -> CardDatabase:
     """Build the database from parsed TOML, refusing anything inconsistent."""
     characters = []
-    for i, entry in enumerate(data.get("character", [])):
-        where = f"character #{i + 1}"
+    for where, entry in entries(data, "character"):
         characters.append(
             Character(
                 id=require(entry, "id", str, where),
@@ -67,8 +66,7 @@ def parse(data: dict[str, Any]) -> CardDatabase:
             )
         )
     cards = []
-    for i, entry in enumerate(data.get("card", [])):
-        where = f"card #{i + 1}"
+    for where, entry in entries(data, "card"):
         effect = require(entry, "effect", str, where)
         if effect not in EFFECTS:
             raise CardDataError(f"{where}: unknown effect {effect!r}; known: {', '.join(EFFECTS)}")
