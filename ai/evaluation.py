@@ -68,7 +68,11 @@ def relative(scores: Sequence[float], scale: float) -> list[float]:
     n = len(scores)
     if n == 2:  # the common case, in the search's inner loop
         lead = scale * (scores[0] - scores[1])
-        return [max(-CLAMP, min(CLAMP, lead)), max(-CLAMP, min(CLAMP, -lead))]
+        if lead > CLAMP:
+            lead = CLAMP
+        elif lead < -CLAMP:
+            lead = -CLAMP
+        return [lead, -lead]
     values = []
     for s in range(n):
         best_other = max((scores[o] for o in range(n) if o != s), default=0.0)

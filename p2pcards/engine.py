@@ -248,6 +248,15 @@ class State(ABC):
         which for strings would differ from process to process.
         """
 
+    def luck_key(self) -> Hashable:
+        """At a chance node, what names this draw across the lines of play that lead to it
+        (for search, which draws the same random numbers for the same key, so that two
+        lines are compared on the same luck). By default the whole state: no sharing.
+
+        Built of ints and tuples only, like `search_key`.
+        """
+        return self.search_key()
+
     @abstractmethod
     def chance_move(self) -> ChanceMove:
         """At a chance node: which pile or hand the outcome's card comes from and who gets it."""

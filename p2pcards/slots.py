@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from operator import attrgetter
 from typing import Generic, Protocol, Self, TypeVar
 
@@ -280,6 +280,14 @@ class SlotState(State, Generic[R]):
         if step[0] == DRAW:
             return ChanceMove("deal", step[1])
         return ChanceMove("take", step[1], source=step[2])
+
+    def luck_key(self) -> Hashable:
+        """A deal is the deck's next card: named by the deck's reshuffle and size, whoever
+        draws it and whatever happened before, so every line of a search meets the same deck
+        order (a take, from a hand that differs line by line, is not shared)."""
+        if self._current == CHANCE and self._queue[0][0] == DRAW:
+            return (DRAW, self._generation, len(self._deck))
+        return self.search_key()
 
     def chance_viewers(self) -> frozenset[int]:
         """At a chance node, the seats entitled to learn the outcome's card."""

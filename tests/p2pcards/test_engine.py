@@ -1,10 +1,12 @@
 """The engine model: registry, options, action wire forms, card data, dealer, digests."""
 
 import pytest
+from rpg_helpers import attack, fill, play, setup
 
 from p2pcards import CHANCE, TERMINAL, games
 from p2pcards.carddb import read_toml
 from p2pcards.dealer import LocalDealer
+from p2pcards.engine import State
 from p2pcards.errors import (
     ActionFormatError,
     CardDataError,
@@ -14,7 +16,7 @@ from p2pcards.errors import (
     UnknownGameError,
 )
 from p2pcards.games.rpg_battle import cards
-from p2pcards.games.rpg_battle.actions import Deal, Pass, Pick, Play
+from p2pcards.games.rpg_battle.actions import Deal, EndTurn, Pass, Pick, Play
 
 GAME = games.load("rpg-battle")
 
@@ -132,3 +134,35 @@ def test_digest_names_the_section_that_differs() -> None:
     da, db = a.section_digests(), b.section_digests()
     assert a.public_digest() != b.public_digest()
     assert {name for name in da if da[name] != db[name]} == {"turn", "board"}
+
+
+def test_lines_that_reach_the_same_draw_share_its_luck_key() -> None:
+    # The search seeds a chance step's sampling by its luck key, so that two lines of play are
+    # compared on the same cards: a deal is the deck's next card whichever line reached it. A
+    # take is from a hand that differs from line to line, so it is not shared.
+    lineups = [["vex", "kalen", "anya"], ["sera", "gideon", "mystra"]]
+    passed = setup(lineups, {0: ["steal", "attack"]})
+    fought = passed.clone()
+    end_turn_without_drawing(passed)
+    attack(fought, "attack", "sera")
+    end_turn_without_drawing(fought)
+    assert passed.is_chance_node() and fought.is_chance_node()
+    assert passed.search_key() != fought.search_key()
+    assert passed.luck_key() == fought.luck_key()
+    drawn = passed.clone()
+    drawn.apply_action(passed.chance_outcomes()[0][0])
+    fill(drawn)  # seat 1's turn: it passes and draws one too
+    end_turn_without_drawing(drawn)
+    assert drawn.is_chance_node() and drawn.luck_key() != passed.luck_key()
+    stealing = setup(lineups, {0: ["steal"]})
+    play(stealing, "steal", seat=1)
+    assert stealing.decision().kind == "take"
+    assert stealing.luck_key() == stealing.search_key()
+
+
+def end_turn_without_drawing(state: State) -> None:
+    """The seat on turn passes with every character left and ends its turn drawing one card;
+    the draw is left to the caller."""
+    while state.decision().kind == "play":
+        state.apply_action(Pass())
+    state.apply_action(EndTurn(False))

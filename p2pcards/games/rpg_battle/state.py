@@ -173,6 +173,8 @@ class RpgBattleState(SlotState[Rules]):
         """A seat's characters left to right as (HP once pending attacks land, card): for
         evaluations, in one call."""
         chars, hp = self._rules.chars, self._hp
+        if not self._queue:  # the usual case, in the search's inner loop
+            return [(hp[c], chars[c]) for c in self._lineup[seat]]
         incoming: dict[int, int] = {}
         for step in self._queue:
             if step[0] == REACT:
