@@ -131,7 +131,7 @@ class RpgBattleEvaluation:
         for hp, card in state.fighting_strength(seat):
             if hp > 0:
                 row = rows.get(card.id) or self._row(card)
-                total += row[hp] if hp < len(row) else self._weighted_standing(card, hp)
+                total += row[hp]  # never above the maximum (rules.md, choice 17)
                 alive = True
         if not alive:
             return 0.0
@@ -141,13 +141,12 @@ class RpgBattleEvaluation:
 
     def _row(self, card: Character) -> tuple[float, ...]:
         """A character's weighted standing at every HP up to its maximum."""
+        w = self.weights
         row = self._rows[card.id] = tuple(
-            self._weighted_standing(card, hp) for hp in range(card.hp + 1)
+            weighted(self._standing_weights, _standing(card, hp, w.hp_scale))
+            for hp in range(card.hp + 1)
         )
         return row
-
-    def _weighted_standing(self, card: Character, hp: int) -> float:
-        return weighted(self._standing_weights, _standing(card, hp, self.weights.hp_scale))
 
 
 def make_evaluation() -> RpgBattleEvaluation:

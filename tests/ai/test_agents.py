@@ -1,5 +1,6 @@
 """Agents: they act only on observations, return legal actions, and greedy plays sensibly."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -7,10 +8,20 @@ from positions import two_seat_position
 
 from ai.agents import GreedyAgent, RandomAgent, make_agent
 from ai.errors import AgentSpecError
-from ai.evaluation import WeightsError
+from ai.evaluation import WeightsError, relative, weighted
 from ai.match import play_match, seating, simulate
-from ai.rpg_battle_eval import RPG_BATTLE_FEATURES, RpgBattleWeights
+from ai.rpg_battle_eval import (
+    RPG_BATTLE_FEATURES,
+    RpgBattleEvaluation,
+    RpgBattleWeights,
+    rpg_battle_features,
+)
+from p2pcards import games
+from p2pcards.dealer import LocalDealer
+from p2pcards.games.rpg_battle import RpgBattleState
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
+
+GAME = games.load("rpg-battle")
 
 
 def test_unknown_agent() -> None:
@@ -75,3 +86,28 @@ def test_a_broken_weights_file_is_a_clear_error(tmp_path: Path) -> None:
         RpgBattleWeights.load(malformed)
     shipped = RpgBattleWeights.load()  # the committed file has every weight
     assert len(shipped.vector()) == len(RPG_BATTLE_FEATURES)
+
+
+def test_the_evaluation_is_the_weighted_features_the_tuner_fits() -> None:
+    # The evaluation looks a character's weighted standing up in a table, for speed; the tuner
+    # (scripts/tune_weights.py) fits weights to rpg_battle_features. The two must agree, at
+    # every position of a game: each seat's weighted features, minus the other's, scaled.
+    evaluate = RpgBattleEvaluation(RpgBattleWeights.load())
+    w = evaluate.weights
+    state = GAME.new_initial_state(2, round_cap=30)
+    dealer, rng = LocalDealer(4), random.Random(4)
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(dealer.sample(state))
+            continue
+        assert isinstance(state, RpgBattleState)
+        mine, theirs = (
+            weighted(w.vector(), rpg_battle_features(state, s, w.hp_scale, w.hand_cap))
+            for s in (0, 1)
+        )
+        expected = relative([mine, theirs], w.scale)
+        assert evaluate.values(state) == pytest.approx(expected, abs=1e-9)
+        state.apply_action(rng.choice(state.legal_actions()))
+        checked += 1
+    assert checked > 50
