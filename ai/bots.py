@@ -31,6 +31,11 @@ from ai.errors import AgentCrashed, AgentIllegalAction, AgentSpecError, AgentTim
 from p2pcards.engine import Action, State
 
 PROTOCOL = 1
+MAX_LINE = 1 << 20  # bytes in one line from a bot (docs/bot-protocol.md)
+# Nesting of arrays and objects in an answer; an act line needs 2. json.loads recurses,
+# so a deeper line must be refused before it is parsed.
+MAX_DEPTH = 16
+_READ = 65536  # bytes asked of the pipe at a time
 
 
 def observe_message(observation: State) -> dict[str, Any]:
@@ -70,16 +75,48 @@ def chosen_index(answer: object, actions: list[dict[str, Any]]) -> int:
 
 
 def parse_act(line: bytes, actions: list[dict[str, Any]]) -> int:
-    """The action index in a bot's reply line."""
+    """The action index in a bot's reply line; AgentIllegalAction for a malformed line."""
+    if len(line) > MAX_LINE:
+        raise AgentIllegalAction(f"sent a line of {len(line)} bytes, over {MAX_LINE}")
     try:
-        message = json.loads(line)
-    except ValueError:
-        raise AgentIllegalAction(f"sent a line that is not JSON: {line[:80]!r}") from None
-    if not isinstance(message, dict) or message.get("type") != "act" or "action" not in message:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise AgentIllegalAction(
-            f'expected {{"type": "act", "action": N}}, got {json.dumps(message)[:80]}'
-        )
+            f"sent a line that is not UTF-8 (byte {exc.start}): {line[:80]!r}"
+        ) from None
+    if _too_deep(line, MAX_DEPTH):
+        raise AgentIllegalAction(f"sent JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        message = json.loads(text)
+    except ValueError:  # also a number over Python's digit limit
+        raise AgentIllegalAction(f"sent a line that is not JSON: {text[:80]!r}") from None
+    if not isinstance(message, dict) or message.get("type") != "act" or "action" not in message:
+        raise AgentIllegalAction(f'expected {{"type": "act", "action": N}}, got {text[:80]!r}')
     return chosen_index(message["action"], actions)
+
+
+def _too_deep(text: bytes, limit: int) -> bool:
+    """Whether JSON text nests arrays and objects deeper than `limit` (strings skipped)."""
+    if text.count(b"[") + text.count(b"{") <= limit:
+        return False  # every real answer: no need to walk it
+    depth, in_string, escaped = 0, False, False
+    for byte in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return False
 
 
 class CommandBot:
@@ -158,18 +195,19 @@ class CommandBot:
         fd = proc.stdout.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
+            # The buffer holds at most one line over the limit by one read, then we stop.
             while b"\n" not in self._buffer:
+                if len(self._buffer) > MAX_LINE:
+                    raise AgentIllegalAction(f"sent a line of more than {MAX_LINE} bytes")
                 wait = None if deadline is None else deadline - time.monotonic()
                 if wait is not None and wait <= 0:
                     raise AgentTimedOut(f"no answer within {self.move_timeout:g} s")
                 if not selector.select(wait):
                     continue
-                chunk = os.read(fd, 65536)
+                chunk = os.read(fd, _READ)
                 if not chunk:
                     raise self._crashed()
                 self._buffer += chunk
-                if len(self._buffer) > 1 << 20:
-                    raise AgentIllegalAction("sent a line of more than 1 MiB")
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import socket
 import time
 from collections.abc import Callable
@@ -17,10 +18,15 @@ from dataclasses import dataclass
 
 import msgpack
 
+from protocol.invite import FINGERPRINT
+
 MAGIC = b"P2PC"
 VERSION = 1
 MAX_BEACON = 512
 DEFAULT_TARGET = ("255.255.255.255", 7778)
+GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}", re.ASCII)  # as the game registry names them
+MAX_NAME = 40  # characters of the host's name, as `tables` lists it
+MAX_SEATS = 16  # as many as a roster holds
 
 
 class BeaconError(ValueError):
@@ -39,8 +45,9 @@ class Beacon:
     name: str
 
     def encode(self) -> bytes:
-        """The datagram."""
-        body = [VERSION, self.game, self.seats, self.free, self.fingerprint, self.port, self.name]
+        """The datagram; the host's name is cut to what `decode` accepts."""
+        name = "".join(c for c in self.name if c.isprintable())[:MAX_NAME]
+        body = [VERSION, self.game, self.seats, self.free, self.fingerprint, self.port, name]
         data: bytes = MAGIC + msgpack.packb(body, use_bin_type=True)
         if len(data) > MAX_BEACON:
             raise ValueError("beacon too large")
@@ -53,18 +60,34 @@ class Beacon:
             raise BeaconError("not a p2pcards beacon")
         try:
             body = msgpack.unpackb(
-                data[len(MAGIC) :], raw=False, max_array_len=16, max_str_len=128, max_bin_len=0
-            )
+                data[len(MAGIC) :], raw=False, max_array_len=16, max_str_len=128, max_bin_len=0,
+                max_map_len=0, max_ext_len=0,
+            )  # fmt: skip
         except (ValueError, msgpack.UnpackException, msgpack.ExtraData) as exc:
             raise BeaconError(f"malformed beacon: {exc or type(exc).__name__}") from None
-        if not isinstance(body, list) or len(body) != 7 or body[0] != VERSION:
+        if not isinstance(body, list) or len(body) != 7 or type(body[0]) is not int:
+            raise BeaconError("not a p2pcards beacon")
+        if body[0] != VERSION:
             raise BeaconError("beacon of another version")
         _, game, seats, free, fingerprint, port, name = body
-        ints_ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (seats, free, port))
-        strs_ok = all(isinstance(x, str) for x in (game, fingerprint, name))
-        if not ints_ok or not strs_ok or not (0 <= free <= seats <= 64 and 0 < port < 65536):
+        if not isinstance(game, str) or not GAME_NAME.fullmatch(game):
+            raise BeaconError("beacon with a malformed game name")
+        if not isinstance(fingerprint, str) or not FINGERPRINT.fullmatch(fingerprint):
+            raise BeaconError("beacon with a malformed fingerprint")
+        if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
+            raise BeaconError(f"beacon with a host name that is not printable text of {MAX_NAME}")
+        seats, free, port = _int(seats), _int(free), _int(port)
+        # The host holds seat 0, so at least one seat is taken.
+        if not (2 <= seats <= MAX_SEATS and 0 <= free < seats and 0 < port < 65536):
             raise BeaconError("beacon fields out of range")
         return Beacon(game, seats, free, fingerprint, port, name)
+
+
+def _int(value: object) -> int:
+    """`value` if it is an int (not a bool); BeaconError otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BeaconError("beacon with a field that is not a whole number")
+    return value
 
 
 def parse_target(text: str) -> tuple[str, int]:

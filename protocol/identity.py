@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography import x509
+from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.x509.oid import NameOID
@@ -22,6 +23,8 @@ from cryptography.x509.oid import NameOID
 from protocol.errors import LocalProtocolError
 
 KEY_FILE = "identity.pem"
+# Ours are under 300 bytes; a peer's certificate is refused over this before it is parsed.
+MAX_CERTIFICATE = 4096
 
 
 def default_home() -> Path:
@@ -110,9 +113,13 @@ class Identity:
 
 
 def certificate_key(der: bytes) -> bytes:
-    """The raw Ed25519 public key in a peer's DER certificate (empty if it has none)."""
+    """The raw Ed25519 public key in a peer's DER certificate (empty if it has none, or if
+    `der` is not a certificate at all)."""
+    if not 0 < len(der) <= MAX_CERTIFICATE:
+        return b""
     try:
         key = x509.load_der_x509_certificate(der).public_key()
-    except ValueError:
+    except (ValueError, x509.InvalidVersion, UnsupportedAlgorithm):
+        # A bad version and an unknown key algorithm have classes of their own.
         return b""
     return key.public_bytes_raw() if isinstance(key, Ed25519PublicKey) else b""

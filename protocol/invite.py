@@ -11,10 +11,16 @@ import re
 import secrets
 from dataclasses import dataclass
 
+# re.ASCII: without it \d and \s also match other scripts' digits and spaces, which int()
+# and strip() accept ('٣' is 3).
 _GROUPS = r"[A-Z2-7]{4}(?:-[A-Z2-7]{4})"
 _PATTERN = re.compile(
-    rf"^(?P<host>[^/\s:]+):(?P<port>\d{{1,5}})/(?P<fp>{_GROUPS}{{3}})/(?P<secret>{_GROUPS})$"
+    r"(?P<host>[A-Z0-9._-]{1,253}):(?P<port>[0-9]{1,5})"
+    rf"/(?P<fp>{_GROUPS}{{3}})/(?P<secret>{_GROUPS})",
+    re.ASCII,
 )
+FINGERPRINT = re.compile(rf"{_GROUPS}{{3}}", re.ASCII)  # as `identity.fingerprint` prints it
+MAX_CODE = 300  # a code is at most 253 + 6 + 20 + 10 characters, and spaces around it
 
 
 class InviteError(ValueError):
@@ -36,10 +42,14 @@ class Invite:
     @staticmethod
     def parse(code: str) -> Invite:
         """Parse a code as printed by `p2pcards host`; InviteError says what is wrong."""
-        match = _PATTERN.match(code.strip().upper().replace("LOCALHOST", "127.0.0.1"))
+        shown = f"{code[:80]!r}{'…' if len(code) > 80 else ''}"
+        # Checked before upper(): it turns some non-ASCII letters into ASCII ones ('ﬀ').
+        if len(code) > MAX_CODE or not code.isascii():
+            raise InviteError(f"{shown} is not an invite code: too long, or not plain ASCII")
+        match = _PATTERN.fullmatch(code.strip().upper().replace("LOCALHOST", "127.0.0.1"))
         if not match:
             raise InviteError(
-                f"{code!r} is not an invite code; expected HOST:PORT/XXXX-XXXX-XXXX-XXXX/XXXX-XXXX"
+                f"{shown} is not an invite code; expected HOST:PORT/XXXX-XXXX-XXXX-XXXX/XXXX-XXXX"
             )
         port = int(match["port"])
         if not 0 < port < 65536:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.carddb import entries, read_toml, require
+from p2pcards.carddb import MAX_COPIES, entries, read_toml, require
 from p2pcards.errors import CardDataError
 
 GEMS = ("fire", "water", "thunder", "rainbow", "curse")
@@ -111,7 +111,7 @@ def parse(data: dict[str, Any]) -> CardDatabase:
                 kind=kind,
                 gem=gem,
                 effects=effects,
-                qty=require(entry, "qty", int, where),
+                qty=require(entry, "qty", int, where, high=MAX_COPIES),
                 line=require(entry, "line", int, where),
             )
         )

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.carddb import entries, read_toml, require
+from p2pcards.carddb import MAX_COPIES, entries, read_toml, require
 from p2pcards.errors import CardDataError
 
 EFFECTS = (
@@ -74,7 +74,7 @@ def parse(data: dict[str, Any]) -> CardDatabase:
             CardType(
                 id=require(entry, "id", str, where),
                 name=require(entry, "name", str, where),
-                qty=require(entry, "qty", int, where),
+                qty=require(entry, "qty", int, where, high=MAX_COPIES),
                 effect=effect,
                 power=require(entry, "power", int, where),
                 quick=bool(entry.get("quick", False)),

@@ -1,0 +1,259 @@
+"""Decoders of outside input: each refuses bad input with one of the project's errors."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+import msgpack
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from ai.bots import MAX_LINE, CommandBot, parse_act
+from ai.errors import AgentIllegalAction
+from p2pcards import carddb
+from p2pcards.carddb import parse_toml, read_toml, require
+from p2pcards.dealer import LocalDealer
+from p2pcards.engine import State
+from p2pcards.errors import CardDataError
+from p2pcards.games import load as load_game
+from p2pcards.games.rpg_battle import cards as rpg_battle_cards
+from protocol import identity
+from protocol.discovery import MAGIC, Beacon, BeaconError
+from protocol.identity import Identity, certificate_key
+from protocol.invite import Invite, InviteError
+
+ACTIONS = [{"kind": "pass"}, {"kind": "react", "card": "dodge"}]
+FINGERPRINT = "AAAA-BBBB-CCCC-DDDD"
+
+# ------------------------------------------------------------------ bot answers
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"[" * 100_000,  # json.loads recursed until RecursionError
+        b'{"type": "act", "action": ' + b"[" * 5_000 + b"]" * 5_000 + b"}",
+        b"{" * 50_000,
+        b'{"type": "act", "action": 0}'.decode().encode("utf-16"),  # JSON, but not UTF-8
+        b'{"type": "act", "action": "\xff"}',
+        b'{"type": "act", "action": ' + b"9" * 5_000 + b"}",  # over Python's digit limit
+        b'{"type": "act", "action": 1e999}',
+        b'{"type": "act", "action": true}',
+        b'{"type": "act", "action": {"kind": "pass", "x": []}}',
+        b'["act", 0]',
+        b'{"type": ["act"], "action": 0}',
+        b'{"type": "act", "action": 0, "pad": "' + b"x" * MAX_LINE + b'"}',
+    ],
+)
+def test_a_malformed_bot_answer_is_the_bots_failure(line: bytes) -> None:
+    with pytest.raises(AgentIllegalAction):
+        parse_act(line, ACTIONS)
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    line = b'{"type": "act", "action": 1, "note": "' + b"[{" * 100 + b'\\"[["}'
+    assert parse_act(line, ACTIONS) == 1
+    assert parse_act(b'{"type":"act","action":{"kind":"pass"}}', ACTIONS) == 0
+
+
+def _decision() -> State:
+    state = load_game("rpg-battle").new_initial_state(2)
+    dealer = LocalDealer(seed=1)
+    while state.is_chance_node():
+        state.apply_action(dealer.sample(state))
+    return state.observation(state.current_player())
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "'[' * 100_000 + '\\n'",  # a deep line, in one piece
+        "'x' * ((1 << 20) + (16 << 10))",  # no end in sight: reading stops at the limit
+    ],
+)
+def test_a_bot_that_sends_a_deep_or_endless_line_loses_its_game(written: str) -> None:
+    program = f"import sys; sys.stdin.readline(); sys.stdout.write({written}); sys.stdout.flush()"
+    bot = CommandBot(f'{sys.executable} -c "{program}"', move_timeout=20)
+    try:
+        with pytest.raises(AgentIllegalAction):
+            bot.act(_decision())
+        assert len(bot._buffer) <= MAX_LINE + (64 << 10)  # never more than the limit and a read
+    finally:
+        bot.close()
+
+
+# ------------------------------------------------------------------ card data
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'name = "caf\xe9"\n', "not UTF-8"),
+        (b"n = " + b"9" * 5_000 + b"\n", "cannot hold"),
+        (b"a = " + b"[" * 5_000 + b"]" * 5_000 + b"\n", "too deeply"),
+        (b"a = " + b"{b = " * 3_000 + b"1" + b"}" * 3_000 + b"\n", "too deeply"),
+        (b"a = [1,\n", "not valid TOML"),
+        (b"# " + b"x" * carddb.MAX_BYTES, "over the"),
+    ],
+)
+def test_bad_card_data_is_a_card_data_error(data: bytes, message: str) -> None:
+    with pytest.raises(CardDataError, match=message):
+        parse_toml(data, "test.toml")
+
+
+def test_read_toml_refuses_a_file_that_is_not_utf8(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "latin1_cards"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "cards.toml").write_bytes(b'name = "Th\xe9o"\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(CardDataError, match=r"latin1_cards/cards\.toml is not UTF-8"):
+        read_toml("latin1_cards", "cards.toml")
+
+
+def test_a_card_with_absurdly_many_copies_is_refused_when_read() -> None:
+    toml = _card_file("p2pcards.games.rpg_battle").replace(b"qty = 10", b"qty = 1000000000", 1)
+    assert b"qty = 1000000000" in toml
+    with pytest.raises(CardDataError, match="'qty' must be at most 1000"):
+        rpg_battle_cards.parse(parse_toml(toml, "cards.toml"))
+
+
+def _card_file(package: str) -> bytes:
+    return resources.files(package).joinpath("cards.toml").read_bytes()
+
+
+def test_require_checks_a_numbers_range() -> None:
+    entry = {"qty": 5, "hp": 0, "big": 10**30}
+    assert require(entry, "qty", int, "card #1", low=1, high=5) == 5
+    with pytest.raises(CardDataError, match="'hp' must be at least 1"):
+        require(entry, "hp", int, "card #1", low=1)
+    with pytest.raises(CardDataError, match="'big' must be at most 1000"):
+        require(entry, "big", int, "card #1", high=1000)
+
+
+# ------------------------------------------------------------------ certificates
+
+
+def _certificate() -> bytes:
+    with tempfile.TemporaryDirectory() as directory:
+        me = Identity(Ed25519PrivateKey.generate())
+        me.certificate_files(Path(directory))
+        return me.certificate_der(Path(directory))
+
+
+def test_a_certificate_with_any_byte_changed_gives_a_key_or_none_never_an_exception() -> None:
+    der = _certificate()
+    assert len(certificate_key(der)) == 32
+    # Byte 11 is the version (cryptography's InvalidVersion); 151-153 the key's algorithm
+    # (UnsupportedAlgorithm): neither is a ValueError.
+    for position in range(len(der)):
+        for value in (0x00, 0xFF, der[position] ^ 0x01):
+            changed = bytearray(der)
+            changed[position] = value
+            assert len(certificate_key(bytes(changed))) in (0, 32)
+    changed = bytearray(der)
+    changed[11] = 0x07
+    assert certificate_key(bytes(changed)) == b""
+
+
+def test_an_oversized_certificate_is_refused_before_parsing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def parse(data: bytes) -> x509.Certificate:
+        raise AssertionError("parsed a certificate of absurd size")
+
+    monkeypatch.setattr(identity.x509, "load_der_x509_certificate", parse)
+    assert certificate_key(_certificate() + b"\x00" * identity.MAX_CERTIFICATE) == b""
+
+
+# ------------------------------------------------------------------ beacons
+
+
+def _beacon(*fields: object) -> bytes:
+    return MAGIC + msgpack.packb([1, *fields], use_bin_type=True)
+
+
+def test_a_good_beacon_decodes() -> None:
+    assert Beacon.decode(_beacon("rpg-battle", 4, 2, FINGERPRINT, 7777, "Zoë's laptop")) == Beacon(
+        "rpg-battle", 4, 2, FINGERPRINT, 7777, "Zoë's laptop"
+    )
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        ("RPG-Battle", 4, 2, FINGERPRINT, 7777, "h"),  # game names are lowercase
+        ("rpg battle", 4, 2, FINGERPRINT, 7777, "h"),
+        ("x" * 33, 4, 2, FINGERPRINT, 7777, "h"),
+        ("", 4, 2, FINGERPRINT, 7777, "h"),
+        ("rpg-battle\n", 4, 2, FINGERPRINT, 7777, "h"),
+        ("rpg-battle", 4, 2, "aaaa-bbbb-cccc-dddd", 7777, "h"),
+        ("rpg-battle", 4, 2, "AAAA-BBBB-CCCC-DDD1", 7777, "h"),  # 1 is not base32
+        ("rpg-battle", 4, 2, "AAAA-BBBB-CCCC", 7777, "h"),
+        ("rpg-battle", 4, 2, FINGERPRINT + "\n", 7777, "h"),
+        ("rpg-battle", 4, 2, FINGERPRINT, 7777, "h" * 41),
+        ("rpg-battle", 4, 2, FINGERPRINT, 7777, "evil\x1b[2J"),  # a terminal escape
+        ("rpg-battle", 4, 2, FINGERPRINT, 7777, "line\nbreak"),
+        ("rpg-battle", 4, 2, FINGERPRINT, 7777, "bidi\u202eflip"),
+        ("rpg-battle", 4, 2, FINGERPRINT, 7777, b"bytes"),
+        ("rpg-battle", 4, 4, FINGERPRINT, 7777, "h"),  # the host holds a seat
+        ("rpg-battle", 1, 0, FINGERPRINT, 7777, "h"),
+        ("rpg-battle", 17, 2, FINGERPRINT, 7777, "h"),
+        ("rpg-battle", 4, -1, FINGERPRINT, 7777, "h"),
+        ("rpg-battle", 4, 2, FINGERPRINT, 0, "h"),
+        ("rpg-battle", 4, 2, FINGERPRINT, 65536, "h"),
+        ("rpg-battle", 4, 2, FINGERPRINT, 2**64 - 1, "h"),
+        ("rpg-battle", 4, True, FINGERPRINT, 7777, "h"),
+        ("rpg-battle", 4.0, 2, FINGERPRINT, 7777, "h"),
+    ],
+)
+def test_a_beacon_with_any_bad_field_is_a_beacon_error(fields: tuple[object, ...]) -> None:
+    with pytest.raises(BeaconError):
+        Beacon.decode(_beacon(*fields))
+
+
+def test_our_own_beacon_decodes_whatever_the_hosts_name() -> None:
+    name = "a very long host name\twith a tab and\x07a bell, " * 3
+    decoded = Beacon.decode(Beacon("getgem", 5, 4, FINGERPRINT, 7777, name).encode())
+    assert len(decoded.name) <= 40 and decoded.name.isprintable()
+    assert decoded.name.startswith("a very long host name")
+
+
+# ------------------------------------------------------------------ invite codes
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "host:٣٣/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",  # Arabic-Indic digits are digits to int()
+        "host:７７７７/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",  # fullwidth digits
+        "host:99999/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",
+        "host:0/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",
+        "host:77777777777777777777/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",
+        "ho st:7777/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",
+        "host:7777/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF\n/x",
+        "host\x00:7777/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",
+        "hoﬆ:7777/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",  # a ligature that upper() makes ST
+        "host:7777/AAAA-BBBB-CCCC-DDDD/EEEE-ﬀﬀ",
+        "host:7777/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF" + " " * 10_000 + "x",
+        "x" * 1_000_000,
+        "host\udcff:7777/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF",  # an undecodable argv byte
+    ],
+)
+def test_a_bad_invite_code_is_an_invite_error(code: str) -> None:
+    with pytest.raises(InviteError) as caught:
+        Invite.parse(code)
+    assert len(str(caught.value)) < 300  # the message quotes the code, shortened
+
+
+def test_an_invite_code_may_have_spaces_around_it_and_any_case() -> None:
+    assert Invite.parse("  LocalHost:7777/aaaa-bbbb-cccc-dddd/eeee-ffff\n") == Invite(
+        "127.0.0.1", 7777, FINGERPRINT, "EEEE-FFFF"
+    )
+    assert Invite.parse("my-pc.local:80/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF").host == "my-pc.local"
