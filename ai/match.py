@@ -9,7 +9,7 @@ from ai.agents import Agent, make_agent
 from ai.errors import AgentCrashed, AgentFailure, AgentIllegalAction, AgentTimedOut
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
-from p2pcards.engine import Action, State
+from p2pcards.engine import Action, State, forfeit_returns
 from p2pcards.errors import IllegalActionError
 
 DEFAULT_ROUND_CAP = 100
@@ -73,7 +73,7 @@ def play_match(
             steps += 1
     except AgentFailure as failure:
         n = len(agent_specs)
-        returns = tuple(0.0 if s == seat else 1.0 / (n - 1) for s in range(n))
+        returns = tuple(forfeit_returns(n, [seat]))
         winners = tuple(s for s in range(n) if s != seat)
         seconds = time.monotonic() - started
         return MatchResult(

@@ -2,6 +2,7 @@
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 USAGE = 2  # bad command-line input
 FAILURE = 1  # something went wrong while running
@@ -10,6 +11,10 @@ err = Console(stderr=True, highlight=False)
 
 
 def fail(message: str, code: int = USAGE) -> typer.Exit:
-    """Print `message` as an error and return the Exit to raise."""
-    err.print(f"[bold red]error:[/] {message}")
+    """Print `message` as an error and return the Exit to raise.
+
+    The message is printed as plain text, never read as markup: it often quotes what a
+    user typed or a peer sent, and text like "[/]" would otherwise crash the printout.
+    """
+    err.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
     return typer.Exit(code)

@@ -86,3 +86,9 @@ def _value(text: str) -> Any:
         return int(text)
     except ValueError:
         return text
+
+
+def check_range(option: str, value: float, low: float, high: float) -> None:
+    """A usage error unless `low <= value <= high` (one line, exit 2)."""
+    if not low <= value <= high:
+        raise fail(f"{option} must be between {low:g} and {high:g}, not {value:g}")

@@ -1,4 +1,8 @@
-"""`p2pcards audit FILE` and `p2pcards replay FILE`: checking and reading a saved table."""
+"""`p2pcards audit FILE` and `p2pcards replay FILE`: checking and reading a saved table.
+
+Both play the saved table through again from its signed messages (`savefile.rebuild`):
+what is shown and judged is what the evidence gives, never an unsigned record.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from cli.errors import FAILURE, fail
 from cli.views import view_for
 from p2pcards import games
 from p2pcards.errors import P2PCardsError
-from protocol.audit import audit as audit_log
-from protocol.savefile import SavedTable, SaveFileError, load
+from protocol.savefile import SavedTable, SaveFileError, faults_of, load, rebuild
+from protocol.table_peer import TablePeer
 
 out = Console(highlight=False)
 FileArg = Annotated[
@@ -21,53 +26,83 @@ FileArg = Annotated[
 ]
 
 
-def _load(path: Path) -> SavedTable:
+def _rebuilt(path: Path) -> tuple[SavedTable, TablePeer]:
     try:
-        return load(path)
+        saved = load(path, tolerate_cut=True)
+        return saved, rebuild(saved)
     except SaveFileError as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), FAILURE) from None
+
+
+def _where_it_stops(table: TablePeer) -> str:
+    waiting = sorted(table.waiting_for())
+    who = ", ".join(f"seat {s}" for s in waiting) or "no seat"
+    return f"after {len(table.steps)} steps, waiting for messages of {who}"
 
 
 def audit(path: FileArg) -> None:
-    """Re-check a saved table: signatures, every shuffle and key against the disclosed secrets."""
-    saved = _load(path)
-    faults = audit_log(saved.log, saved.table_id, saved.num_seats, saved.sealing_keys())
+    """Re-check a saved table from its signed messages: every signature and chain, every
+    move, shuffle and key against the disclosed secrets, and who (if anyone) cheated."""
+    saved, table = _rebuilt(path)
     out.print(
-        f"{path}: {saved.roster['game']}, {saved.num_seats} seats, saved by seat {saved.seat}; "
-        f"{len(saved.envelopes)} signed messages, all signatures and chains check out."
+        f"{escape(str(path))}: {saved.roster.game}, {saved.num_seats} seats, saved by seat "
+        f"{saved.seat}; {len(saved.envelopes)} signed messages, every signature and chain "
+        "checks out, and the game replays from them."
     )
-    if faults:
-        out.print("[bold red]The audit names these seats:[/]")
-        for fault in faults:
-            out.print(f"  {fault}")
+    outcome = table.outcome
+    if outcome is None:
+        if saved.verdict is not None:
+            out.print(
+                f"[bold red]Evidence missing:[/] the file says the game ended "
+                f"({saved.verdict['ended']}), but its signed messages stop "
+                f"{_where_it_stops(table)}."
+            )
+            raise typer.Exit(FAILURE)
+        out.print(
+            f"Unfinished: the game stopped {_where_it_stops(table)}. What was played checks "
+            "out so far; the shuffles are checked once the secrets are disclosed."
+        )
+        return
+    if saved.verdict is not None and set(faults_of(saved.verdict)) != set(outcome.faults):
+        out.print("[bold red]The verdict saved in the file is not the one the evidence gives.[/]")
         raise typer.Exit(FAILURE)
-    out.print("Audit passed: every shuffle and every key follows from the disclosed secrets.")
+    for fault in outcome.faults:
+        label = {"cheat": "cheated", "silent": "silent", "left": "left"}[fault.kind]
+        out.print(f"  {label}: {escape(str(fault))}")
+    for note in outcome.notes:
+        out.print(f"  unchecked: {escape(note)}")
+    if outcome.cheaters or outcome.ended == "aborted":
+        out.print(f"[bold red]The table stopped on a fault[/] ({outcome.ended}).")
+        raise typer.Exit(FAILURE)
+    ended = "The game ended" if outcome.ended == "finished" else "The table ended by forfeit"
+    out.print(f"{ended}. Audit passed: every move, shuffle and key checks out.")
 
 
 def replay(path: FileArg) -> None:
     """Show a saved game move by move, as the seat that saved it saw it."""
-    saved = _load(path)
+    saved, table = _rebuilt(path)
     try:
-        game = games.load(str(saved.roster["game"]))
-        state = game.new_initial_state(saved.num_seats, **saved.roster["options"]).observation(
-            saved.seat
-        )
+        game = games.load(saved.roster.game)
+        state = game.new_initial_state(saved.num_seats, **saved.roster.options)
+        state = state.observation(saved.seat)
         view = view_for(game.name)
-        for number, (data, sightings) in enumerate(saved.steps, 1):
-            action = game.action_from_json(data)
-            state.see(sightings)
-            line = view.describe_move(state, action, saved.seat)
-            state.apply_action(action)
+        for number, record in enumerate(table.steps, 1):
+            state.see(list(record.sightings))
+            line = view.describe_move(state, record.action, saved.seat)
+            state.apply_action(record.action)
             if line:
-                out.print(f"{number:4}  {line}")
+                out.print(f"{number:4}  {escape(line)}")
     except (P2PCardsError, TypeError, KeyError) as exc:
-        raise fail(f"{path}: the saved moves do not replay: {exc}") from None
+        raise fail(f"{path}: the saved moves do not replay: {exc}", FAILURE) from None
     out.print(view.board(state, saved.seat, []))
+    outcome = table.outcome
     if state.is_terminal():
         winners = [s for s, r in enumerate(state.returns()) if r > 0]
         out.print(f"Winner: {', '.join(f'seat {s}' for s in winners)}.")
+    elif outcome is not None:
+        out.print(f"The table ended early ({outcome.ended}) after {len(table.steps)} steps.")
     else:
-        out.print(f"The game stopped after {len(saved.steps)} steps, before its end.")
+        out.print(f"The game stopped {_where_it_stops(table)}, before its end.")
 
 
 def register(app: typer.Typer) -> None:

@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -19,12 +20,13 @@ from typing import Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ai.agents import make_agent
-from ai.errors import AgentSpecError
-from cli.errors import FAILURE, err, fail
-from cli.options import GameOptionsOpt, game_options
+from ai.errors import AgentFailure, AgentSpecError
+from cli.errors import FAILURE, USAGE, err, fail
+from cli.options import GameOptionsOpt, agent_specs, check_range, game_options
 from cli.play import Quit, answer_to, prompt_line, show_choices
 from cli.views import view_for
 from p2pcards import games
@@ -36,10 +38,21 @@ from protocol.discovery import listen as listen_for_tables
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.identity import Identity, default_home
 from protocol.invite import Invite, InviteError
-from protocol.net import Decide, HostedTable, LocalSeat, Node
+from protocol.net import (
+    LEAVE_SECONDS,
+    SILENT_SECONDS,
+    Decide,
+    HostedTable,
+    LeaveTable,
+    LocalSeat,
+    Node,
+    lan_address,
+)
+from protocol.roster import MAX_NAME, check_host
 from protocol.savefile import SavedTable, SaveFileError
 from protocol.savefile import load as load_saved
-from protocol.table_peer import DesyncError, TableOutcome
+from protocol.table_peer import TableOutcome
+from protocol.wire import WireError
 
 out = Console(highlight=False)
 
@@ -53,7 +66,20 @@ AgentOpt = Annotated[
     typer.Option(help="Let an AI play this seat (e.g. greedy); default: you, in the terminal."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as one JSON line.")]
-TimeoutOpt = Annotated[float, typer.Option(help="Seconds of silence before a peer is reported.")]
+TimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        help="Seconds without a word from a seat (no heartbeat, or a due share not sent) "
+        "before it counts as silent."
+    ),
+]
+LeaveTimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        help="Seconds to wait for a seat that left, hung up or fell silent to come back; "
+        "then the table ends with it forfeiting."
+    ),
+]
 TraceOpt = Annotated[
     Path | None,
     typer.Option(help="Append when this seat acts and applies each step to FILE (JSON lines)."),
@@ -95,7 +121,12 @@ def _decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Acti
             raise fail(str(exc)) from None
 
         async def by_agent(observation: State) -> Action:
-            return agent.act(observation)
+            # In a thread: a search must not stall the event loop, which keeps every
+            # link read and every heartbeat going while the agent thinks.
+            try:
+                return await asyncio.to_thread(agent.act, observation)
+            except AgentFailure as exc:
+                raise LeaveTable(f"its agent failed: {exc}") from None
 
         return by_agent, None
 
@@ -154,8 +185,11 @@ class Terminal:
                 out.print("\nTime's up: you take the hit.")
                 return decline
             if line is None:
-                raise Quit
-            action = answer_to(str(line), actions, obs, view, out, self.log, you)
+                raise LeaveTable("closed its input")
+            try:
+                action = answer_to(str(line), actions, obs, view, out, self.log, you)
+            except Quit:
+                raise LeaveTable("quit") from None
             if action is not None:
                 return action
 
@@ -180,71 +214,151 @@ TIMEOUT = object()
 
 
 def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
+    """Print how the game ended; the exit code (1 when the table stopped on a fault)."""
     winners = [s for s, r in enumerate(outcome.returns) if r > 0]
-    clean = not outcome.faults
+    cheated = bool(outcome.cheaters) or outcome.ended == "aborted"
     if as_json:
         print(
             json.dumps(
                 {
                     "seat": seat,
+                    "ended": outcome.ended,
                     "returns": outcome.returns,
                     "winners": winners,
                     "digest": outcome.digest,
-                    "audit": "passed" if clean else [str(f) for f in outcome.faults],
+                    "audit": "passed" if not outcome.faults else [str(f) for f in outcome.faults],
+                    "cheaters": outcome.cheaters,
+                    "faults": [
+                        {"seat": f.seat, "step": f.step, "reason": f.reason, "kind": f.kind}
+                        for f in outcome.faults
+                    ],
+                    "notes": outcome.notes,
                 }
             ),
             flush=True,
         )
     else:
-        names = ", ".join("you" if s == seat else f"seat {s}" for s in winners)
-        out.print(f"[bold]Game over.[/] Winner: {names}.")
-        if clean:
-            out.print("Audit passed: every seat's shuffles and keys check out.")
+        names = ", ".join("you" if s == seat else f"seat {s}" for s in winners) or "nobody"
+        if outcome.ended == "finished":
+            out.print(f"[bold]Game over.[/] Winner: {names}.")
+        elif outcome.ended == "forfeit":
+            out.print(f"[bold]The table ended without the seats that left.[/] Winner: {names}.")
         else:
-            out.print("[bold red]Audit found cheating:[/]")
-            for fault in outcome.faults:
-                out.print(f"  {fault}")
-    return 0 if clean else FAILURE
+            out.print("[bold red]The table stopped on a fault.[/]")
+        if not outcome.faults:
+            out.print("Audit passed: every seat's shuffles and keys check out.")
+        for fault in outcome.faults:
+            label = {"cheat": "cheated", "silent": "silent", "left": "left"}[fault.kind]
+            out.print(f"  {label}: {escape(str(fault))}")
+        for note in outcome.notes:
+            out.print(f"  unchecked: {escape(note)}")
+    return FAILURE if cheated else 0
 
 
-async def _run_table(
-    node: Node, timeout: float, quiet: bool = False, rejoin: bool = False
-) -> TableOutcome:
+def _save_path(node: Node, rejoin: bool) -> Path:
+    assert node.roster is not None
+    path = node.me.home / "tables" / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt"
+    if rejoin:  # keep the file we resumed from until the new one has it all
+        stem = path.stem
+        n = 1
+        while path.exists():
+            path = path.with_name(f"{stem}-resumed{n}.p2pt")
+            n += 1
+    return path
+
+
+async def _run_table(node: Node, plan: SeatPlan, rejoin: bool = False) -> TableOutcome:
     """Mesh, play and audit, saving the signed transcript under the seat's home as it goes."""
+    leave = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+        loop.add_signal_handler(signal.SIGINT, leave.set)
+    if not plan.quiet:
+        node.say = lambda line: err.print(escape(line))
     try:
         if node.table is None:
             node.prepare()
         await node.connect_mesh(rejoin=rejoin)
-        assert node.roster is not None
-        path = node.me.home / "tables" / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt"
-        if rejoin:  # keep the file we resumed from until the new one has it all
-            path = path.with_name(path.stem + "-resumed.p2pt")
+        path = _save_path(node, rejoin)
         path.parent.mkdir(parents=True, exist_ok=True)
-        _SAVING.append(path)
+        _SAVING.append((path, node.me.home))
         path.touch(mode=0o600)  # the transcript holds sealed messages: ours to share, or not
         with path.open("wb") as save:
-            try:
-                outcome = await node.play(silence=timeout, save=save)
-            except DesyncError as exc:
-                assert node.table is not None
-                report = path.with_name(path.stem + "-desync.json")
-                report.write_text(json.dumps(node.table.desync_report(exc), indent=2))
-                raise fail(f"{exc}. The table stops; desync report: {report}", FAILURE) from None
-        if not quiet:
+            outcome = await node.play(
+                save=save, silent=plan.timeout, leave_after=plan.leave_timeout, leave=leave
+            )
+        if outcome.desync is not None and node.table is not None:
+            report = path.with_name(path.stem + "-desync.json")
+            report.write_text(json.dumps(node.table.desync_report(), indent=2))
+            err.print(f"A replica went out of step; the desync report: {report}")
+        if not plan.quiet:
             err.print(f"Saved the signed transcript to {path} (check it: p2pcards audit FILE).")
         return outcome
     finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
         await node.close()
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """How this seat takes part, checked: timeouts and what to print."""
+
+    timeout: float
+    leave_timeout: float
+    as_json: bool
+    quiet: bool = False
+
+
+def _seat_plan(timeout: float, leave_timeout: float, as_json: bool, quiet: bool) -> SeatPlan:
+    check_range("--timeout", timeout, 1, 3600)
+    check_range("--leave-timeout", leave_timeout, 0, 86400)
+    return SeatPlan(timeout, leave_timeout, as_json, quiet)
+
+
+def _check_name(name: str) -> str:
+    if not name.isprintable() or not 0 < len(name) <= MAX_NAME:
+        raise fail(f"--name must be 1 to {MAX_NAME} printable characters")
+    return name
+
+
+def _check_address(option: str, address: str) -> str:
+    try:
+        return check_host(address)
+    except WireError:
+        raise fail(f"{option} {address[:60]!r} is not an IP address or host name") from None
+
+
+def _advertised(bind: str, advertise: str | None) -> str:
+    """The address the invite code gives: asked for, the one we listen on, or the LAN's."""
+    if advertise is not None:
+        return _check_address("--advertise", advertise)
+    if bind not in ("0.0.0.0", "::", ""):
+        return bind
+    found = lan_address()
+    if found is None:
+        err.print(
+            "No LAN address found (this machine has only loopback): the invite code works "
+            "on this machine only. Give --advertise ADDR for the address friends reach you at."
+        )
+        return "127.0.0.1"
+    return found
 
 
 def host(
     game: Annotated[str, typer.Argument(help="Game name (see `p2pcards games`).")],
     seats: Annotated[int, typer.Option(help="Seats at the table, yours included.")] = 2,
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 7777,
-    bind: Annotated[str, typer.Option(help="Address to listen on.")] = "0.0.0.0",
+    bind: Annotated[
+        str, typer.Option(help="Address to listen on (the AI seats listen there too).")
+    ] = "0.0.0.0",
     advertise: Annotated[
-        str, typer.Option(help="Address others reach this machine at (goes in the invite code).")
-    ] = "127.0.0.1",
+        str | None,
+        typer.Option(
+            help="Address others reach this machine at (goes in the invite code); "
+            "default: the address of this machine's LAN."
+        ),
+    ] = None,
     name: NameOpt = None,
     ai: Annotated[
         int, typer.Option(help="Fill this many seats with AI peers (separate processes).")
@@ -253,7 +367,8 @@ def host(
     agent: AgentOpt = None,
     round_cap: Annotated[int | None, typer.Option(help="End after this many rounds.")] = None,
     home: HomeOpt = None,
-    timeout: TimeoutOpt = 60.0,
+    timeout: TimeoutOpt = SILENT_SECONDS,
+    leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
     as_json: JsonOpt = False,
     trace: TraceOpt = None,
     announce: Annotated[
@@ -271,24 +386,31 @@ def host(
         g.check_num_players(seats)
     except (UnknownGameError, P2PCardsError) as exc:
         raise fail(str(exc)) from None
+    check_range("--port", port, 0, 65535)
+    if round_cap is not None:
+        check_range("--round-cap", round_cap, 1, 1_000_000)
     capped = {} if round_cap is None else {"round_cap": round_cap}
     options = {**capped, **game_options(g, seats, option, **capped)}
     if not 0 <= ai < seats:
         raise fail(f"--ai must leave at least the host's seat: 0 to {seats - 1}")
+    if ai:
+        agent_specs(ai_agent)  # a bad agent is a usage error now, not a seat that never comes
+    plan_seat = _seat_plan(timeout, leave_timeout, as_json, False)
     target: tuple[str, int] | None = None
     if beacon is not None or announce:
         try:
             target = parse_target(beacon) if beacon is not None else DEFAULT_TARGET
         except ValueError as exc:
             raise fail(str(exc)) from None
+    bind = _check_address("--bind", bind)
+    advertised = _advertised(bind, advertise)
     identity, directory = _identity(home)
     decide, watch = _decider(agent, 0)
     seat = LocalSeat(
-        identity, name or "host", decide, directory, watch=watch, test_seed=_test_seed()
-    )
-    plan = HostPlan(
-        g.name, seats, options, bind, port, advertise, ai, ai_agent, timeout, as_json, target
-    )
+        identity, _check_name(name or "host"), decide, directory, watch=watch,
+        test_seed=_test_seed(),
+    )  # fmt: skip
+    plan = HostPlan(g.name, seats, options, bind, port, advertised, ai, ai_agent, plan_seat, target)
     with _trace_file(trace) as trace_out:
         code = _leave_cleanly(lambda: asyncio.run(_host(plan, seat, trace_out)))
     raise typer.Exit(code)
@@ -306,8 +428,7 @@ class HostPlan:
     advertise: str
     ai: int
     ai_agent: str
-    timeout: float
-    as_json: bool
+    seat: SeatPlan
     beacon: tuple[str, int] | None
 
 
@@ -316,59 +437,74 @@ async def _host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int:
     try:
         await node.listen()
     except OSError as exc:
-        raise fail(f"cannot listen on {plan.bind}:{plan.port}: {exc}", FAILURE) from None
+        raise fail(
+            f"cannot listen on {plan.bind}:{plan.port}: {exc.strerror or exc}", FAILURE
+        ) from None
     game, seats = plan.game, plan.seats
     invite = node.host(HostedTable(game, seats, plan.options), plan.advertise)
-    if plan.as_json:
+    if plan.seat.as_json:
         print(json.dumps({"invite": str(invite)}), flush=True)
     else:
         out.print(f"Table open for {game}, {seats} seats. Invite code:\n\n  [bold]{invite}[/]\n")
         out.print(f"Your fingerprint: {seat.identity.fingerprint}. Waiting for players…")
-    bots = [_start_bot(invite, plan.ai_agent, i) for i in range(plan.ai)]
-    beacons = None
-    if plan.beacon is not None:
-        code = seat.identity.fingerprint
+    with tempfile.TemporaryDirectory(prefix="p2pcards-ai-") as homes:
+        bots = [_start_bot(invite, plan, i, Path(homes)) for i in range(plan.ai)]
+        beacons = None
+        if plan.beacon is not None:
+            code = seat.identity.fingerprint
 
-        def current() -> Beacon:
-            return Beacon(game, seats, node.free_seats(), code, node.port, seat.name)
+            def current() -> Beacon:
+                return Beacon(game, seats, node.free_seats(), code, node.port, seat.name)
 
-        beacons = asyncio.get_running_loop().create_task(announce_table(current, plan.beacon))
+            beacons = asyncio.get_running_loop().create_task(announce_table(current, plan.beacon))
+        try:
+            await _wait_for_seats(node, bots)
+            if beacons is not None:
+                beacons.cancel()
+            outcome = await _run_table(node, plan.seat)
+        except ProtocolError as exc:
+            raise fail(str(exc), FAILURE) from None
+        finally:
+            if beacons is not None:
+                beacons.cancel()
+            await asyncio.to_thread(_stop_bots, bots)
+    return _report(outcome, 0, plan.seat.as_json)
+
+
+async def _wait_for_seats(node: Node, bots: list[subprocess.Popen[bytes]]) -> None:
+    """Wait for the seats to fill; an AI seat that dies before it sits down is an error."""
+    waiting = asyncio.ensure_future(node.wait_for_seats())
     try:
-        await node.wait_for_seats()
-        if beacons is not None:
-            beacons.cancel()
-        outcome = await _run_table(node, plan.timeout)
-    except ProtocolError as exc:
-        raise fail(str(exc), FAILURE) from None
+        while not waiting.done():
+            await asyncio.wait({waiting}, timeout=0.5)
+            for bot in bots:
+                if bot.poll() is not None and not waiting.done():
+                    raise fail(
+                        f"an AI seat exited before the table filled (code {bot.returncode})",
+                        FAILURE,
+                    )
+        waiting.result()
     finally:
-        for bot in bots:
-            try:
-                bot.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                bot.kill()
-    return _report(outcome, 0, plan.as_json)
+        waiting.cancel()
 
 
-def _start_bot(invite: Invite, agent: str, index: int) -> subprocess.Popen[bytes]:
-    """An AI peer as its own process, with its own identity."""
-    home = Path(tempfile.mkdtemp(prefix=f"p2pcards-ai{index}-"))
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli",
-            "bot",
-            str(invite),
-            "--agent",
-            agent,
-            "--home",
-            str(home),
-            "--name",
-            f"AI {index + 1}",
-            "--quiet",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+def _stop_bots(bots: list[subprocess.Popen[bytes]]) -> None:
+    for bot in bots:
+        try:
+            bot.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            bot.wait()
+
+
+def _start_bot(invite: Invite, plan: HostPlan, index: int, homes: Path) -> subprocess.Popen[bytes]:
+    """An AI peer as its own process, with its own identity (in a home removed afterwards)."""
+    home = homes / f"ai{index + 1}"
+    command = [sys.executable, "-m", "cli", "bot", str(invite), "--agent", plan.ai_agent]
+    command += ["--home", str(home), "--name", f"AI {index + 1}", "--quiet"]
+    command += ["--bind", plan.bind, "--timeout", str(plan.seat.timeout)]
+    command += ["--leave-timeout", str(plan.seat.leave_timeout)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL)
 
 
 ResumeOpt = Annotated[
@@ -385,19 +521,27 @@ def join(
     bind: Annotated[
         str, typer.Option(help="Address to listen on for the other seats.")
     ] = "0.0.0.0",
-    timeout: TimeoutOpt = 60.0,
+    timeout: TimeoutOpt = SILENT_SECONDS,
+    leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
     trace: TraceOpt = None,
     resume: ResumeOpt = None,
 ) -> None:
     """Take a seat at a table with its invite code (or again, with --resume FILE)."""
+    plan = _seat_plan(timeout, leave_timeout, as_json, quiet)
+    bind = _check_address("--bind", bind)
     target: Invite | SavedTable
     if resume is not None:
         try:
             target = load_saved(resume, tolerate_cut=True)
         except SaveFileError as exc:
             raise fail(str(exc)) from None
+        if target.verdict is not None:
+            raise fail(
+                f"{resume!s}: that game is over ({target.verdict['ended']}); "
+                f"see it with: p2pcards replay {resume!s}"
+            )
     elif code is None:
         raise fail("give the invite code, or --resume FILE to take your seat again")
     else:
@@ -408,12 +552,11 @@ def join(
     identity, directory = _identity(home)
     decide, watch = _decider(agent, 1)
     seat = LocalSeat(
-        identity, name or "player", decide, directory, watch=watch, test_seed=_test_seed()
-    )
+        identity, _check_name(name or "player"), decide, directory, watch=watch,
+        test_seed=_test_seed(),
+    )  # fmt: skip
     with _trace_file(trace) as trace_out:
-        code_ = _leave_cleanly(
-            lambda: asyncio.run(_join(target, seat, bind, timeout, as_json, quiet, trace_out))
-        )
+        code_ = _leave_cleanly(lambda: asyncio.run(_join(target, seat, bind, plan, trace_out)))
     raise typer.Exit(code_)
 
 
@@ -433,7 +576,8 @@ def bot(
     bind: Annotated[
         str, typer.Option(help="Address to listen on for the other seats.")
     ] = "0.0.0.0",
-    timeout: TimeoutOpt = 60.0,
+    timeout: TimeoutOpt = SILENT_SECONDS,
+    leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
     trace: TraceOpt = None,
@@ -443,54 +587,64 @@ def bot(
     if cmd is not None and script is not None:
         raise fail("give --cmd or --script, not both")
     spec = f"cmd:{cmd}" if cmd is not None else f"script:{script}" if script is not None else agent
-    join(code, name or spec, spec, home, bind, timeout, as_json, quiet, trace, resume)
+    join(
+        code, (name or spec)[:MAX_NAME], spec, home, bind, timeout, leave_timeout, as_json,
+        quiet, trace, resume,
+    )  # fmt: skip
 
 
 async def _join(
-    target: Invite | SavedTable, seat: LocalSeat, bind: str, timeout: float, as_json: bool,
-    quiet: bool, trace: TextIO | None,
+    target: Invite | SavedTable, seat: LocalSeat, bind: str, plan: SeatPlan,
+    trace: TextIO | None,
 ) -> int:  # fmt: skip
     node = Node(seat, bind, 0, trace)
     try:
         await node.listen()
         rejoin = isinstance(target, SavedTable)
         if isinstance(target, SavedTable):
-            steps = len(node.resume_from(target).steps)
-            message = f"Back at seat {node.seat}, {steps} steps into the game."
+            table = node.resume_from(target)
+            if table.finished:
+                raise fail("that game is over: nothing to resume", USAGE)
+            message = f"Back at seat {node.seat}, {len(table.steps)} steps into the game."
         else:
             await node.join(target)
             message = f"Seated at seat {node.seat}."
-        if not quiet and not as_json:
+        if not plan.quiet and not plan.as_json:
             out.print(f"{message} Connecting to the other players…")
-        outcome = await _run_table(node, timeout, quiet, rejoin)
+        outcome = await _run_table(node, plan, rejoin)
     except ProtocolError as exc:
         raise fail(str(exc), FAILURE) from None
     except (OSError, TimeoutError) as exc:
-        raise fail(f"network error: {exc}", FAILURE) from None
-    except Quit:
-        out.print("You left the table.")
-        return 0
-    if quiet and not as_json:
-        return 0 if not outcome.faults else FAILURE
-    return _report(outcome, node.seat, as_json)
+        raise fail(f"network error: {str(exc) or type(exc).__name__}", FAILURE) from None
+    finally:
+        await node.close()
+    if plan.quiet and not plan.as_json:
+        return FAILURE if outcome.cheaters or outcome.ended == "aborted" else 0
+    return _report(outcome, node.seat, plan.as_json)
 
 
-_SAVING: list[Path] = []  # the save file of the table being played, once it is known
+_SAVING: list[tuple[Path, Path]] = []  # the table being played: its save file and home
 
 
 def _leave_cleanly(run: Callable[[], int]) -> int:
-    """Run a table; on Ctrl-C, leave without a traceback and say how to come back."""
+    """Run a table; when this seat leaves (q, end of input, Ctrl-C, a failing agent),
+    say how to come back, without a traceback."""
     try:
         return run()
-    except KeyboardInterrupt:
+    except (LeaveTable, KeyboardInterrupt) as exc:
+        interrupted = isinstance(exc, KeyboardInterrupt) or str(exc) == "left the table"
         if _SAVING:
+            path, home = _SAVING[-1]
             err.print(
-                f"\nYou left the table. Take your seat again with:\n"
-                f"  p2pcards join --resume {_SAVING[-1]}"
+                f"\nYou left the table ({escape(str(exc) or 'interrupted')}); the others wait "
+                f"for you. Take your seat again with:\n"
+                f"  p2pcards join --resume {escape(str(path))} --home {escape(str(home))}"
             )
         else:
             err.print("\nYou left before the game began.")
-        return 130
+        if isinstance(exc, LeaveTable) and exc.reason.startswith("its agent failed"):
+            return FAILURE
+        return 130 if interrupted else 0
 
 
 @contextlib.contextmanager
@@ -502,7 +656,7 @@ def _trace_file(path: Path | None) -> Iterator[TextIO | None]:
         with path.open("a", encoding="utf-8") as handle:
             yield handle
     except OSError as exc:
-        raise fail(f"cannot write the trace file {path}: {exc}", FAILURE) from None
+        raise fail(f"cannot write the trace file {path!s}: {exc.strerror}", FAILURE) from None
 
 
 def tables(
@@ -513,11 +667,12 @@ def tables(
     as_json: JsonOpt = False,
 ) -> None:
     """List the open tables announcing themselves on the LAN."""
+    check_range("--seconds", seconds, 0.1, 3600)
     try:
         address = parse_target(listen)
         heard = listen_for_tables(address, seconds)
     except (ValueError, OSError) as exc:
-        raise fail(f"cannot listen on {listen}: {exc}") from None
+        raise fail(f"cannot listen on {listen}: {exc!s}") from None
     rows = [
         {
             "address": f"{sender}:{b.port}",
@@ -538,8 +693,9 @@ def tables(
     table = Table("address", "game", "free seats", "host", "fingerprint")
     for row in rows:
         table.add_row(
-            str(row["address"]), str(row["game"]), f"{row['free']}/{row['seats']}",
-            str(row["host"]), str(row["fingerprint"]),
+            escape(str(row["address"])), escape(str(row["game"])),
+            f"{row['free']}/{row['seats']}", escape(str(row["host"])),
+            escape(str(row["fingerprint"])),
         )  # fmt: skip
     out.print(table)
     out.print("Ask the host for the invite code to join.")

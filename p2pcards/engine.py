@@ -340,3 +340,11 @@ def action_index(actions: Sequence[Action], action: Action) -> int:
         return actions.index(action)
     except ValueError:
         raise IllegalActionError(f"{action} is not among the legal actions") from None
+
+
+def forfeit_returns(num_players: int, losers: Sequence[int]) -> list[float]:
+    """Returns when `losers` forfeit (an agent failed, a player left a table): they get 0
+    and the other seats share the win, as chess software scores a forfeit."""
+    remaining = [s for s in range(num_players) if s not in losers]
+    share = 1.0 / len(remaining) if remaining else 0.0
+    return [share if s in remaining else 0.0 for s in range(num_players)]

@@ -1,15 +1,22 @@
-"""The end-of-game audit: re-derive every step from the disclosed secrets and name who cheated.
+"""The audit: re-derive every step from the disclosed secrets and name who cheated.
 
 Input is one peer's log (`MentalPeer.log`): the operations in the order they
-started and every message in the order it was accepted, ending with each seat's
-`SecretsReveal`. Every peer runs this on its own log and must reach the same
-verdict; the signed transcript is the evidence for anyone else.
+started and every message in the order it was accepted, with each seat's
+`SecretsReveal` wherever it came. Every peer runs this on its own log and must
+reach the same verdict; the signed transcript is the evidence for anyone else.
+
+Nothing a disclosure says is trusted for its shape: a permutation of the wrong
+length, a card mask short, secrets missing for a shuffle the seat committed
+to, are each that seat's fault, named as such, never an IndexError. The log is
+read once, grouped by step, so the audit's time grows with the game's length,
+not with its square.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
@@ -17,6 +24,7 @@ from protocol.commitments import canonical, opens
 from protocol.curve import Point
 from protocol.errors import BadPointError, RemoteProtocolError
 from protocol.mental import (
+    BeaconReveal,
     Body,
     Commit,
     KeyShare,
@@ -31,17 +39,21 @@ from protocol.mental import (
 )
 from protocol.sealed import open_sealed
 
+FaultKind = Literal["cheat", "silent", "left"]
+
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """A seat whose contribution does not fit, where, and why."""
+    """A seat whose contribution does not fit (or never came), where, and why."""
 
     seat: int
     step: int
     reason: str
+    kind: FaultKind = "cheat"
 
     def __str__(self) -> str:
-        return f"seat {self.seat}, step {self.step}: {self.reason}"
+        where = f", step {self.step}" if self.step >= 0 else ""
+        return f"seat {self.seat}{where}: {self.reason}"
 
 
 def audit(
@@ -49,9 +61,15 @@ def audit(
     table_id: bytes,
     num_seats: int,
     encryption_keys: Sequence[X25519PublicKey],
+    excused: Iterable[int] = (),
 ) -> list[Fault]:
-    """Every fault found in the log, first by step; empty when everyone played fair."""
-    return _Auditor(log, table_id, num_seats, encryption_keys).run()
+    """Every fault found in the log, first by step; empty when everyone played fair.
+
+    `excused` seats are known to be gone (they left, fell silent, or were caught
+    cheating): whoever stopped waiting for them says so; their missing disclosure is
+    not a further fault here.
+    """
+    return _Auditor(log, table_id, num_seats, encryption_keys, set(excused)).run()
 
 
 class _Auditor:
@@ -61,68 +79,99 @@ class _Auditor:
         table_id: bytes,
         num_seats: int,
         encryption_keys: Sequence[X25519PublicKey],
+        excused: set[int],
     ) -> None:
-        self.log = log
         self.table_id = table_id
         self.n = num_seats
         self.encryption_keys = encryption_keys
+        self.excused = excused
         self.faults: list[Fault] = []
-        self.starts = {e.step: e for _, e in log if isinstance(e, OpStart)}
-        self.disclosed: dict[int, SecretsReveal] = {
-            seat: e for seat, e in log if isinstance(e, SecretsReveal)
-        }
+        self.starts: dict[int, OpStart] = {}
+        self.messages: dict[int, list[tuple[int, Body]]] = {}
+        self.disclosed: dict[int, SecretsReveal] = {}
+        for seat, entry in log:
+            if isinstance(entry, OpStart):
+                self.starts[entry.step] = entry
+            elif isinstance(entry, SecretsReveal):
+                self.disclosed.setdefault(seat, entry)
+            else:
+                self.messages.setdefault(entry.step, []).append((seat, entry))
         self.shuffles: dict[int, dict[int, ShuffleSecrets]] = {}
+        self.beacons: dict[int, dict[int, bytes]] = {}
         self.card_origin: list[tuple[int, int]] = []  # global card -> (shuffle step, index)
 
-    def fault(self, seat: int, step: int, reason: str) -> None:
-        self.faults.append(Fault(seat, step, reason))
+    def fault(self, seat: int, step: int, reason: str, kind: FaultKind = "cheat") -> None:
+        self.faults.append(Fault(seat, step, reason, kind))
 
     def run(self) -> list[Fault]:
-        disclosure = max((s for s, e in self.starts.items() if e.kind == "disclose"), default=-1)
         for seat in range(self.n):
-            if seat not in self.disclosed:
-                self.fault(seat, disclosure, "did not disclose its secrets")
+            if seat not in self.disclosed and seat not in self.excused:
+                self.fault(seat, -1, "did not disclose its secrets", "silent")
         self._read_secrets()
         for step in sorted(self.starts):
             start = self.starts[step]
-            messages = [
-                (seat, e) for seat, e in self.log if not isinstance(e, OpStart) and e.step == step
-            ]
+            messages = self.messages.get(step, [])
             if start.kind == "shuffle":
                 self._check_shuffle(start, messages)
             elif start.kind == "reveal":
-                self._check_reveal(start, messages)
-        return sorted(self.faults, key=lambda f: (f.step, f.seat))
+                self._check_reveal(messages)
+            elif start.kind == "beacon":
+                self._check_beacon(start, messages)
+        return sorted(self.faults, key=lambda f: (f.step, f.seat, f.reason))
+
+    def _size(self, step: int) -> int | None:
+        """How many cards the shuffle at `step` had, from the public record."""
+        start = self.starts.get(step)
+        if start is None or start.kind != "shuffle":
+            return None
+        if start.seat < 0:
+            return len(start.points)
+        piles = [m for _, m in self.messages.get(step, []) if isinstance(m, MaskedPile)]
+        return len(piles[0].cards) if piles else None
 
     def _read_secrets(self) -> None:
         for seat, disclosed in self.disclosed.items():
             try:
                 public = X25519PrivateKey.from_private_bytes(disclosed.encryption_key).public_key()
+                own = public.public_bytes_raw() == self.encryption_keys[seat].public_bytes_raw()
             except ValueError:
-                public = None
-            if (
-                public is None
-                or public.public_bytes_raw() != self.encryption_keys[seat].public_bytes_raw()
-            ):
+                own = False
+            if not own:
                 self.fault(seat, disclosed.step, "disclosed an encryption key that is not its own")
             for step, *committed in disclosed.shuffles:
+                size = self._size(step)
+                if size is None:
+                    continue  # a shuffle this peer never started: nothing to check it against
+                permutation, card_masks = committed[1], committed[2]
+                if len(permutation) != size or len(card_masks) != size:
+                    self.fault(
+                        seat, step, f"disclosed secrets for {len(card_masks)} cards of {size}"
+                    )
+                    continue
                 try:
                     secret = ShuffleSecrets.from_committed(committed)
                 except BadPointError as exc:
                     self.fault(seat, step, f"disclosed an invalid mask: {exc}")
                     continue
                 self.shuffles.setdefault(step, {})[seat] = secret
+            for step, value in disclosed.beacons:
+                self.beacons.setdefault(step, {})[seat] = value
 
     def _check_shuffle(self, start: OpStart, messages: list[tuple[int, Body]]) -> None:
         step = start.step
         commits = {seat: m.digest for seat, m in messages if isinstance(m, Commit)}
         piles = {(m.phase, seat): m.cards for seat, m in messages if isinstance(m, MaskedPile)}
         secrets = self.shuffles.get(step, {})
+        for seat in commits:
+            if seat in self.disclosed and seat not in secrets:
+                self.fault(
+                    seat, step, "committed to a shuffle but disclosed no valid secrets for it"
+                )
         owner = None if start.seat < 0 else start.seat
         pile: tuple[Point, ...] = start.points
         if owner is not None:
             pile = secrets[owner].deck if owner in secrets else ()
-        size = len(piles.get((1, owner if owner is not None else 0), pile))
+        size = self._size(step) or 0
         for seat, secret in secrets.items():
             if seat in commits and not opens(
                 commits[seat], self.table_id, seat, step, secret.committed()
@@ -135,8 +184,8 @@ class _Auditor:
                 sent = piles.get((phase, seat))
                 turn_secret = secrets.get(seat)
                 if sent is None:
-                    break  # the shuffle stopped here (an abort); later turns never came
-                if turn_secret is not None and len(turn_secret.permutation) == len(pile):
+                    return  # the shuffle stopped here (an abort); later turns never came
+                if turn_secret is not None and len(pile) == size:
                     try:
                         expected = work(pile, turn_secret)
                     except (BadPointError, IndexError):
@@ -145,23 +194,22 @@ class _Auditor:
                         what = "masking and permuting" if phase == 1 else "per-card masking"
                         self.fault(seat, step, f"its {what} does not follow from its secrets")
                 pile = sent
-        if (2, self.n - 1) in piles:
-            self.card_origin.extend((step, i) for i in range(size))
+        self.card_origin.extend((step, i) for i in range(size))
 
     def _committed_key(self, seat: int, card: int) -> bytes | None:
-        if card >= len(self.card_origin):
+        if not 0 <= card < len(self.card_origin):
             return None
         step, index = self.card_origin[card]
         secret = self.shuffles.get(step, {}).get(seat)
         return None if secret is None else secret.card_masks[index].forward
 
-    def _check_reveal(self, start: OpStart, messages: list[tuple[int, Body]]) -> None:
+    def _check_reveal(self, messages: list[tuple[int, Body]]) -> None:
         for seat, m in messages:
             if isinstance(m, KeyShare):
                 key = m.key
             elif isinstance(m, SealedKey):
                 reader_secret = self.disclosed.get(m.reader)
-                if reader_secret is None:
+                if reader_secret is None or not 0 <= m.reader < self.n:
                     continue
                 header = canonical(["sealed-key", m.step, m.card, seat, m.reader])
                 try:
@@ -178,3 +226,16 @@ class _Auditor:
             expected = self._committed_key(seat, m.card)
             if expected is not None and key != expected:
                 self.fault(seat, m.step, f"sent a wrong key for card {m.card}")
+
+    def _check_beacon(self, start: OpStart, messages: list[tuple[int, Body]]) -> None:
+        """A seat that committed to a beacon value must disclose it: the value is public
+        once revealed, so only a seat that stopped before revealing can owe it."""
+        revealed = {seat for seat, m in messages if isinstance(m, BeaconReveal)}
+        disclosed = self.beacons.get(start.step, {})
+        for seat, m in messages:
+            if isinstance(m, Commit) and seat in self.disclosed and seat not in revealed:
+                value = disclosed.get(seat)
+                if value is None or not opens(m.digest, self.table_id, seat, start.step, value):
+                    self.fault(
+                        seat, start.step, "did not disclose the beacon value it committed to"
+                    )

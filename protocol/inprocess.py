@@ -9,8 +9,10 @@ before it signs) or an attacker tamper with the wire (`intercept`).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
+import random
 import secrets
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ from protocol.audit import Fault, audit
 from protocol.errors import PeerTimeoutError, RemoteProtocolError
 from protocol.mental import Body, MentalPeer
 from protocol.mental_dealer import MentalDealer, card_points
+from protocol.table_peer import TableKeys, TablePeer
 from protocol.transcript import Envelope, Receiver, Sender
 
 
@@ -268,3 +271,103 @@ class InProcessTable:
             audit(seat.peer.log, seat.peer.table_id, len(self.seats), seat.peer.encryption_keys)
             for seat in self.seats
         ]
+
+
+# ------------------------------------------------------------ a mesh of TablePeers
+
+
+Tamper = Callable[[int, int, Envelope], list[Envelope]]
+"""What arrives on the link from one seat to another when it sends an envelope."""
+
+
+class TableMesh:
+    """Whole `TablePeer`s (the code a LAN table runs) joined by in-memory links.
+
+    Each link keeps its order, as TCP does; which link delivers next is drawn from a
+    seeded generator, so the streams of different seats interleave as on a mesh.
+    `tamper(from, to, envelope)` may change what arrives (drop, replace, add: a
+    seat that tells different seats different things). When nothing is in flight
+    and some seat still waits, the table has stalled: `run` then has every seat give
+    up on the seats it waits for, as the network edge does after its timeout.
+    """
+
+    def __init__(
+        self,
+        game_name: str,
+        agents: Sequence[SeatAgent],
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        tamper: Tamper | None = None,
+        peer_class: type[TablePeer] = TablePeer,
+    ) -> None:
+        game = games.load(game_name)
+        n = len(agents)
+        self.agents = list(agents)
+        signing = [Ed25519PrivateKey.generate() for _ in range(n)]
+        sealing = [X25519PrivateKey.generate() for _ in range(n)]
+        verify = [k.public_key() for k in signing]
+        seal = [k.public_key() for k in sealing]
+        table_id = secrets.token_bytes(16)
+        self.peers = [
+            peer_class(
+                game,
+                dict(options or {}),
+                table_id,
+                s,
+                TableKeys(signing[s], sealing[s], verify, seal),
+            )
+            for s in range(n)
+        ]
+        self.rng = random.Random(seed)
+        self.tamper = tamper
+        self.links: dict[tuple[int, int], collections.deque[Envelope]] = {
+            (a, b): collections.deque() for a in range(n) for b in range(n) if a != b
+        }
+        self.delivered = 0
+
+    def run(self, max_deliveries: int = 1_000_000, give_up: bool = True) -> None:
+        """Play until every seat has finished (or the table stalls and `give_up` is off)."""
+        for peer in self.peers:
+            if not peer.started:
+                peer.start()
+        while not all(p.finished for p in self.peers) and self.delivered < max_deliveries:
+            self.pump()
+            busy = [link for link, queue in self.links.items() if queue]
+            if not busy:
+                if not give_up or not self._give_up():
+                    return
+                continue
+            for _ in range(min(len(busy), 8)):
+                a, b = self.rng.choice(busy)
+                queue = self.links[(a, b)]
+                if queue:
+                    self.peers[b].receive(queue.popleft())
+                    self.delivered += 1
+
+    def pump(self) -> None:
+        """Let every seat that must decide decide, and put what each sent on its links."""
+        for peer in self.peers:
+            while peer.wants_action():
+                peer.act(self.agents[peer.seat].act(peer.replica.clone()))
+            out, peer.outbox = peer.outbox, []
+            for envelope in out:
+                for other in range(len(self.peers)):
+                    if other != peer.seat:
+                        arriving = (
+                            [envelope]
+                            if self.tamper is None
+                            else self.tamper(peer.seat, other, envelope)
+                        )
+                        self.links[(peer.seat, other)].extend(arriving)
+
+    def _give_up(self) -> bool:
+        """Every unfinished seat stops waiting for the seats it waits for; whether any did."""
+        moved = False
+        for peer in self.peers:
+            if not peer.finished:
+                silent = sorted(peer.waiting_for())
+                if silent:
+                    peer.give_up(silent, "was silent past the timeout")
+                    moved = True
+        self.pump()
+        return moved

@@ -148,10 +148,10 @@ class ShuffleSecrets:
         """
         order = list(range(size))
         (order_from or secrets.SystemRandom()).shuffle(order)
+        pile_mask, *card_masks = Mask.many(size + 1)
         return ShuffleSecrets(
-            Mask.random(), tuple(order), tuple(Mask.random() for _ in range(size)),
-            secrets.token_bytes(16), tuple(deck),
-        )  # fmt: skip
+            pile_mask, tuple(order), tuple(card_masks), secrets.token_bytes(16), tuple(deck)
+        )
 
     @staticmethod
     def from_committed(data: Sequence[Any]) -> ShuffleSecrets:
@@ -252,17 +252,27 @@ class _Announce:
     payload: dict[str, Any] | None  # ours to send, or what the announcer sent
 
 
-@dataclass
-class _Disclosure:
-    step: int
-    revealed: dict[int, SecretsReveal] = field(default_factory=dict)
+_Op = _Shuffle | _Reveal | _Beacon | _Announce
+
+DISCLOSURE = -1
+"""The step `disclose()` returns: the disclosure is no numbered operation (see there)."""
 
 
-_Op = _Shuffle | _Reveal | _Beacon | _Announce | _Disclosure
+# How far an honest seat can run ahead of us: through its own announcements and the
+# reveals that need only its keys (a turn's plays), never past an operation that needs
+# a message of ours. Past these bounds a seat is flooding us, and is named.
+MAX_AHEAD = 64  # operations beyond the last one we started
+MAX_EARLY = 64  # messages waiting, per seat
+MAX_EARLY_BYTES = 1 << 20  # their size, per seat
 
 
 class MentalPeer:
-    """One seat's side of the mental-poker protocol."""
+    """One seat's side of the mental-poker protocol.
+
+    Like h11's connections it validates before it changes anything, and once a
+    peer's message has proved wrong it enters an error state (`failed`) and takes
+    no more game messages: what is left to do is disclose and audit.
+    """
 
     def __init__(
         self,
@@ -290,7 +300,13 @@ class MentalPeer:
         self._shuffle_secrets: dict[int, ShuffleSecrets] = {}
         self._beacon_secrets: dict[int, bytes] = {}
         self._sent: set[tuple[int, str]] = set()
-        self._early: list[tuple[int, Body]] = []
+        self._early: list[tuple[int, Body, int, int | None]] = []  # sender, message, size, tag
+        self._early_load = [(0, 0)] * num_seats  # per seat: messages and bytes waiting
+        self.failed: RemoteProtocolError | None = None
+        self.failed_tag: int | None = None  # the caller's tag of the message that failed
+        self.accepted_tags: set[int] = set()
+        self.disclosed: dict[int, SecretsReveal] = {}  # every seat's secrets, once revealed
+        self._disclosing = False
         self._announced: dict[int, bool] = {}
         self._open: list[int] = []  # steps of operations not yet done
         self._seen_points: dict[Point, int] = {}  # physical card -> card index it was seen in
@@ -322,6 +338,7 @@ class MentalPeer:
     def _start_shuffle(
         self, points: tuple[Point, ...], size: int, owner: int | None, deck: tuple[Point, ...]
     ) -> int:
+        self._check_usable()
         step = len(self.ops)
         self.ops.append(_Shuffle(step, size, piles=[points], owner=owner))
         self._open.append(step)
@@ -339,6 +356,7 @@ class MentalPeer:
 
     def reveal(self, card: int, viewers: Iterable[int]) -> int:
         """Start revealing card `card` to `viewers`; returns its step."""
+        self._check_usable()
         if not 0 <= card < len(self.cards):
             raise LocalProtocolError(f"no card {card}")
         step = len(self.ops)
@@ -348,11 +366,16 @@ class MentalPeer:
         self._open.append(step)
         self.log.append((-1, OpStart(step, "reveal", card=card, viewers=tuple(sorted(seen_by)))))
         self._replay_early()
-        self._settle_reveal(op)
+        try:
+            self._settle_reveal(op)
+        except RemoteProtocolError as exc:
+            self.failed = exc
+            raise
         return step
 
     def beacon(self, bound: int) -> int:
         """Start drawing a shared random integer in [0, bound); returns its step."""
+        self._check_usable()
         step = len(self.ops)
         self.ops.append(_Beacon(step, bound))
         self._open.append(step)
@@ -370,12 +393,22 @@ class MentalPeer:
         """Start waiting for `seat`'s announcement (ours: pass the payload); returns its step."""
         if (seat == self.seat) != (payload is not None):
             raise LocalProtocolError("only the announcing seat gives the payload")
+        self._check_usable()
         step = len(self.ops)
         self.ops.append(_Announce(step, seat, payload))
         self._open.append(step)
         self.log.append((-1, OpStart(step, "announce", seat=seat)))
         self._replay_early()
         return step
+
+    def leftovers(self) -> list[tuple[int, Body, int | None]]:
+        """Messages still waiting when nothing more will start (the game is over): each
+        fits no operation, so its sender sent something the game never asked for."""
+        return [(sender, body, tag) for sender, body, _, tag in self._early]
+
+    def is_announcement(self, step: int) -> bool:
+        """Whether operation `step` waits for a seat's announced decision."""
+        return 0 <= step < len(self.ops) and isinstance(self.ops[step], _Announce)
 
     def announcement(self, step: int) -> dict[str, Any]:
         """What the announcing seat said at `step` (once done)."""
@@ -384,13 +417,22 @@ class MentalPeer:
         return op.payload
 
     def disclose(self) -> int:
-        """Start the disclosure: every seat reveals all its secrets, for the audit."""
-        step = len(self.ops)
-        self.ops.append(_Disclosure(step))
-        self._open.append(step)
-        self.log.append((-1, OpStart(step, "disclose")))
-        self._replay_early()
-        return step
+        """Start the disclosure: every seat reveals all its secrets, for the audit.
+
+        Allowed in the error state too: after an abort, disclosing is what is left.
+        It takes no operation number, and disclosures are taken whenever they come
+        (`receive`): seats that stop on a fault stop at different operations, and a
+        numbered disclosure would collide with a game message of a seat still playing.
+        Returns `DISCLOSURE`, which `done` and `waiting_for` understand.
+        """
+        if not self._disclosing:
+            self._disclosing = True
+            self.log.append((-1, OpStart(DISCLOSURE, "disclose")))
+        return DISCLOSURE
+
+    def _check_usable(self) -> None:
+        if self.failed is not None:
+            raise LocalProtocolError(f"the table has stopped on a fault: {self.failed}")
 
     def _test_random(self, step: int) -> random.Random | None:
         if self.test_seed is None:
@@ -422,21 +464,23 @@ class MentalPeer:
 
     def done(self, step: int) -> bool:
         """Whether operation `step` has finished on this peer."""
+        if step == DISCLOSURE:
+            return len(self.disclosed) == self.num_seats
         op = self.ops[step]
         if isinstance(op, _Shuffle):
             return op.first_card >= 0
         if isinstance(op, _Reveal):
             return all(op.due.values())
-        if isinstance(op, _Disclosure):
-            return len(op.revealed) == self.num_seats
         if isinstance(op, _Announce):
             return self._announced.get(op.step, False)
         return op.value is not None
 
     def waiting_for(self, step: int) -> set[int]:
         """The seats whose messages operation `step` still needs (to name a seat that stalls)."""
-        op = self.ops[step]
         everyone = set(range(self.num_seats))
+        if step == DISCLOSURE:
+            return everyone - set(self.disclosed)
+        op = self.ops[step]
         if isinstance(op, _Shuffle):
             missing = everyone - set(op.commits)
             turn = op.turn(self.num_seats)
@@ -445,9 +489,7 @@ class MentalPeer:
             return {sender for (sender, _), received in op.due.items() if not received}
         if isinstance(op, _Beacon):
             return (everyone - set(op.commits)) or (everyone - set(op.reveals))
-        if isinstance(op, _Announce):
-            return set() if self._announced.get(op.step) else {op.seat}
-        return everyone - set(op.revealed)
+        return set() if self._announced.get(op.step) else {op.seat}
 
     def shuffled_cards(self, step: int) -> list[int]:
         """The card indices a finished shuffle produced, in pile order."""
@@ -474,19 +516,20 @@ class MentalPeer:
         # Only operations still open can owe anything; finished ones drop out, so a
         # long game costs the same per message at the end as at the start.
         self._open = [step for step in self._open if not self.done(step)]
-        for step in self._open:
+        for step in self._open if self.failed is None else ():  # after a fault: secrets only
             op = self.ops[step]
             for body in self._owed(op):
                 key = (op.step, _fingerprint(body))
                 if key not in self._sent:
                     self._sent.add(key)
                     out.append(body)
+        if self._disclosing and (DISCLOSURE, "secrets") not in self._sent:
+            self._sent.add((DISCLOSURE, "secrets"))
+            out.append(self._secrets_reveal(len(self.ops)))
         return out
 
     def _owed(self, op: _Op) -> list[Body]:
         me = self.seat
-        if isinstance(op, _Disclosure):
-            return [] if me in op.revealed else [self._secrets_reveal(op.step)]
         if isinstance(op, _Announce):
             if op.seat == me and op.payload is not None and not self._announced.get(op.step):
                 return [Announcement(op.step, op.payload)]
@@ -545,22 +588,67 @@ class MentalPeer:
 
     # -------------------------------------------------------------- receiving
 
-    def receive(self, sender: int, body: Body) -> None:
-        """Take a message another seat sent (or our own, echoed back in transcript order)."""
+    def receive(self, sender: int, body: Body, size: int = 0, tag: int | None = None) -> None:
+        """Take a message another seat sent (or our own, echoed back in transcript order).
+
+        `size` is its size on the wire: it counts against what the sender may have
+        waiting ahead of the game. A message that proves wrong puts this peer in its
+        error state (`failed`) and is raised, naming its sender. `tag` names the message
+        for the caller: `accepted_tags` lists those taken, `failed_tag` the one that failed.
+        """
         if not 0 <= sender < self.num_seats:
             raise RemoteProtocolError(None, f"message from a seat that does not exist: {sender}")
+        if isinstance(body, SecretsReveal):
+            self._take_disclosure(sender, body)
+            return
+        self._check_usable()
+        try:
+            self._take(sender, body, size, tag)
+        except RemoteProtocolError as exc:
+            self.failed = exc
+            raise
+
+    def _take(self, sender: int, body: Body, size: int, tag: int | None) -> None:
         if body.step >= len(self.ops) or not self._ready(self.ops[body.step], sender, body):
             # An operation this peer has not started yet, or a message that answers one
             # we have not received: over a mesh, messages from different seats can
-            # overtake each other. It waits; one that never fits stalls the table,
-            # and the seat that owes the missing message is named.
-            self._early.append((sender, body))
+            # overtake each other. It waits, within bounds; one that never fits stalls
+            # the table, and the seat that owes the missing message is named.
+            self._hold(sender, body, size, tag)
             return
         op = self.ops[body.step]
-        self._accept(op, sender, body)
+        try:
+            self._accept(op, sender, body)
+        except RemoteProtocolError:
+            self.failed_tag = tag
+            raise
         self.log.append((sender, body))
+        if tag is not None:
+            self.accepted_tags.add(tag)
         if self._early:
             self._replay_early()
+
+    def _hold(self, sender: int, body: Body, size: int, tag: int | None) -> None:
+        count, total = self._early_load[sender]
+        problem = None
+        if body.step > len(self.ops) + MAX_AHEAD:
+            problem = f"sent a message for step {body.step}, far ahead of the game"
+        elif count + 1 > MAX_EARLY or total + size > MAX_EARLY_BYTES:
+            problem = (
+                f"sent more than {MAX_EARLY} messages or {MAX_EARLY_BYTES} bytes ahead of the game"
+            )
+        if problem is not None:
+            self.failed_tag = tag
+            raise RemoteProtocolError(sender, problem)
+        self._early_load[sender] = (count + 1, total + size)
+        self._early.append((sender, body, size, tag))
+
+    def _take_disclosure(self, sender: int, body: SecretsReveal) -> None:
+        """A seat's secrets, whenever they come: at the end, or once it has stopped on a fault."""
+        if sender in self.disclosed:
+            raise RemoteProtocolError(sender, "disclosed its secrets twice", body.step)
+        self.disclosed[sender] = body
+        self.log.append((sender, body))
 
     def _ready(self, op: _Op, sender: int, body: Body) -> bool:
         """Whether everything `body` answers has arrived (it may still be wrong)."""
@@ -576,8 +664,13 @@ class MentalPeer:
 
     def _replay_early(self) -> None:
         early, self._early = self._early, []
-        for sender, body in early:
-            self.receive(sender, body)
+        self._early_load = [(0, 0)] * self.num_seats
+        try:
+            for sender, body, size, tag in early:
+                self._take(sender, body, size, tag)
+        except RemoteProtocolError as exc:
+            self.failed = exc
+            raise
 
     def _accept(self, op: _Op, sender: int, body: Body) -> None:
         if isinstance(op, _Shuffle):
@@ -586,7 +679,7 @@ class MentalPeer:
             self._accept_key(op, sender, body)
         elif isinstance(op, _Beacon):
             self._accept_beacon(op, sender, body)
-        elif isinstance(op, _Announce):
+        else:
             if (
                 not isinstance(body, Announcement)
                 or sender != op.seat
@@ -597,10 +690,6 @@ class MentalPeer:
                 )
             op.payload = body.payload
             self._announced[op.step] = True
-        else:
-            if not isinstance(body, SecretsReveal) or sender in op.revealed:
-                raise RemoteProtocolError(sender, "unexpected message in the disclosure", op.step)
-            op.revealed[sender] = body
 
     def _accept_shuffle(self, op: _Shuffle, sender: int, body: Body) -> None:
         if isinstance(body, Commit):
@@ -637,26 +726,28 @@ class MentalPeer:
                 self.cards[op.first_card + i].keys[self.seat] = mask.forward
 
     def _accept_key(self, op: _Reveal, sender: int, body: Body) -> None:
+        # Everything is checked before anything is marked received: a wrong key must
+        # not leave the reveal half-updated.
         card = self.cards[op.card]
         if isinstance(body, KeyShare):
             slot = (sender, -1)
-            key = body.key
         elif isinstance(body, SealedKey):
             slot = (sender, body.reader)
-            key = b""
-            if body.reader == self.seat:
-                header = canonical(["sealed-key", op.step, op.card, sender, self.seat])
-                key = open_sealed(
-                    self._encryption_key, self.encryption_keys[sender], self.table_id,
-                    sender, self.seat, op.step, body.sealed, header,
-                )  # fmt: skip
         else:
             raise RemoteProtocolError(
                 sender, f"unexpected {type(body).__name__} in a reveal", op.step
             )
         if body.card != op.card or op.due.get(slot, True):
             raise RemoteProtocolError(sender, "sent a key nobody asked for", op.step)
-        op.due[slot] = True
+        key = b""
+        if isinstance(body, KeyShare):
+            key = body.key
+        elif body.reader == self.seat:
+            header = canonical(["sealed-key", op.step, op.card, sender, self.seat])
+            key = open_sealed(
+                self._encryption_key, self.encryption_keys[sender], self.table_id,
+                sender, self.seat, op.step, body.sealed, header,
+            )  # fmt: skip
         if key:
             try:
                 Mask.from_bytes(key)
@@ -664,6 +755,8 @@ class MentalPeer:
                 raise RemoteProtocolError(
                     sender, "sent a key that is no valid mask", op.step
                 ) from None
+        op.due[slot] = True
+        if key:
             card.keys[sender] = key
         card.holders[sender] |= set(range(self.num_seats)) if slot[1] < 0 else {slot[1]}
         self._settle_reveal(op)
@@ -673,10 +766,15 @@ class MentalPeer:
         card = self.cards[op.card]
         if card.point is not None or len(card.keys) < self.num_seats:
             return
-        point = card.cipher
-        for key in card.keys.values():
-            point = Mask.from_bytes(key).remove(point)
-        if point not in self.card_index:
+        point: Point | None = None
+        try:
+            unmasked = card.cipher
+            for key in card.keys.values():
+                unmasked = Mask.from_bytes(key).remove(unmasked)
+            point = unmasked
+        except BadPointError:
+            pass  # a low-order result: no card either
+        if point is None or point not in self.card_index:
             raise RemoteProtocolError(
                 None, f"card {op.card} unmasks to no card: a wrong key or ciphertext", op.step
             )

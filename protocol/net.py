@@ -1,7 +1,8 @@
 """Tables on a LAN: TLS connections, the host's rendezvous, the full mesh, and the game.
 
 This is the only part of `protocol/` that touches sockets and clocks. It moves
-frames; every decision about the game is `TablePeer`'s.
+frames, keeps time and counts connections; every decision about the game is
+`TablePeer`'s.
 
 Setting up a table:
 
@@ -10,10 +11,18 @@ Setting up a table:
    key, and sends JOIN with its identity, its sealing key for this table, the
    port it listens on, and an HMAC of all that under the table secret.
 3. When every seat is taken the host sends the ROSTER; every seat signs it; the
-   host passes on all signatures and everyone checks them. The host has no
-   authority from here on.
+   host passes on all signatures and everyone checks them. A joiner that hangs up
+   or does not sign in time loses its seat, the others are told the roster is
+   cancelled, and the host waits for the seat to fill again. From the signed
+   roster on, the host has no authority.
 4. The seats connect as a full mesh: seat j connects to every seat i < j, pins
    i's certificate to the roster, and proves it is seat j with a signed HELLO.
+
+Against strangers on the LAN (the host listens all game long): a connection is
+counted before its TLS handshake is even started, per address and in total; it
+has a few seconds for the handshake and its first message together, and small
+frames until it has proved the invite secret or its roster seat; once the
+roster is signed, the TLS layer itself refuses any certificate not in it.
 """
 
 from __future__ import annotations
@@ -25,8 +34,10 @@ import hmac
 import json
 import logging
 import secrets
+import socket
 import ssl
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,36 +52,74 @@ from protocol.commitments import canonical
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import Identity, certificate_key, fingerprint
 from protocol.invite import Invite, new_secret
-from protocol.roster import Member, Roster, TableSetupError, verify_signature
-from protocol.savefile import SavedTable, SaveWriter
-from protocol.table_peer import TableKeys, TableOutcome, TablePeer
+from protocol.roster import (
+    MAX_CERT,
+    MAX_NAME,
+    Member,
+    Roster,
+    TableSetupError,
+    check_host,
+    verify_signature,
+)
+from protocol.savefile import SavedTable, SaveWriter, rebuild
+from protocol.table_peer import TableEvent, TableKeys, TableOutcome, TablePeer
 from protocol.transcript import Envelope
-from protocol.wire import FrameDecoder, WireError, encode_frame, field_of
+from protocol.wire import (
+    PEER,
+    STRANGER,
+    FrameDecoder,
+    Limits,
+    WireError,
+    encode_frame,
+    field_of,
+    int_field,
+    text_field,
+)
 
 log = logging.getLogger("p2pcards.net")
 
 VERSION = 1
 READ_CHUNK = 65536
-FIRST_MESSAGE_SECONDS = 10.0  # for the TLS handshake and then the first message
-
+HANDSHAKE_SECONDS = 5.0  # a new connection's TLS handshake and first message, together
+MAX_STRANGERS = 64  # connections that have not proved anything yet, in total
+# Per address: a whole table of seats may sit behind one address (one machine, or NAT),
+# and all of them dial us at once when the mesh forms.
+MAX_STRANGERS_PER_ADDRESS = 16
+ROSTER_SECONDS = 30.0  # for every joiner to sign the roster
+HEARTBEAT_SECONDS = 3.0  # a seat says it is alive this often, even while a person thinks
+SILENT_SECONDS = 15.0  # no word for this long: the seat (or the network) is silent
+LEAVE_SECONDS = 120.0  # a seat gone this long forfeits, and the table ends
+SEND_BUFFER_LIMIT = 8 << 20  # bytes waiting on one link before it counts as dead
+INCOMING_LIMIT = 1024  # envelopes read but not yet taken by the game
 
 Decide = Callable[[State], Awaitable[Action]]
+
+
+class LeaveTable(Exception):
+    """The person or program at this seat leaves: `reason` goes to the others, signed."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 # ------------------------------------------------------------------ TLS
 
 
-def server_context(cert: Path, key: Path) -> ssl.SSLContext:
+def server_context(cert: Path, key: Path, trusted: bytes | None = None) -> ssl.SSLContext:
     """TLS 1.3 only, presenting our self-signed certificate.
 
-    A client certificate is optional (joiners have none we could know), but one that
-    is presented must be a roster member's: `trust` loads them once the roster is
-    signed, and a stranger's certificate then fails the handshake itself.
+    Before the roster, a client certificate is optional (joiners have none we could
+    know). With `trusted` (the roster's certificates), one of them is required: a
+    stranger's handshake fails in the TLS layer itself.
     """
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_3
     context.load_cert_chain(cert, key)
     context.verify_mode = ssl.CERT_OPTIONAL
+    if trusted is not None:
+        context.load_verify_locations(cadata=trusted)
+        context.verify_mode = ssl.CERT_REQUIRED
     return context
 
 
@@ -86,34 +135,60 @@ def client_context(cert: Path | None = None, key: Path | None = None) -> ssl.SSL
     return context
 
 
+def lan_address() -> str | None:
+    """The address this machine reaches the LAN from (the default route's), if any.
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which address
+    it would send from. None when that is a loopback address or there is no route.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, never sent to
+            address: str = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
 # ----------------------------------------------------------- connections
 
 
 class Connection:
     """One framed, TLS-protected stream to a peer."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits = STRANGER
+    ) -> None:
         self.reader = reader
         self.writer = writer
-        self.decoder = FrameDecoder()
+        self.decoder = FrameDecoder(limits)
         self._ready: list[Any] = []
+        self.last_heard = time.monotonic()
+
+    def trust(self) -> None:
+        """The other side has proved who it is: frames may now be as large as a peer's."""
+        self.decoder.limits = PEER
 
     def peer_key(self) -> bytes:
-        """The Ed25519 key in the certificate the other side presented (client side)."""
+        """The Ed25519 key in the certificate the other side presented."""
         ssl_object = self.writer.get_extra_info("ssl_object")
         der = ssl_object.getpeercert(binary_form=True) if ssl_object else None
         return certificate_key(der) if der else b""
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Write one frame."""
-        await self.send_frames([encode_frame(message)])
+        """Write one frame and wait until the transport takes it."""
+        self.post([encode_frame(message)])
+        await self.writer.drain()
 
-    async def send_frames(self, frames: list[bytes]) -> None:
-        """Write frames already encoded, in one go (one system call for a burst of messages)."""
+    def post(self, frames: list[bytes]) -> None:
+        """Write frames without waiting: the game loop never blocks on a slow link. A link
+        whose unsent bytes pile up past the limit is closed instead (ConnectionError)."""
         if self.writer.is_closing():
             raise ConnectionError("the link is closed")
         self.writer.write(b"".join(frames))
-        await self.writer.drain()
+        if self.writer.transport.get_write_buffer_size() > SEND_BUFFER_LIMIT:
+            self.writer.close()
+            raise ConnectionError("the link does not take what we send")
 
     @property
     def closed(self) -> bool:
@@ -129,13 +204,14 @@ class Connection:
                     raise WireError("connection closed inside a frame")
                 raise EOFError("connection closed")
             self._ready.extend(self.decoder.feed(chunk))
+        self.last_heard = time.monotonic()
         message = self._ready.pop(0)
         if not isinstance(message, dict):
             raise WireError("a message must be a map")
         return message
 
     async def close(self) -> None:
-        """Close, without waiting for the other side's TLS close (both sides are done)."""
+        """Close, without waiting long for the other side's TLS close (both sides are done)."""
         self.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.writer.wait_closed(), 0.05)
@@ -177,6 +253,22 @@ class HostedTable:
     table_id: bytes = field(default_factory=lambda: secrets.token_bytes(16))
 
 
+@dataclass
+class _Joiner:
+    member: Member
+    conn: Connection
+    watcher: asyncio.Task[None] | None = None
+
+
+@dataclass
+class _Absence:
+    """A seat we have not heard from: since when, and why."""
+
+    since: float
+    why: str  # "left", "closed" or "silent"
+    told: bool = False
+
+
 class Node:
     """A peer process: listens, forms the table, connects the mesh and plays."""
 
@@ -189,7 +281,7 @@ class Node:
     ) -> None:
         self.me = seat_info
         self.trace = trace  # JSON lines: when this seat acted and applied each step
-        self.on_silence: Callable[[list[int], float], None] = _log_silence
+        self.say: Callable[[str], None] = _log_line  # lines for the person at this seat
         self._traced = 0
         self.bind_host = host
         self.bind_port = port
@@ -197,32 +289,39 @@ class Node:
         self.server: asyncio.Server | None = None
         self.cert, self.key = seat_info.identity.certificate_files(seat_info.home / "tls")
         self.cert_der = seat_info.identity.certificate_der(seat_info.home / "tls")
-        self._server_context = server_context(self.cert, self.key)
+        self._context = server_context(self.cert, self.key)
         self.roster: Roster | None = None
         self.roster_signatures: list[bytes] = []
         self.seat = -1
         self.links: dict[int, Connection] = {}
         self.table: TablePeer | None = None
         self._hosted: HostedTable | None = None
-        self._joiners: list[tuple[Member, Connection]] = []
-        self._full = asyncio.Event()
+        self._joiners: list[_Joiner] = []
+        self._seats_changed = asyncio.Event()
         self._mesh_ready = asyncio.Event()
         self._roster_ready = asyncio.Event()
         self._advertise = host
-        self._incoming: asyncio.Queue[tuple[int, Envelope | None]] = asyncio.Queue()
+        self._incoming: asyncio.Queue[tuple[int, Envelope | None]] = asyncio.Queue(INCOMING_LIMIT)
         self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
         self._done_links: set[int] = set()  # seats that said bye or closed their link
         self._link_done = asyncio.Event()
+        self._strangers: Counter[str] = Counter()
+        self._absent: dict[int, _Absence] = {}
+        self._owed_since: dict[int, float] = {}  # seats whose due share we wait for, since when
+        self._leave_after = LEAVE_SECONDS
+        self._tasks: set[asyncio.Task[Any]] = set()  # kept, so none is collected mid-run
+        self.refused = 0  # connections turned away (for tests and floods)
+
+    def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     async def listen(self) -> int:
-        """Start accepting connections; returns the port."""
-        self.server = await asyncio.start_server(
-            self._accept,
-            self.bind_host,
-            self.bind_port,
-            ssl=self._server_context,
-            ssl_handshake_timeout=FIRST_MESSAGE_SECONDS,
-        )
+        """Start accepting connections; returns the port. TLS starts per connection, once
+        the connection is within the limits for strangers."""
+        self.server = await asyncio.start_server(self._accept, self.bind_host, self.bind_port)
         self.port = self.server.sockets[0].getsockname()[1]
         return self.port
 
@@ -232,7 +331,7 @@ class Node:
         """From now on, a client certificate must be one of the roster's (TLS-level pinning)."""
         assert self.roster is not None
         others = [m.cert for i, m in enumerate(self.roster.members) if i != self.seat]
-        self._server_context.load_verify_locations(cadata=b"".join(others))
+        self._context = server_context(self.cert, self.key, b"".join(others))
         self._roster_ready.set()
 
     def free_seats(self) -> int:
@@ -244,14 +343,33 @@ class Node:
         """Open a table as seat 0; the invite code to hand out."""
         self._hosted = table
         self.seat = 0
-        self._advertise = advertise
-        return Invite(advertise, self.port, self.me.identity.fingerprint, table.secret)
+        self._advertise = check_host(advertise)
+        return Invite(self._advertise, self.port, self.me.identity.fingerprint, table.secret)
 
     async def wait_for_seats(self, timeout: float | None = None) -> None:
-        """Wait until every seat is taken, then form the roster with every seat's signature."""
+        """Wait until every seat is taken and every seat has signed the roster.
+
+        A joiner that hangs up while waiting loses its seat; one that does not sign
+        in time (or signs wrongly) too, and the others hear the roster is cancelled
+        and wait for the next one.
+        """
         table = self._hosted
         assert table is not None
-        await asyncio.wait_for(self._full.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            while True:
+                while len(self._joiners) < table.seats - 1:
+                    self._seats_changed.clear()
+                    await self._seats_changed.wait()
+                if await self._form_roster(table):
+                    return
+
+    async def _form_roster(self, table: HostedTable) -> bool:
+        joiners = list(self._joiners)
+        for joiner in joiners:
+            if joiner.watcher is not None:
+                joiner.watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await joiner.watcher
         me = Member(
             self.me.name,
             self.me.identity.public_bytes,
@@ -261,81 +379,149 @@ class Node:
             self.cert_der,
         )
         roster = Roster(
-            table.table_id, table.game, table.options, [me] + [m for m, _ in self._joiners]
+            table.table_id, table.game, table.options, [me] + [j.member for j in joiners]
         )
-        signatures = [self.me.identity.key.sign(roster.digest())]
-        for _, conn in self._joiners:
-            await conn.send({"kind": "roster", "roster": roster.to_wire()})
-        for member, conn in self._joiners:
-            reply = await conn.recv(timeout=30)
-            signature = field_of(reply, "signature", bytes, 64)
-            verify_signature(member.identity, signature, roster.digest(), "roster signature")
-            signatures.append(signature)
+        digest = roster.digest()
+
+        async def signature_of(joiner: _Joiner) -> bytes | None:
+            try:
+                await joiner.conn.send({"kind": "roster", "roster": roster.to_wire()})
+                reply = await joiner.conn.recv(timeout=ROSTER_SECONDS)
+                signature: bytes = field_of(reply, "signature", bytes, 64)
+                verify_signature(joiner.member.identity, signature, digest, "roster signature")
+                return signature
+            except (ProtocolError, EOFError, OSError, TimeoutError, ssl.SSLError) as exc:
+                log.warning("%s did not sign the roster: %s", joiner.member.name, exc)
+                return None
+
+        signed = await asyncio.gather(*(signature_of(j) for j in joiners))
+        failed = [j for j, s in zip(joiners, signed, strict=True) if s is None]
+        if failed:
+            for joiner in failed:
+                self._joiners.remove(joiner)
+                await joiner.conn.close()
+            for joiner in self._joiners:
+                with contextlib.suppress(OSError, ConnectionError):
+                    await joiner.conn.send(
+                        {"kind": "roster-cancelled", "reason": "a seat left before signing"}
+                    )
+                joiner.watcher = self._spawn(self._watch_joiner(joiner))
+            self._seats_changed.set()
+            return False
+        signatures = [self.me.identity.key.sign(digest)] + [s for s in signed if s is not None]
         self.roster = roster
         self.roster_signatures = signatures
         self._trust_roster()
-        for _, conn in self._joiners:
-            await conn.send({"kind": "roster-signed", "signatures": signatures})
-            await conn.close()
+        for joiner in joiners:
+            with contextlib.suppress(OSError, ConnectionError):
+                await joiner.conn.send({"kind": "roster-signed", "signatures": signatures})
+            await joiner.conn.close()
+        return True
+
+    async def _watch_joiner(self, joiner: _Joiner) -> None:
+        """While the table fills, a seated joiner only waits: hanging up frees its seat."""
+        with contextlib.suppress(asyncio.CancelledError):
+            try:
+                await joiner.conn.recv()
+                log.warning("%s spoke out of turn before the roster", joiner.member.name)
+            except (ProtocolError, EOFError, OSError, ssl.SSLError):
+                pass
+            if joiner in self._joiners:
+                self._joiners.remove(joiner)
+                log.info("%s left before the table filled", joiner.member.name)
+                await joiner.conn.close()
+                self._seats_changed.set()
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = Connection(reader, writer)
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        if (
+            sum(self._strangers.values()) >= MAX_STRANGERS
+            or self._strangers[address] >= MAX_STRANGERS_PER_ADDRESS
+        ):
+            self.refused += 1
+            writer.close()  # before the handshake: a flood costs us no cryptography
+            return
+        self._strangers[address] += 1
+        conn: Connection | None = None
         try:
-            # One deadline for the whole first message: a peer that trickles bytes
-            # (slow loris) cannot hold the connection open by sending now and then.
-            async with asyncio.timeout(FIRST_MESSAGE_SECONDS):
+            # One deadline for the handshake and the whole first message: a peer that
+            # trickles bytes (slow loris) cannot hold a connection open.
+            async with asyncio.timeout(HANDSHAKE_SECONDS):
+                await writer.start_tls(self._context)
+                conn = Connection(reader, writer, STRANGER)
                 first = await conn.recv()
-            kind = first.get("kind")
-            if kind == "join":
-                await self._take_join(conn, first, writer.get_extra_info("peername")[0])
-            elif kind == "hello":
-                await self._take_hello(conn, first)
-            else:
-                raise WireError(f"unexpected first message {kind!r}")
+                kind = first.get("kind")
+                if kind == "join":
+                    joiner = await self._take_join(conn, first, address)
+                elif kind == "hello":
+                    await self._take_hello(conn, first)
+                    joiner = None
+                else:
+                    raise WireError(f"unexpected first message {str(kind)[:40]!r}")
         except (ProtocolError, EOFError, OSError, TimeoutError, ssl.SSLError) as exc:
-            log.warning("refused a connection: %s", exc)
-            with contextlib.suppress(Exception):
-                await conn.send({"kind": "refused", "reason": str(exc)})
-            await conn.close()
+            self.refused += 1
+            log.warning("refused a connection from %s: %s", address, exc)
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(conn.send({"kind": "refused", "reason": str(exc)}), 1)
+            writer.close()
+            return
+        finally:
+            self._strangers[address] -= 1
+            if self._strangers[address] <= 0:
+                del self._strangers[address]
+        if joiner is not None:
+            joiner.watcher = self._spawn(self._watch_joiner(joiner))
 
-    async def _take_join(self, conn: Connection, message: dict[str, Any], address: str) -> None:
+    async def _take_join(self, conn: Connection, message: dict[str, Any], address: str) -> _Joiner:
         table = self._hosted
-        if table is None or self._full.is_set():
+        if table is None or self.roster is not None:
             raise TableSetupError("this table takes no more seats")
+        if len(self._joiners) >= table.seats - 1:
+            raise TableSetupError("the table is full")
         identity = field_of(message, "identity", bytes, 32)
         seal = field_of(message, "seal", bytes, 32)
-        port = field_of(message, "port", int)
+        port = int_field(message, "port", 1, 65535)
         proof = field_of(message, "proof", bytes, 32)
         cert = field_of(message, "cert", bytes)
-        if certificate_key(cert) != identity:
+        name = text_field(message, "name", MAX_NAME)
+        if len(cert) > MAX_CERT or certificate_key(cert) != identity:
             raise TableSetupError("the certificate sent does not carry the identity key")
         expected = _join_proof(table.secret, identity, seal, port, self.me.identity.public_bytes)
         if not hmac.compare_digest(proof, expected):
             raise TableSetupError("wrong invite secret")
-        if identity in {m.identity for m, _ in self._joiners} | {self.me.identity.public_bytes}:
+        taken = {j.member.identity for j in self._joiners} | {self.me.identity.public_bytes}
+        if identity in taken:
             raise TableSetupError("that identity already has a seat")
-        name = field_of(message, "name", str)[:40]
-        seat = len(self._joiners) + 1
-        self._joiners.append((Member(name, identity, seal, address, port, cert), conn))
-        await conn.send({"kind": "welcome", "seat": seat, "seats": table.seats, "game": table.game})
-        log.info("seat %d taken by %s (%s)", seat, name, fingerprint(identity))
-        if len(self._joiners) == table.seats - 1:
-            self._full.set()
+        joiner = _Joiner(Member(name, identity, seal, check_host(address), port, cert), conn)
+        self._joiners.append(joiner)
+        await conn.send({"kind": "welcome", "seats": table.seats, "game": table.game})
+        log.info("%s (%s) took a seat", name, fingerprint(identity))
+        self._seats_changed.set()
+        return joiner
 
     # ---------------------------------------------------------- joining
 
-    async def join(self, invite: Invite, timeout: float = 60) -> None:
+    async def join(self, invite: Invite, timeout: float | None = None) -> None:
         """Take a seat at the table an invite code names; returns once the roster is signed."""
         try:
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(invite.host, invite.port, ssl=client_context()), 10
             )
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ssl.SSLError) as exc:
             raise TableSetupError(f"cannot reach {invite.host}:{invite.port}: {exc}") from None
-        conn = Connection(reader, writer)
+        conn = Connection(reader, writer, STRANGER)
+        try:
+            await self._join_over(conn, invite, timeout)
+        except (EOFError, OSError, ssl.SSLError) as exc:
+            raise TableSetupError(f"the host closed the connection ({exc})") from None
+        finally:
+            await conn.close()
+
+    async def _join_over(self, conn: Connection, invite: Invite, timeout: float | None) -> None:
         host_key = conn.peer_key()
         if fingerprint(host_key) != invite.fingerprint:
-            await conn.close()
             raise TableSetupError("the host's key does not match the invite code's fingerprint")
         seal = self.me.seal.public_key().public_bytes_raw()
         identity = self.me.identity.public_bytes
@@ -352,29 +538,41 @@ class Node:
         )
         reply = await conn.recv(timeout=10)
         if reply.get("kind") != "welcome":
-            await conn.close()
-            raise TableSetupError(f"the host refused: {reply.get('reason', 'no reason given')}")
-        self.seat = field_of(reply, "seat", int)
-        roster_message = await conn.recv(timeout=timeout)
-        roster = Roster.from_wire(roster_message.get("roster"))
-        me = roster.members[self.seat] if self.seat < len(roster.members) else None
-        if me is None or me.identity != identity or roster.members[0].identity != host_key:
-            raise TableSetupError("the roster does not seat us where the host said")
-        await conn.send(
-            {"kind": "roster-sign", "signature": self.me.identity.key.sign(roster.digest())}
-        )
-        signed = await conn.recv(timeout=timeout)
-        signatures = signed.get("signatures")
-        if not isinstance(signatures, list) or len(signatures) != len(roster.members):
-            raise TableSetupError("the roster came back without every seat's signature")
-        for member, signature in zip(roster.members, signatures, strict=True):
-            if not isinstance(signature, bytes):
-                raise TableSetupError("a roster signature is malformed")
-            verify_signature(member.identity, signature, roster.digest(), "roster signature")
-        await conn.close()
-        self.roster = roster
-        self.roster_signatures = signatures
-        self._trust_roster()
+            reason = reply.get("reason")
+            raise TableSetupError(
+                f"the host refused: {str(reason)[:200] if reason else 'no reason given'}"
+            )
+        async with asyncio.timeout(timeout):
+            while True:
+                offer = await conn.recv()
+                if offer.get("kind") != "roster":
+                    raise TableSetupError(f"the host sent {str(offer.get('kind'))[:40]!r}")
+                roster = Roster.from_wire(offer.get("roster"))
+                seats = [i for i, m in enumerate(roster.members) if m.identity == identity]
+                if len(seats) != 1 or roster.members[0].identity != host_key:
+                    raise TableSetupError("the roster does not seat us, or not at the host's table")
+                if roster.members[seats[0]].seal != seal:
+                    raise TableSetupError("the roster gives us another sealing key")
+                await conn.send(
+                    {"kind": "roster-sign", "signature": self.me.identity.key.sign(roster.digest())}
+                )
+                answer = await conn.recv(timeout=ROSTER_SECONDS + 10)
+                if answer.get("kind") == "roster-cancelled":
+                    continue  # a seat left before signing: the host waits for it to fill
+                signatures = answer.get("signatures")
+                if not isinstance(signatures, list) or len(signatures) != len(roster.members):
+                    raise TableSetupError("the roster came back without every seat's signature")
+                for member, signature in zip(roster.members, signatures, strict=True):
+                    if not isinstance(signature, bytes):
+                        raise TableSetupError("a roster signature is malformed")
+                    verify_signature(
+                        member.identity, signature, roster.digest(), "roster signature"
+                    )
+                self.seat = seats[0]
+                self.roster = roster
+                self.roster_signatures = signatures
+                self._trust_roster()
+                return
 
     # ------------------------------------------------------------- mesh
 
@@ -382,7 +580,9 @@ class Node:
         """Connect to every lower seat; wait until every higher seat has connected to us.
 
         A seat coming back after a crash (`rejoin`) connects to every other seat itself:
-        they are mid-game and will not dial a seat whose address has changed.
+        they are mid-game and will not dial a seat whose address has changed. One it
+        cannot reach is left out: its link comes when it dials us (or never, and the
+        table's timeouts deal with it).
         """
         roster = self.roster
         assert roster is not None
@@ -391,47 +591,65 @@ class Node:
             if rejoin
             else range(self.seat)
         )
+        deadline = asyncio.get_running_loop().time() + timeout
         for other in others:
-            member = roster.members[other]
-            context = client_context(self.cert, self.key)
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(member.host, member.port, ssl=context), timeout
-            )
-            conn = Connection(reader, writer)
-            if conn.peer_key() != member.identity:
-                await conn.close()
-                raise RemoteProtocolError(
-                    other, "presented a certificate that is not its roster key"
-                )
-            nonce = secrets.token_bytes(16)
-            signature = self.me.identity.key.sign(
-                _hello_bytes(roster.table_id, self.seat, other, nonce)
-            )
-            await conn.send(
-                {
-                    "kind": "hello",
-                    "seat": self.seat,
-                    "nonce": nonce,
-                    "signature": signature,
-                    "rejoin": rejoin,
-                }
-            )
-            reply = await conn.recv(timeout=timeout)
-            if reply.get("kind") != "hello-ok":
-                raise RemoteProtocolError(other, f"refused our hello: {reply.get('reason')}")
-            self._link(other, conn)
+            for attempt in range(4):  # a busy listener may turn a dial away: try again
+                try:
+                    await self._dial(other, timeout, rejoin)
+                    break
+                except (OSError, TimeoutError, ssl.SSLError, EOFError, ProtocolError) as exc:
+                    last_try = attempt == 3 or asyncio.get_running_loop().time() > deadline
+                    if last_try and not rejoin:
+                        raise TableSetupError(f"cannot connect to seat {other}: {exc}") from None
+                    if last_try:
+                        log.warning("cannot reach seat %d again: %s", other, exc)
+                        break
+                    await asyncio.sleep(0.2 * 2**attempt)
         self._check_mesh()
-        await asyncio.wait_for(self._mesh_ready.wait(), timeout)
+        if not rejoin:
+            try:
+                await asyncio.wait_for(
+                    self._mesh_ready.wait(), max(1.0, deadline - asyncio.get_running_loop().time())
+                )
+            except TimeoutError:
+                missing = sorted(set(range(len(roster.members))) - set(self.links) - {self.seat})
+                raise TableSetupError(
+                    f"seats {', '.join(map(str, missing))} did not connect within {timeout:g} s"
+                ) from None
+
+    async def _dial(self, other: int, timeout: float, rejoin: bool) -> None:
+        assert self.roster is not None
+        member = self.roster.members[other]
+        context = client_context(self.cert, self.key)
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(member.host, member.port, ssl=context), timeout
+        )
+        conn = Connection(reader, writer, STRANGER)
+        if conn.peer_key() != member.identity:
+            await conn.close()
+            raise RemoteProtocolError(other, "presented a certificate that is not its roster key")
+        nonce = secrets.token_bytes(16)
+        signature = self.me.identity.key.sign(
+            _hello_bytes(self.roster.table_id, self.seat, other, nonce)
+        )
+        hello = {"kind": "hello", "seat": self.seat, "nonce": nonce, "signature": signature}
+        await conn.send({**hello, "rejoin": rejoin})
+        reply = await conn.recv(timeout=timeout)
+        if reply.get("kind") != "hello-ok":
+            await conn.close()
+            raise RemoteProtocolError(other, f"refused our hello: {str(reply.get('reason'))[:200]}")
+        conn.trust()
+        self._link(other, conn)
 
     async def _take_hello(self, conn: Connection, message: dict[str, Any]) -> None:
-        # A faster seat may say hello before the host's last message reaches us.
-        await asyncio.wait_for(self._roster_ready.wait(), 30)
+        # A faster seat may say hello before the host's last message reaches us; the
+        # handshake deadline bounds the wait.
+        await self._roster_ready.wait()
         roster = self.roster
         assert roster is not None
-        seat = field_of(message, "seat", int)
+        seat = int_field(message, "seat", 0, len(roster.members) - 1)
         rejoin = message.get("rejoin") is True
-        expected = 0 <= seat < len(roster.members) and seat != self.seat
-        if not expected or (not rejoin and (seat < self.seat or seat in self.links)):
+        if seat == self.seat or (not rejoin and (seat < self.seat or seat in self.links)):
             raise WireError(f"hello from seat {seat}, which should not connect to us")
         if conn.peer_key() != roster.members[seat].identity:
             raise TableSetupError(f"a hello as seat {seat} over a certificate that is not its own")
@@ -444,25 +662,25 @@ class Node:
             f"seat {seat}'s hello",
         )
         await conn.send({"kind": "hello-ok"})
+        conn.trust()
         old = self.links.get(seat)
         self._link(seat, conn)
         if old is not None:
-            log.warning("seat %d is back", seat)
             await old.close()
         self._check_mesh()
 
     def _link(self, seat: int, conn: Connection) -> None:
         self.links[seat] = conn
         self._done_links.discard(seat)
-        asyncio.get_running_loop().create_task(self._read_from(seat, conn))
+        if seat in self._absent:
+            del self._absent[seat]
+            self.say(f"{self._who(seat)} is back.")
+        self._spawn(self._read_from(seat, conn))
         # Tell the seat how many of its messages we hold, so that it sends the rest
         # (all of them on a new table; what was lost with the link after a crash).
         held = 0 if self.table is None else self.table.expects(seat)
-        asyncio.get_running_loop().create_task(self._say(conn, {"kind": "resume", "next": held}))
-
-    async def _say(self, conn: Connection, message: dict[str, Any]) -> None:
-        with contextlib.suppress(OSError, ConnectionError):
-            await conn.send(message)
+        with contextlib.suppress(ConnectionError, OSError):
+            conn.post([encode_frame({"kind": "resume", "next": held})])
 
     def _check_mesh(self) -> None:
         if self.roster is not None and len(self.links) == len(self.roster.members) - 1:
@@ -473,15 +691,18 @@ class Node:
         try:
             while True:
                 message = await conn.recv()
-                if message.get("kind") == "bye":
+                kind = message.get("kind")
+                if kind == "ping":
+                    continue
+                if kind == "bye":
                     return
-                if message.get("kind") == "resume":
+                if kind == "resume":
                     # Send from where the seat says it stands; what it already has it drops.
-                    self._link_sent[seat] = field_of(message, "next", int)
+                    self._link_sent[seat] = int_field(message, "next", 0, 1 << 62)
                     await self._incoming.put((seat, None))  # wake the game loop to send
                     continue
-                if message.get("kind") != "env":
-                    raise WireError(f"unexpected {message.get('kind')!r} during the game")
+                if kind != "env":
+                    raise WireError(f"unexpected {str(kind)[:40]!r} during the game")
                 envelope = Envelope.from_wire(message)
                 if envelope.seat != seat:
                     raise RemoteProtocolError(seat, f"relayed a message as seat {envelope.seat}")
@@ -503,32 +724,25 @@ class Node:
         can say how many messages we hold); from `saved`, rebuild it after a crash."""
         roster = self.roster
         assert roster is not None
-        game = games.load(roster.game)
-        sealing = self.me.seal
         if saved is not None:
-            sealing = X25519PrivateKey.from_private_bytes(saved.sealing_key)
-        keys = TableKeys(
-            self.me.identity.key,
-            sealing,
-            [Ed25519PublicKey.from_public_bytes(m.identity) for m in roster.members],
-            [X25519PublicKey.from_public_bytes(m.seal) for m in roster.members],
-        )
-        if saved is None:
+            self.table = rebuild(saved, self.me.identity.key, self.me.test_seed)
+        else:
+            keys = TableKeys(
+                self.me.identity.key,
+                self.me.seal,
+                [Ed25519PublicKey.from_public_bytes(m.identity) for m in roster.members],
+                [X25519PublicKey.from_public_bytes(m.seal) for m in roster.members],
+            )
+            game = games.load(roster.game)
             self.table = TablePeer(
                 game, roster.options, roster.table_id, self.seat, keys, None, self.me.test_seed
             )
-            self.table.on_step = self.me.watch
-        else:
-            self.table = TablePeer.restore(
-                game, roster.options, roster.table_id, self.seat, keys,
-                saved.own_secrets, saved.envelopes, self.me.test_seed,
-            )  # fmt: skip
-            self.table.on_step = self.me.watch  # from here on: the replayed steps are old news
+        self.table.on_step = self.me.watch  # from here on: replayed steps are old news
         return self.table
 
     def resume_from(self, saved: SavedTable) -> TablePeer:
         """Take our seat again at a saved table (after a crash), before reconnecting."""
-        roster = Roster.from_wire(saved.roster)
+        roster = saved.roster
         if roster.members[saved.seat].identity != self.me.identity.public_bytes:
             raise TableSetupError("that save file belongs to another identity (check --home)")
         self.roster = roster
@@ -537,11 +751,21 @@ class Node:
         self._trust_roster()
         return self.prepare(saved)
 
-    async def play(self, silence: float = 60.0, save: BinaryIO | None = None) -> TableOutcome:
-        """Play the game to the end, then disclose and audit; the outcome for this seat.
+    async def play(
+        self,
+        save: BinaryIO | None = None,
+        silent: float = SILENT_SECONDS,
+        leave_after: float = LEAVE_SECONDS,
+        leave: asyncio.Event | None = None,
+    ) -> TableOutcome:
+        """Play the game to the end, then disclose and judge; the outcome for this seat.
 
-        With `save`, the signed transcript and this seat's steps are written to it as
-        the game goes (see `protocol.savefile`).
+        With `save`, the signed transcript and this seat's secrets and decisions are
+        written to it as the game goes (see `protocol.savefile`). A seat not heard
+        from for `silent` seconds, or that left or hung up, is waited for
+        `leave_after` seconds; then the table ends with it forfeiting. Setting `leave`
+        (Ctrl-C) or a decision raising `LeaveTable` makes this seat leave, signed, and
+        raises LeaveTable here.
         """
         table = self.table
         roster = self.roster
@@ -550,53 +774,171 @@ class Node:
         if save is not None:
             writer = SaveWriter(save)
             writer.header(
-                roster.to_wire(),
-                self.roster_signatures,
-                self.seat,
-                table.mental.sealing_key_bytes(),
+                roster, self.roster_signatures, self.seat, table.mental.sealing_key_bytes()
             )
         if not table.started:
             table.start()
-        while not table.finished:
-            if writer is not None:
-                writer.catch_up(
-                    table.mental.log, table.transcript, table.steps, table.mental.secret_log
+        heartbeat = self._spawn(self._heartbeat())
+        decision: asyncio.Task[Action] | None = None
+        getter: asyncio.Task[tuple[int, Envelope | None]] | None = None
+        leaving = asyncio.ensure_future(leave.wait()) if leave is not None else None
+        try:
+            while not table.finished:
+                self._save(writer, table)
+                self._send_outbox(table)
+                self._tell(table)
+                if table.wants_action() and decision is None:
+                    decision = asyncio.ensure_future(self.me.decide(table.replica.clone()))
+                if getter is None:
+                    getter = asyncio.ensure_future(self._incoming.get())
+                waits: set[asyncio.Future[Any]] = {getter}
+                waits |= {f for f in (decision, leaving) if f is not None}
+                done, _ = await asyncio.wait(
+                    waits, timeout=1.0, return_when=asyncio.FIRST_COMPLETED
                 )
-            await self._send_outbox(table)
-            if table.wants_action():
-                action = await self.me.decide(table.replica.clone())
-                self._trace("act", len(table.steps))
-                table.act(action)
-                self._trace_applied(table)
-                continue
-            try:
-                _, envelope = await asyncio.wait_for(self._incoming.get(), silence)
-            except TimeoutError:
-                # Report the silent seats and keep waiting: a seat that crashed can
-                # come back, and nothing played so far is lost.
-                due = sorted(self._due(table))
-                self.on_silence(due, silence)
-                continue
-            if envelope is not None:
-                table.receive(envelope)
-                self._trace_applied(table)
-        await self._send_outbox(table)
-        if writer is not None:
-            writer.catch_up(
-                table.mental.log, table.transcript, table.steps, table.mental.secret_log
-            )
+                if leaving is not None and leaving in done:
+                    raise LeaveTable("left the table")
+                if decision is not None and decision in done:
+                    action = decision.result()  # LeaveTable (a person quits) goes up from here
+                    decision = None
+                    if table.wants_action():
+                        self._trace("act", len(table.steps))
+                        table.act(action)
+                        self._trace_applied(table)
+                if getter in done:
+                    self._take(table, getter.result())
+                    getter = None
+                    while not self._incoming.empty():
+                        self._take(table, self._incoming.get_nowait())
+                self._watch_absent(table, silent, leave_after)
+        except LeaveTable as leaving_now:
+            table.leave(leaving_now.reason)
+            self._save(writer, table)
+            self._send_outbox(table)
+            await self._drain_links()
+            raise
+        finally:
+            heartbeat.cancel()
+            for pending in (decision, getter, leaving):
+                if pending is not None:
+                    pending.cancel()
+        self._tell(table)
+        self._save(writer, table)
+        self._send_outbox(table)
         for conn in self.links.values():
             with contextlib.suppress(Exception):
-                await conn.send({"kind": "bye"})
-        # Close only once every other seat is done too: closing early would cut
-        # off a seat still reading our last messages.
+                conn.post([encode_frame({"kind": "bye"})])
+        # Close only once every other seat is done too: closing early would cut off a
+        # seat still reading our last messages.
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(silence):
+            async with asyncio.timeout(silent):
                 while len(self._done_links) < len(self.links):
                     self._link_done.clear()
                     await self._link_done.wait()
         assert table.outcome is not None
         return table.outcome
+
+    def _take(self, table: TablePeer, item: tuple[int, Envelope | None]) -> None:
+        seat, envelope = item
+        if envelope is not None:
+            self._owed_since.pop(seat, None)
+        absence = self._absent.get(seat)
+        if absence is not None and absence.why == "silent":
+            del self._absent[seat]
+            if absence.told:
+                self.say(f"{self._who(seat)} is heard from again.")
+        if envelope is not None:
+            table.receive(envelope)
+            self._trace_applied(table)
+
+    def _save(self, writer: SaveWriter | None, table: TablePeer) -> None:
+        if writer is not None:
+            writer.catch_up(
+                table.transcript, table.mental.secret_log, table.decisions, table.outcome
+            )
+
+    def _tell(self, table: TablePeer) -> None:
+        """Pass what happened at the table on to the person, in plain lines."""
+        events, table.events = table.events, []
+        for event in events:
+            self._on_event(event)
+
+    def _on_event(self, event: TableEvent) -> None:
+        who = self._who(event.seat)
+        if event.kind == "left":
+            self._absent.setdefault(event.seat, _Absence(time.monotonic(), "left"))
+            self._absent[event.seat].told = True
+            self.say(
+                f"{who} left ({event.text}); waiting {self._leave_after:.0f} s for them to "
+                "come back with `p2pcards join --resume FILE`."
+            )
+        elif event.kind == "back":
+            self._absent.pop(event.seat, None)
+            self.say(f"{who} is back.")
+        else:
+            self.say(f"The table stops: {event.text}")
+
+    def _watch_absent(self, table: TablePeer, silent: float, leave_after: float) -> None:
+        """Seats gone quiet, hung up or left: say so once, and after `leave_after` give up.
+
+        A seat that pings but does not send a share that is due (a key, a commitment: no
+        person thinks about those) for `silent` seconds counts as silent too.
+        """
+        assert self.roster is not None
+        self._leave_after = leave_after
+        now = time.monotonic()
+        waiting = table.waiting_for() if not table.waiting_on_decision() else set()
+        for seat in list(self._owed_since):
+            if seat not in waiting:
+                del self._owed_since[seat]
+        for seat in range(len(self.roster.members)):
+            if seat == self.seat or table.finished:
+                continue
+            conn = self.links.get(seat)
+            absence = self._absent.get(seat)
+            if absence is None:
+                owed = self._owed_since.setdefault(seat, now) if seat in waiting else now
+                if conn is None or conn.closed:
+                    absence = _Absence(now, "closed")
+                elif now - conn.last_heard > silent:
+                    absence = _Absence(conn.last_heard, "silent")
+                elif now - owed > silent:
+                    absence = _Absence(owed, "silent")  # alive, but not doing its part
+                else:
+                    continue
+                self._absent[seat] = absence
+            if not absence.told and (absence.why != "silent" or seat in waiting):
+                absence.told = True
+                what = {"closed": "has lost its connection", "silent": "is silent"}
+                self.say(
+                    f"{self._who(seat)} {what.get(absence.why, 'left')}; the table waits "
+                    f"{leave_after:.0f} s for it, then ends without it."
+                )
+            if now - absence.since >= leave_after:
+                reason = {
+                    "left": "left the table",
+                    "closed": f"lost its connection for {leave_after:.0f} s",
+                    "silent": f"was silent for {leave_after:.0f} s",
+                }[absence.why]
+                table.give_up([seat], reason)
+
+    def _who(self, seat: int) -> str:
+        name = self.roster.members[seat].name if self.roster is not None else ""
+        return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+    async def _heartbeat(self) -> None:
+        """A ping on every link while we play: silence then means the network, not a slow player."""
+        frame = encode_frame({"kind": "ping"})
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            for conn in list(self.links.values()):
+                with contextlib.suppress(ConnectionError, OSError):
+                    conn.post([frame])
+
+    async def _drain_links(self) -> None:
+        for conn in list(self.links.values()):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.writer.drain(), 2)
 
     def _trace(self, event: str, step: int) -> None:
         if self.trace is not None:
@@ -610,34 +952,30 @@ class Node:
             self._trace("applied", self._traced)
             self._traced += 1
 
-    def _due(self, table: TablePeer) -> set[int]:
-        waiting = table._waiting
-        if isinstance(waiting, int):
-            return table.mental.waiting_for(waiting)
-        return set()
-
-    async def _send_outbox(self, table: TablePeer) -> None:
+    def _send_outbox(self, table: TablePeer) -> None:
         """Send each link the part of our transcript it has not been sent yet, in order."""
         table.outbox.clear()  # we send from `table.sent`, per link, which also serves resends
         for seat, conn in list(self.links.items()):
             start = self._link_sent.get(seat, 0)
             if start >= len(table.sent) or conn.closed:
                 continue  # a dead link: the seat asks again (resume) when it is back
-            frames = [encode_frame(e.to_wire()) for e in table.sent[start:]]
             self._link_sent[seat] = len(table.sent)
             try:
-                await conn.send_frames(frames)
+                conn.post([e.frame for e in table.sent[start:]])
             except (OSError, ConnectionError) as exc:
                 log.warning("cannot send to seat %d: %s", seat, exc)
 
     async def close(self) -> None:
         """Close every connection and stop listening."""
+        for task in list(self._tasks):
+            task.cancel()
         for conn in list(self.links.values()):
             await conn.close()
+        for joiner in self._joiners:
+            await joiner.conn.close()
         if self.server is not None:
             self.server.close()
 
 
-def _log_silence(seats: list[int], seconds: float) -> None:
-    who = ", ".join(f"seat {s}" for s in seats) or "the table"
-    log.warning("%s silent for %.0f s; the table waits", who, seconds)
+def _log_line(line: str) -> None:
+    log.warning("%s", line)

@@ -1,8 +1,17 @@
-"""The roster: who sits where at a table, signed by every seat."""
+"""The roster: who sits where at a table, signed by every seat.
+
+A roster arrives from the host (or a save file) before anything else is known
+to be honest, so every field is checked for type, size and range before it is
+kept: names and addresses are short printable text, ports are ports, the game
+options a flat map of plain values (they are hashed canonically, and passed to
+the game as keyword arguments).
+"""
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,11 +21,45 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from protocol.commitments import canonical
 from protocol.errors import ProtocolError
 from protocol.identity import certificate_key
-from protocol.wire import WireError, field_of
+from protocol.wire import WireError, field_of, int_field, text_field
+
+MAX_NAME = 40
+MAX_CERT = 4096
+MAX_OPTIONS = 16
+MIN_SEATS, MAX_SEATS = 2, 16
+_HOSTNAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+_GAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+_OPTION = re.compile(r"^[a-z_][a-z0-9_]{0,31}$")
 
 
 class TableSetupError(ProtocolError):
     """The table could not be formed (refused, wrong code, roster mismatch)."""
+
+
+def check_host(host: str) -> str:
+    """An address a peer can be reached at: an IP address or a host name (WireError)."""
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        pass
+    if not _HOSTNAME.match(host):
+        raise WireError(f"{host[:60]!r} is neither an IP address nor a host name")
+    return host
+
+
+def check_options(options: Any) -> dict[str, Any]:
+    """Game options as a roster may carry them: a flat map of plain values (WireError)."""
+    if not isinstance(options, dict) or len(options) > MAX_OPTIONS:
+        raise WireError(f"game options must be a map of at most {MAX_OPTIONS} entries")
+    for key, value in options.items():
+        if not isinstance(key, str) or not _OPTION.match(key):
+            raise WireError("a game option's name must be a short lowercase word")
+        plain = value is None or isinstance(value, bool | str)
+        if isinstance(value, int) and not isinstance(value, bool):
+            plain = -(1 << 31) <= value < 1 << 31
+        if not plain or (isinstance(value, str) and len(value) > 64):
+            raise WireError(f"game option {key!r} must be a short plain value")
+    return dict(options)
 
 
 @dataclass
@@ -46,13 +89,16 @@ class Member:
         """From a map, checked."""
         if not isinstance(data, dict):
             raise WireError("a roster member must be a map")
+        cert = field_of(data, "cert", bytes)
+        if len(cert) > MAX_CERT:
+            raise WireError(f"a certificate of over {MAX_CERT} bytes")
         member = Member(
-            field_of(data, "name", str),
+            text_field(data, "name", MAX_NAME),
             field_of(data, "identity", bytes, 32),
             field_of(data, "seal", bytes, 32),
-            field_of(data, "host", str),
-            field_of(data, "port", int),
-            field_of(data, "cert", bytes),
+            check_host(text_field(data, "host", 253)),
+            int_field(data, "port", 1, 65535),
+            cert,
         )
         if certificate_key(member.cert) != member.identity:
             raise WireError(f"{member.name!r}'s certificate does not carry its identity key")
@@ -83,15 +129,20 @@ class Roster:
         if not isinstance(data, dict):
             raise WireError("the roster must be a map")
         members = data.get("members")
-        if not isinstance(members, list) or not 2 <= len(members) <= 16:
-            raise WireError("the roster must list 2 to 16 members")
-        options = field_of(data, "options", dict)
-        return Roster(
+        if not isinstance(members, list) or not MIN_SEATS <= len(members) <= MAX_SEATS:
+            raise WireError(f"the roster must list {MIN_SEATS} to {MAX_SEATS} members")
+        game = text_field(data, "game", 32)
+        if not _GAME.match(game):
+            raise WireError("the game's name must be a short lowercase word")
+        roster = Roster(
             field_of(data, "table", bytes, 16),
-            field_of(data, "game", str),
-            options,
+            game,
+            check_options(data.get("options")),
             [Member.from_wire(m) for m in members],
         )
+        if len({m.identity for m in roster.members}) != len(roster.members):
+            raise WireError("the roster seats one identity twice")
+        return roster
 
     def digest(self) -> bytes:
         """What every seat signs."""

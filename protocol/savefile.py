@@ -1,36 +1,45 @@
-"""A seat's saved table: the signed transcript and what its replica did, written as it goes.
+"""A seat's saved table: the signed transcript, and the seat's own secrets and decisions.
 
-The file is a sequence of frames (as on the wire): first the signed roster and
-the seat, then, in the order they happened, every operation started (`op`),
-every message the mental layer accepted (`msg`), every signed envelope (`env`,
-the evidence) and every engine step this seat's replica applied (`step`, with
-the card shown before it, if any). `load` checks it all back: the roster's
-signatures, every envelope's signature and chain, and that each message is
-one a seat signed. Then `audit` re-checks the game, and `replay` shows it.
+The file is a sequence of frames (as on the wire): first the signed roster, the
+seat and its sealing key for the table, then, as the game goes, the seat's own
+secrets (`secret`) and decisions (`decision`), every signed envelope it
+accepted, its own included (`env`), and at the end the verdict it reached
+(`verdict`).
+
+Only the envelopes are evidence. Everything else in the file is the seat's own
+private record, and is believed only as far as it reproduces the signed
+messages: `protocol.replay` plays the transcript through a fresh `TablePeer`,
+which must make each of the seat's own messages again, byte for byte, from
+those secrets and decisions. So a file with evidence removed does not replay
+to its end, and says what is missing; nothing unsigned decides a verdict.
+
+`load` checks everything it reads before it keeps it: the roster's signatures,
+each envelope's signature and chain, and the type, size and range of every
+other field. Any problem is a `SaveFileError` naming the file and the frame.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from p2pcards.engine import Sighting
-from protocol import codec
-from protocol.commitments import canonical
-from protocol.errors import ProtocolError, RemoteProtocolError
-from protocol.mental import Body, OpStart, ShuffleSecrets
+from p2pcards import games
+from p2pcards.errors import P2PCardsError
+from protocol.audit import Fault
+from protocol.errors import ProtocolError
+from protocol.mental import ShuffleSecrets
 from protocol.roster import Roster, verify_signature
-from protocol.table_peer import StepRecord
+from protocol.table_peer import TableKeys, TableOutcome, TablePeer
 from protocol.transcript import Envelope, Receiver
 from protocol.wire import FrameDecoder, WireError, encode_frame
 
-FORMAT = 1
+FORMAT = 2
+_KINDS = ("cheat", "silent", "left")
 
 
 class SaveFileError(ProtocolError, ValueError):
@@ -41,29 +50,32 @@ class SaveFileError(ProtocolError, ValueError):
 class SavedTable:
     """What a save file holds, checked."""
 
-    roster: dict[str, Any]
+    roster: Roster
     signatures: list[bytes]
     seat: int
-    sealing_key: bytes = b""
+    sealing_key: bytes
     own_secrets: dict[int, ShuffleSecrets | bytes] = field(default_factory=dict)
-    log: list[tuple[int, Body | OpStart]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)  # action JSON, ours
     envelopes: list[Envelope] = field(default_factory=list)
-    steps: list[tuple[dict[str, Any], list[Sighting]]] = field(default_factory=list)
+    verdict: dict[str, Any] | None = None  # what the seat concluded, as it wrote it
 
     @property
     def table_id(self) -> bytes:
         """The table's id."""
-        value: bytes = self.roster["table"]
-        return value
+        return self.roster.table_id
 
     @property
     def num_seats(self) -> int:
         """How many seats the table had."""
-        return len(self.roster["members"])
+        return len(self.roster.members)
 
     def sealing_keys(self) -> list[X25519PublicKey]:
         """Every seat's sealing key for this table."""
-        return [X25519PublicKey.from_public_bytes(m["seal"]) for m in self.roster["members"]]
+        return [X25519PublicKey.from_public_bytes(m.seal) for m in self.roster.members]
+
+    def verify_keys(self) -> list[Ed25519PublicKey]:
+        """Every seat's identity key."""
+        return [Ed25519PublicKey.from_public_bytes(m.identity) for m in self.roster.members]
 
 
 def encode_secret(secret: ShuffleSecrets | bytes) -> Any:
@@ -72,8 +84,41 @@ def encode_secret(secret: ShuffleSecrets | bytes) -> Any:
 
 
 def decode_secret(data: Any) -> ShuffleSecrets | bytes:
-    """The inverse of `encode_secret`."""
-    return data if isinstance(data, bytes) else ShuffleSecrets.from_committed(data)
+    """The inverse of `encode_secret`, every field checked (ValueError)."""
+    if isinstance(data, bytes):
+        if len(data) != 32:
+            raise ValueError("a beacon value is 32 bytes")
+        return data
+    if not isinstance(data, list) or len(data) != 5:
+        raise ValueError("a shuffle's secrets are five fields")
+    pile_mask, permutation, card_masks, nonce, deck = data
+    if not isinstance(permutation, list) or not isinstance(card_masks, list):
+        raise ValueError("a permutation and card masks must be lists")
+    if not isinstance(deck, list) or not isinstance(nonce, bytes) or len(nonce) != 16:
+        raise ValueError("a deck must be a list and a nonce 16 bytes")
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in permutation):
+        raise ValueError("a permutation holds positions")
+    if len(permutation) != len(card_masks) or sorted(permutation) != list(range(len(card_masks))):
+        raise ValueError("the permutation is not one of the pile")
+    if not all(isinstance(p, bytes) and len(p) == 32 for p in deck):
+        raise ValueError("deck cards must be 32-byte points")
+    return ShuffleSecrets.from_committed([pile_mask, permutation, card_masks, nonce, deck])
+
+
+def verdict_frame(outcome: TableOutcome) -> dict[str, Any]:
+    """The last frame: what this seat concluded (for people; `audit` re-derives it)."""
+    return {
+        "kind": "verdict",
+        "ended": outcome.ended,
+        "returns_x1000": [round(r * 1000) for r in outcome.returns],
+        "faults": [[f.seat, f.step, f.reason, f.kind] for f in outcome.faults],
+        "notes": list(outcome.notes),
+    }
+
+
+def faults_of(verdict: dict[str, Any]) -> list[Fault]:
+    """The faults a verdict frame lists (already checked by `load`)."""
+    return [Fault(seat, step, reason, kind) for seat, step, reason, kind in verdict["faults"]]
 
 
 class SaveWriter:
@@ -81,78 +126,51 @@ class SaveWriter:
 
     def __init__(self, out: BinaryIO) -> None:
         self.out = out
-        self._log_written = 0
-        self._envelopes_written = 0
-        self._steps_written = 0
-        self._secrets_written = 0
+        self._envelopes = 0
+        self._secrets = 0
+        self._decisions = 0
+        self._ended = False
 
     def header(
-        self, roster: dict[str, Any], signatures: list[bytes], seat: int, sealing_key: bytes
+        self, roster: Roster, signatures: list[bytes], seat: int, sealing_key: bytes
     ) -> None:
         """The first frame: who sits where, signed by all, which seat saved this, and that
         seat's sealing key for the table (the file is private to its owner)."""
-        frame = {"kind": "table", "format": FORMAT, "roster": roster, "signatures": signatures}
-        self._write({**frame, "seat": seat, "seal": sealing_key})
+        frame = {"kind": "table", "format": FORMAT, "roster": roster.to_wire()}
+        self._write({**frame, "signatures": signatures, "seat": seat, "seal": sealing_key})
 
     def catch_up(
         self,
-        log: list[tuple[int, Body | OpStart]],
-        envelopes: list[Envelope],
-        steps: Sequence[StepRecord],
-        own_secrets: Sequence[tuple[int, ShuffleSecrets | bytes]] = (),
+        envelopes: Sequence[Envelope],
+        own_secrets: Sequence[tuple[int, ShuffleSecrets | bytes]],
+        decisions: Sequence[Any],
+        outcome: TableOutcome | None = None,
     ) -> None:
-        """Write whatever is new in the table's secrets, log, transcript and steps.
-
-        Our secrets come first: a message that commits to them may go out right after,
-        and a seat resumed after a crash must redo its steps with the same secrets.
-        """
-        for step, secret in own_secrets[self._secrets_written :]:
+        """Write whatever is new. Our secrets and decisions come before the envelopes that
+        follow from them: a seat resumed after a crash redoes its steps with them."""
+        for step, secret in own_secrets[self._secrets :]:
             self._write({"kind": "secret", "step": step, "secret": encode_secret(secret)})
-        self._secrets_written = len(own_secrets)
-        # Envelopes first: each message must follow the envelope that signs it.
-        for envelope in envelopes[self._envelopes_written :]:
-            self._write(envelope.to_wire())
-        self._envelopes_written = len(envelopes)
-        for seat, entry in log[self._log_written :]:
-            if isinstance(entry, OpStart):
-                self._write({"kind": "op", "op": dataclasses.asdict(entry)})
-            else:
-                self._write({"kind": "msg", "seat": seat, "body": codec.encode(entry)})
-        self._log_written = len(log)
-        for record in steps[self._steps_written :]:
-            self._write(
-                {
-                    "kind": "step",
-                    "action": record.action.to_json(),
-                    "sightings": [list(dataclasses.astuple(s)) for s in record.sightings],
-                }
-            )
-        self._steps_written = len(steps)
+        self._secrets = len(own_secrets)
+        for action in decisions[self._decisions :]:
+            self._write({"kind": "decision", "action": action.to_json()})
+        self._decisions = len(decisions)
+        for envelope in envelopes[self._envelopes :]:
+            self.out.write(envelope.frame)
+        self._envelopes = len(envelopes)
+        if outcome is not None and not self._ended:
+            self._write(verdict_frame(outcome))
+            self._ended = True
         self.out.flush()
 
     def _write(self, frame: dict[str, Any]) -> None:
         self.out.write(encode_frame(frame))
 
 
-def _sightings(frame: dict[str, Any]) -> list[Sighting]:
-    """A step's sightings; files from before hidden-hand moves name one shown card instead."""
-    shown = frame.get("shown")
-    if shown is not None:
-        seat, position, card = shown
-        return [Sighting(int(seat), int(position), str(card))]
-    out = []
-    for seat, position, card, pinned in frame.get("sightings", []):
-        if card is not None and not isinstance(card, str):
-            raise TypeError(f"a sighting names card {card!r}")
-        out.append(Sighting(int(seat), int(position), card, bool(pinned)))
-    return out
-
-
-def _frames(path: Path, tolerate_cut: bool = False) -> Iterator[dict[str, Any]]:
+def _frames(path: Path, tolerate_cut: bool) -> Iterator[dict[str, Any]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise SaveFileError(f"cannot read {path}: {exc}") from None
+        raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
     decoder = FrameDecoder()
     try:
         frames = decoder.feed(data)
@@ -166,6 +184,57 @@ def _frames(path: Path, tolerate_cut: bool = False) -> Iterator[dict[str, Any]]:
         yield frame
 
 
+def _header(path: Path, first: dict[str, Any] | None) -> SavedTable:
+    if first is None or first.get("kind") != "table":
+        raise SaveFileError(f"{path} does not start with a p2pcards table header")
+    if first.get("format") != FORMAT:
+        raise SaveFileError(
+            f"{path} was saved in format {first.get('format')!r}; this version reads {FORMAT}"
+        )
+    try:
+        roster = Roster.from_wire(first.get("roster"))
+        signatures, seat, seal = first.get("signatures"), first.get("seat"), first.get("seal")
+        if not isinstance(signatures, list) or len(signatures) != len(roster.members):
+            raise ValueError("it needs one roster signature per seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(signatures):
+            raise ValueError("the seat that saved it is not at the table")
+        if not isinstance(seal, bytes) or len(seal) != 32:
+            raise ValueError("the sealing key must be 32 bytes")
+        public = X25519PrivateKey.from_private_bytes(seal).public_key().public_bytes_raw()
+        if public != roster.members[seat].seal:
+            raise ValueError("the sealing key is not the one the roster gives that seat")
+        digest = roster.digest()
+        for member, signature in zip(roster.members, signatures, strict=True):
+            if not isinstance(signature, bytes):
+                raise ValueError("a roster signature must be bytes")
+            verify_signature(member.identity, signature, digest, "roster signature")
+    except (ValueError, ProtocolError) as exc:
+        raise SaveFileError(f"{path}: the table header does not check out: {exc}") from None
+    return SavedTable(roster, signatures, seat, seal)
+
+
+def _verdict(frame: dict[str, Any], seats: int) -> dict[str, Any]:
+    faults, notes = frame.get("faults"), frame.get("notes")
+    if frame.get("ended") not in ("finished", "aborted", "forfeit"):
+        raise ValueError("a verdict says how the game ended")
+    if not isinstance(faults, list) or not isinstance(notes, list) or len(faults) > 256:
+        raise ValueError("a verdict lists faults and notes")
+    for fault in faults:
+        if (
+            not isinstance(fault, list)
+            or len(fault) != 4
+            or not isinstance(fault[0], int)
+            or not 0 <= fault[0] < seats
+            or not isinstance(fault[1], int)
+            or not isinstance(fault[2], str)
+            or fault[3] not in _KINDS
+        ):
+            raise ValueError("a fault is [seat, step, reason, kind]")
+    if not all(isinstance(n, str) for n in notes):
+        raise ValueError("notes are text")
+    return frame
+
+
 def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
     """Read and check a save file; SaveFileError says what is wrong.
 
@@ -173,55 +242,54 @@ def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
     it held was written before it was sent, so nothing a peer has is lost with it.
     """
     frames = _frames(path, tolerate_cut)
-    first = next(frames, None)
-    if first is None or first.get("kind") != "table" or first.get("format") != FORMAT:
-        raise SaveFileError(f"{path} does not start with a p2pcards table header")
-    try:
-        saved = SavedTable(
-            first["roster"], list(first["signatures"]), int(first["seat"]), first["seal"]
-        )
-        members = saved.roster["members"]
-        verify_keys = [Ed25519PublicKey.from_public_bytes(m["identity"]) for m in members]
-        digest = Roster.from_wire(saved.roster).digest()
-        for member, signature in zip(members, saved.signatures, strict=True):
-            verify_signature(member["identity"], signature, digest, "roster signature")
-    except (KeyError, TypeError, ValueError, ProtocolError) as exc:
-        raise SaveFileError(f"{path}: the roster does not check out: {exc}") from None
-    receiver = Receiver(saved.table_id, verify_keys)
-    signed: dict[tuple[int, bytes], int] = {}
-    try:
-        for frame in frames:
-            kind = frame.get("kind")
-            if kind == "op":
-                op = dict(frame["op"])
-                op["points"] = tuple(op["points"])
-                op["viewers"] = tuple(op["viewers"])
-                saved.log.append((-1, OpStart(**op)))
-            elif kind == "msg":
-                seat = int(frame["seat"])
-                saved.log.append((seat, codec.decode(frame["body"], seat)))
-                key = (seat, canonical(frame["body"]))
-                if signed.get(key, 0) <= 0:
-                    raise SaveFileError(
-                        f"{path}: a message of seat {seat} that no envelope carries"
-                    )
-                signed[key] -= 1
-            elif kind == "env":
+    saved = _header(path, next(frames, None))
+    receiver = Receiver(saved.table_id, saved.verify_keys())
+    for number, frame in enumerate(frames, 2):
+        kind = frame.get("kind")
+        try:
+            if kind == "env":
                 envelope = Envelope.from_wire(frame)
                 receiver.accept(envelope)
                 saved.envelopes.append(envelope)
-                key = (envelope.seat, canonical(envelope.body))
-                signed[key] = signed.get(key, 0) + 1
             elif kind == "secret":
-                saved.own_secrets[int(frame["step"])] = decode_secret(frame["secret"])
-            elif kind == "step":
-                saved.steps.append((frame["action"], _sightings(frame)))
+                step = frame.get("step")
+                if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+                    raise ValueError("a secret's step must be a non-negative integer")
+                saved.own_secrets[step] = decode_secret(frame.get("secret"))
+            elif kind == "decision":
+                action = frame.get("action")
+                if not isinstance(action, dict):
+                    raise ValueError("a decision is an action's map")
+                saved.decisions.append(action)
+            elif kind == "verdict":
+                saved.verdict = _verdict(frame, saved.num_seats)
             else:
-                raise SaveFileError(f"{path}: unknown frame kind {kind!r}")
-    except SaveFileError:
-        raise
-    except RemoteProtocolError as exc:
-        raise SaveFileError(f"{path}: {exc}") from None
-    except (KeyError, TypeError, ValueError, ProtocolError) as exc:
-        raise SaveFileError(f"{path}: a malformed frame: {exc}") from None
+                raise ValueError(f"unknown frame kind {str(kind)[:40]!r}")
+        except (ValueError, ProtocolError) as exc:
+            raise SaveFileError(f"{path}, frame {number}: {exc}") from None
     return saved
+
+
+def rebuild(
+    saved: SavedTable, signing: Ed25519PrivateKey | None = None, test_seed: int | None = None
+) -> TablePeer:
+    """The saving seat's `TablePeer`, played through again from the file's signed messages.
+
+    With its `signing` key it can play on (a resumed seat); without, it is the check of
+    the evidence that `audit` and `replay` make. SaveFileError if it does not replay.
+    """
+    try:
+        game = games.load(saved.roster.game)
+        decisions = [game.action_from_json(action) for action in saved.decisions]
+        keys = TableKeys(
+            signing,
+            X25519PrivateKey.from_private_bytes(saved.sealing_key),
+            saved.verify_keys(),
+            saved.sealing_keys(),
+        )
+        return TablePeer.restore(
+            game, saved.roster.options, saved.table_id, saved.seat, keys,
+            saved.own_secrets, saved.envelopes, decisions, test_seed,
+        )  # fmt: skip
+    except (P2PCardsError, ProtocolError, TypeError) as exc:
+        raise SaveFileError(f"the saved table does not replay: {exc}") from None

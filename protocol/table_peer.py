@@ -4,44 +4,63 @@ A `TablePeer` holds its seat's replica of the game, its `MentalPeer` (secrets
 and locked cards) and its `MentalDealer`, and follows the game: it takes
 envelopes from the other seats (`receive`), asks for its own decisions
 (`wants_action` / `act`) and leaves what it must send in `outbox`. The same
-class serves any transport: asyncio over TLS on a LAN, or a list in a test.
+class serves any transport: asyncio over TLS on a LAN, or lists in a test.
 
-After every step each peer sends the section digests of its replica; a seat
-whose digests differ from ours is reported as a desync at once.
+It never raises for what another seat did. A fault stops the table:
+
+1. the seat that finds it *accuses* (an `abort` message naming the seat, the
+   kind of fault and the signed messages that show it), then discloses its
+   secrets; every seat that hears an abort checks the evidence against what it
+   holds, and discloses too;
+2. once every seat still at the table has disclosed, each seat judges: its own
+   findings, the audit of every shuffle and key against the disclosed secrets,
+   and every other seat's accusation, which it confirms, finds false (and then
+   names the accuser), or reports as something it could not check.
+
+So every honest seat names the same cheater from evidence a third party can
+check (the signed transcript), and nobody honest is blamed. Phases:
+playing → stopping (disclosing, after the game's end or a fault) → finished.
+
+Every message carries a `Sync` (see `table_messages`): each receiver checks at
+once that the sender's replica is where its own was after the same step, and
+that both hold the same messages of every seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from p2pcards.engine import Action, Game, Sighting, State
+from p2pcards.engine import Action, Game, Sighting, State, forfeit_returns
+from p2pcards.errors import P2PCardsError
 from protocol import codec
-from protocol.audit import Fault, audit
-from protocol.errors import ProtocolError, RemoteProtocolError
-from protocol.mental import MentalPeer, ShuffleSecrets
+from protocol.audit import Fault, FaultKind, audit
+from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.mental import Body, MentalPeer, SecretsReveal, ShuffleSecrets
 from protocol.mental_dealer import MentalDealer, card_points
-from protocol.transcript import Envelope, Receiver, Sender
+from protocol.table_messages import (
+    Abort,
+    Cause,
+    Sync,
+    compact_state,
+    differing_sections,
+    leave_body,
+    leave_reason,
+)
+from protocol.transcript import BrokenChain, Envelope, Receiver, Sender
+from protocol.wire import WireError
 
+Phase = Literal["playing", "stopping", "finished"]
+Ended = Literal["finished", "aborted", "forfeit"]
 
-class DesyncError(ProtocolError):
-    """Another replica's public state differs from ours after the same step."""
-
-    def __init__(self, seat: int, step: int, ours: dict[str, str], theirs: dict[str, str]) -> None:
-        names = ours.keys() | theirs.keys()
-        self.sections = sorted(n for n in names if ours.get(n) != theirs.get(n))
-        super().__init__(
-            f"seat {seat}'s replica differs from ours after step {step} in: "
-            + ", ".join(self.sections)
-        )
-        self.seat = seat
-        self.step = step
-        self.ours = ours
-        self.theirs = theirs
+MAX_ACCUSATIONS = 8  # of our own; past that a flood of faults adds nothing
+MAX_TABLE_MESSAGES = 16  # leave and abort messages one seat may send in a game
+MAX_PENDING_EVIDENCE = 8  # messages passed on as evidence, ahead of a seat's chain
+MAX_AFTER_STOP = 256  # messages one seat may send once the table has stopped
 
 
 class _NeedAction:
@@ -65,10 +84,42 @@ class StepRecord:
 class TableKeys:
     """Everything a seat needs to know about keys: its own, and every seat's public ones."""
 
-    signing: Ed25519PrivateKey
+    signing: Ed25519PrivateKey | None  # None: a saved table re-checked, not played on
     sealing: X25519PrivateKey
     verify: Sequence[Ed25519PublicKey]
     seal: Sequence[X25519PublicKey]
+
+
+@dataclass(frozen=True, slots=True)
+class Accusation:
+    """One seat's claim that the table stopped because of `seat` (None: not known yet)."""
+
+    by: int
+    seat: int | None
+    cause: Cause
+    reason: str
+    step: int = -1
+    evidence: tuple[Envelope, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Desync:
+    """Another replica's public state differs from ours after the same step."""
+
+    seat: int
+    step: int
+    sections: list[str]
+    ours: dict[str, str]
+    theirs: str  # the short digests it sent, hex
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """Something the people at the table should hear about at once."""
+
+    kind: Literal["left", "back", "stopped"]
+    seat: int
+    text: str
 
 
 @dataclass
@@ -78,6 +129,14 @@ class TableOutcome:
     returns: list[float]
     digest: str
     faults: list[Fault] = field(default_factory=list)
+    ended: Ended = "finished"
+    notes: list[str] = field(default_factory=list)  # others' claims this seat could not check
+    desync: Desync | None = None
+
+    @property
+    def cheaters(self) -> list[int]:
+        """The seats named for cheating."""
+        return sorted({f.seat for f in self.faults if f.kind == "cheat"})
 
 
 class TablePeer:
@@ -94,6 +153,7 @@ class TablePeer:
         test_seed: int | None = None,
     ) -> None:
         num_seats = len(keys.verify)
+        self.num_seats = num_seats
         self.keys = keys
         self.game = game
         self.seat = seat
@@ -106,16 +166,33 @@ class TablePeer:
         self.dealer = MentalDealer(self.mental, game, self.replica, points)
         self._sender = Sender(table_id, seat, keys.signing)
         self._receiver = Receiver(table_id, list(keys.verify))
-        self.outbox: list[Envelope] = []
+        self.outbox: list[Envelope] = []  # ours, to go to every other seat, in order
         self.transcript: list[Envelope] = []  # every envelope accepted, ours included
         self.sent: list[Envelope] = []  # ours, in sequence order: what a peer may ask again
-        self._held: dict[tuple[int, int], bytes] = {}  # (seat, number) -> signature accepted
+        self.decisions: list[Action] = []  # ours, in order: a resumed seat makes them again
+        self._held: dict[tuple[int, int], int] = {}  # (seat, number) -> index in transcript
         self.steps: list[StepRecord] = []
-        self._their_digests: dict[tuple[int, int], dict[str, str]] = {}
+        self._states: list[bytes] = [compact_state(self.replica.section_digests())]
+        self._state_claims: dict[int, tuple[int, bytes, Envelope]] = {}
+        self._ack_claims: dict[tuple[int, int], tuple[int, bytes, Envelope]] = {}
+        self._disputes: list[tuple[int, int]] = []  # (claimer, seat): chains that differ
+        self._pending_evidence: dict[int, dict[int, Envelope]] = {}
+        self._op_envelope: dict[tuple[int, int], Envelope] = {}  # (seat, op) -> its message
+        self._table_messages = [0] * num_seats
+        self._after_stop = [0] * num_seats
+        self.accusations: list[Accusation] = []
+        self.gone: dict[int, str] = {}  # seats given up on, and why
+        self.left: dict[int, str] = {}  # seats that said they are leaving, and why
+        self.events: list[TableEvent] = []
+        self.phase: Phase = "playing"
+        self.stop_reason: str | None = None
+        self.desync: Desync | None = None
         self.outcome: TableOutcome | None = None
         # Called with the replica and each action just before it applies (e.g. to log moves).
         self.on_step: Callable[[State, Action], None] | None = None
         self._flow = self._game()
+        self._flow_alive = True
+        self._flow_op = -1  # the last mental-poker operation the game flow waited for
         self._waiting: int | _NeedAction | None = None
         self._pending_action: Action | None = None
         self._started = False
@@ -125,89 +202,59 @@ class TablePeer:
     def start(self) -> None:
         """Begin: the first operations (the deck's shuffle) start and messages are owed."""
         self._started = True
-        self._waiting = next(self._flow)
+        self._resume(None, first=True)
         self._advance()
 
     def wants_action(self) -> bool:
         """Whether the game waits for this seat's own decision (ask the agent or person)."""
-        return self._waiting is NEED_ACTION
+        return self.phase == "playing" and self._waiting is NEED_ACTION
 
     def act(self, action: Action) -> None:
         """Give this seat's decision; it is checked, announced and then applied by everyone."""
         if not self.wants_action():
-            raise ProtocolError("it is not this seat's decision")
+            raise LocalProtocolError("it is not this seat's decision")
         self.replica.verify_action(action)
         self._pending_action = action
+        self.decisions.append(action)
         self._advance()
+
+    def leave(self, reason: str = "left the table") -> None:
+        """Tell every seat we are going (we may come back with our save file)."""
+        if self.phase == "playing":
+            self._send_body(leave_body(reason))
+
+    def give_up(self, seats: Sequence[int], reason: str) -> None:
+        """Stop waiting for `seats` (left or silent past the timeout): the table ends
+        with them forfeiting, and the others disclose and audit without them."""
+        for seat in seats:
+            if seat == self.seat or seat in self.gone or self.phase == "finished":
+                continue
+            self.gone[seat] = reason
+            self.accusations.append(Accusation(self.seat, seat, "gone", reason))
+            self._send_body(Abort(seat, "gone", reason).to_wire())
+            self._stop(f"seat {seat} {reason}")
+        self._maybe_finish()
 
     def expects(self, seat: int) -> int:
         """How many of `seat`'s messages we hold: it should resend from this number."""
         return self._receiver.next_seq(seat)
 
-    def receive(self, envelope: Envelope) -> None:
-        """Take one envelope from another seat; one we already hold (resent) is dropped.
+    def waiting_for(self) -> set[int]:
+        """The seats whose messages the table waits for now (to say who is silent)."""
+        if self.phase == "playing":
+            if isinstance(self._waiting, int) and self.mental.failed is None:
+                return self.mental.waiting_for(self._waiting) - {self.seat}
+            return set()
+        if self.phase == "stopping":
+            return self._undisclosed()
+        return set()
 
-        A message under a number we already hold must be that very message (a resend);
-        anything else there is a replay of another message, or a forgery.
-        """
-        key = (envelope.seat, envelope.seq)
-        if key in self._held:
-            if self._held[key] != envelope.signature:
-                raise RemoteProtocolError(
-                    envelope.seat,
-                    f"another message under number {envelope.seq}: replayed or forged",
-                )
-            return
-        body = self._receiver.accept(envelope)
-        self._held[key] = envelope.signature
-        self.transcript.append(envelope)
-        if body.get("kind") == "digest":
-            self._take_digest(envelope.seat, body)
-        else:
-            self.mental.receive(envelope.seat, codec.decode(body, envelope.seat))
-        if self._started:
-            self._advance()
-
-    @classmethod
-    def restore(
-        cls,
-        game: Game,
-        options: dict[str, Any],
-        table_id: bytes,
-        seat: int,
-        keys: TableKeys,
-        saved_secrets: dict[int, ShuffleSecrets | bytes],
-        transcript: list[Envelope],
-        test_seed: int | None = None,
-    ) -> TablePeer:
-        """Rebuild a seat after a crash by playing its saved transcript through again.
-
-        The other seats' messages are fed in the order they first arrived; our own
-        are made again from the same secrets and the same decisions (read from our
-        saved announcements), and must come out identical, signatures included.
-        """
-        peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed)
-        ours = [e for e in transcript if e.seat == seat]
-        decisions = [
-            game.action_from_json(e.body["payload"]["action"])
-            for e in ours
-            if e.body.get("kind") == "announce"
-        ]
-        peer.start()
-        for envelope in transcript:
-            while peer.wants_action() and decisions:
-                peer.act(decisions.pop(0))
-            if envelope.seat != seat:
-                peer.receive(envelope)
-        while peer.wants_action() and decisions:
-            peer.act(decisions.pop(0))
-        # Compare signatures, not bodies: a body read back from msgpack has lists where
-        # ours has tuples, but Ed25519 is deterministic over the canonical bytes.
-        again = [(e.seq, e.signature) for e in peer.sent[: len(ours)]]
-        if again != [(e.seq, e.signature) for e in ours]:
-            raise ProtocolError("replaying the saved game did not give back our own messages")
-        peer.outbox.clear()  # sent before the crash; peers ask again for what they lack
-        return peer
+    def waiting_on_decision(self) -> bool:
+        """Whether the table waits for another seat's decision (a person may be thinking),
+        rather than for shares that come without thought (keys, commitments, secrets)."""
+        if self.phase != "playing" or not isinstance(self._waiting, int) or self._waiting < 0:
+            return False
+        return self.mental.is_announcement(self._waiting)
 
     @property
     def started(self) -> bool:
@@ -216,8 +263,381 @@ class TablePeer:
 
     @property
     def finished(self) -> bool:
-        """Whether the game, the disclosure and the audit are over."""
+        """Whether the game (or its abort), the disclosure and the verdict are over."""
         return self.outcome is not None
+
+    # ------------------------------------------------------------ receiving
+
+    def receive(self, envelope: Envelope) -> None:
+        """Take one envelope of another seat's; one we already hold (resent) is dropped.
+
+        Never raises for what a peer sent: a fault is an accusation, and stops the table.
+        """
+        seat = envelope.seat
+        if self.phase == "finished" or seat == self.seat or not 0 <= seat < self.num_seats:
+            return
+        index = self._held.get((seat, envelope.seq))
+        if index is not None:
+            held = self.transcript[index]
+            if held != envelope:
+                self._conflict(held, envelope)
+            return
+        try:
+            message = self._receiver.accept(envelope)
+        except BrokenChain:
+            if envelope.seq == 0:
+                self._accuse(seat, "message", "its first message chains to another",
+                             evidence=(envelope,))  # fmt: skip
+                return
+            before = self.transcript[self._held[(seat, envelope.seq - 1)]]
+            self._accuse(
+                seat, "equivocation",
+                f"signed message {envelope.seq} after another message {envelope.seq - 1} "
+                "than the one it sent us", evidence=(before, envelope),
+            )  # fmt: skip
+            return
+        except WireError as exc:  # signed, but its body is no message: provable
+            self._accuse(seat, "message", exc.reason, evidence=(envelope,))
+            return
+        except RemoteProtocolError as exc:  # a bad signature or a gap: only our link saw it
+            if not any(a.by == self.seat and a.seat == seat for a in self.accusations):
+                self._accuse(seat, "link", exc.reason)  # past its first fault, a seat's
+            return  # chain is broken here: what follows cannot fit, and says nothing new
+        if self.phase != "playing":
+            # After a stop only the disclosures and the evidence matter: a seat that keeps
+            # talking past that is cut off, not stored without end.
+            self._after_stop[seat] += 1
+            if self._after_stop[seat] > MAX_AFTER_STOP:
+                return
+        self._held[(seat, envelope.seq)] = len(self.transcript)
+        self.transcript.append(envelope)
+        self._take(envelope, message, len(self.transcript) - 1)
+        self._check_ack_claims(seat)
+        self._feed_evidence(seat)
+        if self._started:
+            self._advance()
+
+    def _take(self, envelope: Envelope, message: dict[str, Any], index: int) -> None:
+        seat = envelope.seat
+        kind = message["kind"]
+        try:
+            sync = Sync.from_wire(message.get("sync"), self.num_seats, seat)
+            abort = Abort.from_wire(message, self.num_seats, seat) if kind == "abort" else None
+            reason = leave_reason(message, seat) if kind == "leave" else ""
+            body = None if kind in ("abort", "leave") else codec.decode(message, seat)
+            if body is None:
+                self._table_messages[seat] += 1
+                if self._table_messages[seat] > MAX_TABLE_MESSAGES:
+                    raise RemoteProtocolError(seat, "sent too many leave and abort messages")
+        except RemoteProtocolError as exc:
+            self._accuse(seat, "message", exc.reason, evidence=(envelope,))
+            return
+        self._check_sync(seat, sync, envelope)
+        if abort is not None:
+            self._take_abort(seat, abort, envelope)
+            return
+        if kind == "leave":
+            self.left[seat] = reason
+            self.events.append(TableEvent("left", seat, reason))
+            return
+        assert body is not None
+        if seat in self.left and not isinstance(body, SecretsReveal):
+            del self.left[seat]
+            self.events.append(TableEvent("back", seat, "is back"))
+        if isinstance(body, SecretsReveal):
+            self._to_mental(seat, body, envelope, index)
+        elif self.mental.failed is None and self._flow_alive:
+            self._op_envelope[(seat, body.step)] = envelope
+            self._to_mental(seat, body, envelope, index)
+
+    def _to_mental(self, seat: int, body: Body, envelope: Envelope, index: int) -> None:
+        try:
+            self.mental.receive(seat, body, len(envelope.body), index)
+        except RemoteProtocolError as exc:
+            self._accuse_mental(exc)
+
+    def _accuse_mental(self, exc: RemoteProtocolError) -> None:
+        """A fault the mental layer found: the message that caused it is the evidence."""
+        if exc.seat is None:
+            self._accuse(None, "unmask", exc.reason, exc.step if exc.step is not None else -1)
+            return
+        tag = self.mental.failed_tag
+        evidence: tuple[Envelope, ...] = ()
+        if (
+            tag is not None
+            and 0 <= tag < len(self.transcript)
+            and self.transcript[tag].seat == exc.seat
+        ):
+            evidence = (self.transcript[tag],)
+        step = exc.step if exc.step is not None else -1
+        self._accuse(exc.seat, "message", exc.reason, step, evidence)
+
+    def _conflict(self, held: Envelope, other: Envelope) -> None:
+        """Two envelopes under one seat's number: proof, if both are its signature."""
+        try:
+            self._receiver.verify(other)
+        except RemoteProtocolError as exc:
+            self._accuse(other.seat, "link", exc.reason)
+            return
+        self._accuse(
+            other.seat, "equivocation",
+            f"signed two different messages numbered {other.seq}", evidence=(held, other),
+        )  # fmt: skip
+
+    # ---------------------------------------------------------------- sync
+
+    def _check_sync(self, seat: int, sync: Sync, envelope: Envelope) -> None:
+        """Compare what `seat` says it holds and where its replica is with ours.
+
+        A difference is an accusation, but the message is still taken: its sender's
+        abort or disclosure is what settles whose the fault is.
+        """
+        for other, (count, chain) in enumerate(sync.acks):
+            if other == seat:
+                continue
+            held = self._receiver.next_seq(other)
+            if count <= held:
+                if self._receiver.chain_hash(other, count) != chain:
+                    self._ack_mismatch(seat, other, count, envelope)
+            elif other == self.seat:
+                self._accuse(
+                    seat, "message", "acknowledged messages of ours we never sent",
+                    evidence=(envelope,),
+                )  # fmt: skip
+            else:
+                self._ack_claims[(seat, other)] = (count, chain, envelope)
+        if sync.steps < len(self._states):
+            self._compare_state(seat, sync.steps, sync.state, envelope)
+        else:
+            self._state_claims[seat] = (sync.steps, sync.state, envelope)
+
+    def _check_ack_claims(self, seat: int) -> None:
+        """Claims about `seat`'s chain that we can check now that we hold more of it."""
+        held = self._receiver.next_seq(seat)
+        for (claimer, other), (count, chain, envelope) in list(self._ack_claims.items()):
+            if other == seat and count <= held:
+                del self._ack_claims[(claimer, other)]
+                if self._receiver.chain_hash(seat, count) != chain:
+                    self._ack_mismatch(claimer, seat, count, envelope)
+
+    def _ack_mismatch(self, claimer: int, seat: int, count: int, envelope: Envelope) -> None:
+        """`claimer` holds other messages of `seat` than we do: `seat` told us two different
+        things, or `claimer` says it holds what it does not. Our copy goes out as
+        evidence: a seat holding another copy proves the first; if none is shown, the
+        claimer is named."""
+        if count == 0:
+            self._accuse(claimer, "message", "acknowledged no messages with a made-up hash",
+                         evidence=(envelope,))  # fmt: skip
+            return
+        if seat == self.seat:
+            ours = self.sent[count - 1]
+            self._accuse(
+                claimer, "ack", f"acknowledged a message {count - 1} of ours that we never sent",
+                evidence=(ours, envelope),
+            )  # fmt: skip
+            return
+        self._disputes.append((claimer, seat))
+        ours = self.transcript[self._held[(seat, count - 1)]]
+        self._accuse(
+            None, "ack", f"seat {claimer} and we hold different messages of seat {seat}",
+            evidence=(ours, envelope),
+        )  # fmt: skip
+
+    def _compare_state(self, seat: int, steps: int, state: bytes, envelope: Envelope) -> None:
+        if self._states[steps] == state:
+            return
+        ours = self.steps[steps - 1].digests if steps else self.replica.section_digests()
+        sections = differing_sections(ours, state)
+        self.desync = Desync(seat, steps, sections, ours, state.hex())
+        self._accuse(
+            seat, "state",
+            f"its replica after step {steps} differs from ours in: {', '.join(sections)}",
+            evidence=(envelope,),
+        )  # fmt: skip
+
+    # -------------------------------------------------------------- aborts
+
+    def _take_abort(self, sender: int, abort: Abort, envelope: Envelope) -> None:
+        evidence = []
+        for raw in abort.evidence:
+            try:
+                evidence.append(Envelope.unpack(raw))
+            except RemoteProtocolError:
+                self._accuse(sender, "message", "passed on evidence that is no signed message",
+                             evidence=(envelope,))  # fmt: skip
+        self.accusations.append(
+            Accusation(sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence))
+        )
+        if abort.cause == "gone" and abort.seat is not None and abort.seat != self.seat:
+            self.gone.setdefault(abort.seat, f"is gone ({abort.reason}, says seat {sender})")
+        # Evidence first: a conflict it shows must go out before our disclosure does.
+        for item in evidence:
+            self._take_evidence(sender, item, envelope)
+        who = "" if abort.seat is None else f" (seat {abort.seat})"
+        self.events.append(TableEvent("stopped", sender, f"{abort.reason}{who}"))
+        self._stop(f"seat {sender} stopped the table: {abort.reason}")
+
+    def _take_evidence(self, source: int, item: Envelope, carrier: Envelope) -> None:
+        """A message another seat passed on: it may extend a chain, or conflict with it."""
+        if item.seat == self.seat or not 0 <= item.seat < self.num_seats:
+            return
+        try:
+            self._receiver.verify(item)
+        except RemoteProtocolError:
+            self._accuse(source, "message", "passed on a message with a bad signature",
+                         evidence=(carrier,))  # fmt: skip
+            return
+        index = self._held.get((item.seat, item.seq))
+        if index is not None:
+            if self.transcript[index] != item:
+                self._conflict(self.transcript[index], item)
+            return
+        if item.seq == self._receiver.next_seq(item.seat):
+            self.receive(item)
+        else:
+            pending = self._pending_evidence.setdefault(item.seat, {})
+            if len(pending) < MAX_PENDING_EVIDENCE:
+                pending[item.seq] = item
+
+    def _feed_evidence(self, seat: int) -> None:
+        pending = self._pending_evidence.get(seat)
+        if pending:
+            item = pending.pop(self._receiver.next_seq(seat), None)
+            if item is not None:
+                self.receive(item)
+
+    def _accuse(
+        self, seat: int | None, cause: Cause, reason: str, step: int = -1,
+        evidence: tuple[Envelope, ...] = (),
+    ) -> None:  # fmt: skip
+        """Our own finding: say it (with the evidence), then stop the table."""
+        if self.phase == "finished":
+            return
+        ours = [a for a in self.accusations if a.by == self.seat]
+        if len(ours) >= MAX_ACCUSATIONS or any(
+            (a.seat, a.cause, a.reason) == (seat, cause, reason) for a in ours
+        ):
+            return
+        self.accusations.append(Accusation(self.seat, seat, cause, reason, step, evidence))
+        packed = tuple(e.packed for e in evidence)
+        self._send_body(Abort(seat, cause, reason, packed).to_wire())
+        who = "a seat" if seat is None else f"seat {seat}"
+        self.events.append(TableEvent("stopped", self.seat, f"{who}: {reason}"))
+        self._stop(f"{who}: {reason}")
+
+    def _stop(self, reason: str | None) -> None:
+        """Stop playing and disclose: at the game's end (`reason` None) or on a fault."""
+        if self.phase != "playing":
+            return
+        self.phase = "stopping"
+        self.stop_reason = reason
+        self.mental.disclose()
+        self._flush()
+        self._maybe_finish()
+
+    # --------------------------------------------------------------- verdict
+
+    def _undisclosed(self) -> set[int]:
+        accused = {a.seat for a in self.accusations if a.by == self.seat and a.seat is not None}
+        return (
+            set(range(self.num_seats))
+            - set(self.mental.disclosed)
+            - set(self.gone)
+            - accused
+            - {self.seat}
+        )
+
+    def _maybe_finish(self) -> None:
+        disclosed = self.seat in self.mental.disclosed
+        if self.phase == "stopping" and disclosed and not self._undisclosed():
+            self._conclude()
+
+    def _conclude(self) -> None:
+        """Judge, from everything held: the audit, our findings and every accusation."""
+        faults = audit(
+            self.mental.log, self.table_id, self.num_seats, self.mental.encryption_keys,
+            excused=set(self.gone) | {a.seat for a in self.accusations if a.seat is not None},
+        )  # fmt: skip
+        for accusation in self.accusations:
+            if accusation.by == self.seat and accusation.seat is not None:
+                kind: FaultKind = "cheat"
+                if accusation.cause == "gone":
+                    kind = "left" if accusation.seat in self.left else "silent"
+                faults.append(Fault(accusation.seat, accusation.step, accusation.reason, kind))
+        named = {f.seat for f in faults if f.kind == "cheat"}
+        for claimer, seat in self._disputes:
+            if seat not in named:
+                faults.append(
+                    Fault(claimer, -1, f"acknowledged messages of seat {seat} it never showed")
+                )
+        notes = []
+        for accusation in self.accusations:
+            if accusation.by != self.seat:
+                fault, note = self._judge(accusation, {f.seat for f in faults if f.kind == "cheat"})
+                if fault is not None:
+                    faults.append(fault)
+                if note:
+                    notes.append(note)
+        for seat, reason in self.gone.items():
+            if not any(f.seat == seat for f in faults):
+                kind = "left" if seat in self.left else "silent"
+                faults.append(Fault(seat, -1, reason, kind))
+        verdict = sorted(set(faults), key=lambda f: (f.step, f.seat, f.reason))
+        cheaters = sorted({f.seat for f in verdict if f.kind == "cheat"})
+        stopped = [a for a in self.accusations if a.cause != "gone"]
+        ended: Ended = "aborted" if stopped or cheaters else "forfeit" if self.gone else "finished"
+        if ended == "finished":
+            returns = self.replica.returns()
+        elif ended == "forfeit":
+            returns = forfeit_returns(self.num_seats, sorted(self.gone))
+        else:
+            returns = (
+                forfeit_returns(self.num_seats, cheaters) if cheaters else [0.0] * self.num_seats
+            )
+        self.outcome = TableOutcome(
+            returns, self.replica.public_digest(), verdict, ended, notes, self.desync
+        )
+        self.phase = "finished"
+
+    def _judge(self, accusation: Accusation, named: set[int]) -> tuple[Fault | None, str]:
+        """Another seat's accusation, against what we hold: (a fault it shows, a note)."""
+        by, seat, cause = accusation.by, accusation.seat, accusation.cause
+        claim = f"seat {by} reported {'' if seat is None else f'seat {seat}: '}{accusation.reason}"
+        if cause == "gone" or (seat is not None and seat in named):
+            return None, ""
+        if cause == "unmask" or seat is None:
+            if named:
+                return None, ""
+            if cause == "unmask":
+                return Fault(by, -1, "reported a card that unmasks to no card, but every key "
+                             "and shuffle checks out"), ""  # fmt: skip
+            return None, f"{claim} (not checkable here)"
+        if cause in ("message", "state") and accusation.evidence:
+            item = accusation.evidence[0]
+            if item.seat == seat and self._checked(item, cause):
+                return Fault(by, -1, f"accused seat {seat} falsely: {accusation.reason}"), ""
+        return None, f"{claim} (not checkable here)"
+
+    def _checked(self, item: Envelope, cause: Cause) -> bool:
+        """Whether we took `item` and found nothing wrong with it (in the way `cause` says)."""
+        index = self._held.get((item.seat, item.seq))
+        if index is None or self.transcript[index] != item:
+            return False
+        if item.seat == self.seat:
+            return True  # our own message: we know what we meant by it
+        message = item.message
+        if cause == "state":
+            try:
+                sync = Sync.from_wire(message.get("sync"), self.num_seats, item.seat)
+            except RemoteProtocolError:
+                return False
+            return sync.steps < len(self._states) and self._states[sync.steps] == sync.state
+        if index not in self.mental.accepted_tags:
+            return False
+        if message.get("kind") == "announce":
+            step = message.get("step")
+            return isinstance(step, int) and (self._flow_op > step or self._waiting is None)
+        return True
 
     # --------------------------------------------------------------- inside
 
@@ -225,39 +645,74 @@ class TablePeer:
         """Run the game flow as far as it goes; queue what we owe."""
         while True:
             self._flush()
+            if self.phase == "finished" or not self._flow_alive or self.mental.failed is not None:
+                break
             waiting = self._waiting
             if waiting is None:
-                return  # finished
+                break
             if waiting is NEED_ACTION:
-                if self._pending_action is None:
-                    return
+                if self._pending_action is None or self.phase != "playing":
+                    break
                 action, self._pending_action = self._pending_action, None
                 self._resume(action)
                 continue
             assert isinstance(waiting, int)
             if not self.mental.done(waiting):
-                return
+                break
             self._resume(None)
+        self._maybe_finish()
 
-    def _resume(self, value: Action | None) -> None:
+    def _resume(self, value: Action | None, first: bool = False) -> None:
         try:
-            self._waiting = self._flow.send(value)
+            waiting = next(self._flow) if first else self._flow.send(value)
         except StopIteration:
             self._waiting = None
+            return
+        except RemoteProtocolError as exc:  # the dealer found a peer's action or card wrong
+            self._flow_alive = False
+            evidence: tuple[Envelope, ...] = ()
+            if exc.seat is not None and exc.step is not None:
+                held = self._op_envelope.get((exc.seat, exc.step))
+                evidence = () if held is None else (held,)
+            step = exc.step if exc.step is not None else -1
+            self._accuse(exc.seat, "message" if exc.seat is not None else "unmask",
+                         exc.reason, step, evidence)  # fmt: skip
+            return
+        self._waiting = waiting
+        if isinstance(waiting, int):
+            self._flow_op = waiting
 
     def _flush(self) -> None:
-        """Sign what the mental peer owes; take our own messages in first, in order."""
+        """Sign what the mental peer owes; take our own messages in first, in order.
+
+        Once the table has stopped, only our secrets go out: a key or a move after an
+        abort would only muddy the evidence.
+        """
         while True:
             bodies = self.mental.outgoing()
             if not bodies:
                 return
             for body in bodies:
-                self._send(codec.encode(body))
-                self.mental.receive(self.seat, body)
+                if self.phase != "playing" and not isinstance(body, SecretsReveal):
+                    continue
+                self._send_body(codec.encode(body))
+                try:
+                    self.mental.receive(self.seat, body)
+                except RemoteProtocolError as exc:  # another seat's message, waiting till now
+                    self._accuse_mental(exc)
 
-    def _send(self, body: dict[str, Any]) -> None:
-        envelope = self._sender.wrap(body)
-        self._receiver.accept(envelope)  # keeps our own chain in the receiver, like anyone's
+    def _sync(self) -> Sync:
+        acks = tuple(
+            (count, self._receiver.chain_hash(s, count))
+            for s in range(self.num_seats)
+            for count in (self._receiver.next_seq(s),)
+        )
+        return Sync(len(self.steps), self._states[len(self.steps)], acks)
+
+    def _send_body(self, body: dict[str, Any]) -> None:
+        envelope = self._sender.wrap({**body, "sync": self._sync().to_wire()})
+        self._receiver.accept_own(envelope)
+        self._held[(self.seat, envelope.seq)] = len(self.transcript)
         self.transcript.append(envelope)
         self.sent.append(envelope)
         self.outbox.append(envelope)
@@ -277,51 +732,107 @@ class TablePeer:
                 self.on_step(replica, action)
             replica.apply_action(action)
             self._record(action, tuple(self.dealer.last_sightings))
-        yield from self.dealer.disclose()
-        verdict = audit(
-            self.mental.log, self.table_id, self.mental.num_seats, self.mental.encryption_keys
-        )
-        self.outcome = TableOutcome(replica.returns(), replica.public_digest(), verdict)
+        for seat, body, tag in self.mental.leftovers()[:1]:
+            held = self.transcript[tag] if tag is not None else None
+            self._accuse(
+                seat, "message", f"sent a message for step {body.step} that fits no operation",
+                body.step, () if held is None else (held,),
+            )  # fmt: skip
+        self._stop(None)
 
     def _record(self, action: Action, sightings: tuple[Sighting, ...]) -> None:
-        index = len(self.steps)
         digests = self.replica.section_digests()
-        self.steps.append(StepRecord(index, action, digests, sightings))
-        self._send({"kind": "digest", "step": index, "sections": digests})
-        for (seat, step), theirs in list(self._their_digests.items()):
-            if step == index:
-                self._compare(seat, step, theirs)
+        self.steps.append(StepRecord(len(self.steps), action, digests, sightings))
+        self._states.append(compact_state(digests))
+        reached = len(self.steps)
+        for seat, (steps, state, envelope) in list(self._state_claims.items()):
+            if steps == reached:
+                del self._state_claims[seat]
+                self._compare_state(seat, steps, state, envelope)
 
-    def _take_digest(self, seat: int, body: dict[str, Any]) -> None:
-        step, sections = body.get("step"), body.get("sections")
-        if not isinstance(step, int) or not isinstance(sections, dict):
-            raise RemoteProtocolError(seat, "malformed digest message")
-        if seat == self.seat:
-            return
-        self._their_digests[(seat, step)] = sections
-        if step < len(self.steps):
-            self._compare(seat, step, sections)
+    # -------------------------------------------------------------- restore
 
-    def _compare(self, seat: int, step: int, theirs: dict[str, str]) -> None:
-        ours = self.steps[step].digests
-        del self._their_digests[(seat, step)]
-        if ours != theirs:
-            raise DesyncError(seat, step, ours, theirs)
+    @classmethod
+    def restore(
+        cls,
+        game: Game,
+        options: dict[str, Any],
+        table_id: bytes,
+        seat: int,
+        keys: TableKeys,
+        saved_secrets: dict[int, ShuffleSecrets | bytes],
+        transcript: Sequence[Envelope],
+        decisions: Sequence[Action],
+        test_seed: int | None = None,
+    ) -> TablePeer:
+        """Rebuild a seat by playing its saved transcript through again.
 
-    def desync_report(self, error: DesyncError) -> dict[str, Any]:
+        The other seats' messages are fed in the order they first arrived; ours are
+        made again from the same secrets and decisions, each at its place in the
+        transcript, and must come out as the very bytes saved (`Sender.expect`): so
+        nothing of ours in the file is taken on trust, and no signing key is needed
+        (`keys.signing` may be None: the table can then be re-checked, not played on).
+        A leave or a give-up of ours is done again where it stands. ProtocolError if
+        the file does not replay.
+        """
+        peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed)
+        ours = [e for e in transcript if e.seat == seat]
+        peer._sender.expect(ours)
+        choices = iter(decisions)
+        try:
+            peer.start()
+            for envelope in transcript:
+                if envelope.seat != seat:
+                    peer.receive(envelope)
+                    continue
+                message = envelope.message
+                kind = message["kind"]
+                if kind == "announce":
+                    peer.act(next(choices))
+                elif kind == "leave":
+                    peer.leave(str(message.get("reason", "")))
+                elif kind == "abort" and message.get("cause") == "gone":
+                    peer.give_up([int(message["seat"])], str(message.get("reason", "")))
+        except (StopIteration, P2PCardsError, KeyError, TypeError, ValueError) as exc:
+            raise ProtocolError(f"our own messages do not replay: {exc}") from None
+        if peer._sender.replaying:
+            raise ProtocolError(
+                f"replaying the saved game left {peer._sender.replaying} of our messages unmade"
+            )
+        peer.outbox.clear()  # sent before the crash; peers ask again for what they lack
+        peer.events.clear()  # old news
+        return peer
+
+    # ----------------------------------------------------------------- report
+
+    def desync_report(self) -> dict[str, Any]:
         """What a person needs to find a desync: both digests by section, and every step."""
+        desync = self.desync
+        assert desync is not None
         return {
             "table": self.table_id.hex(),
             "game": self.game.name,
             "seat": self.seat,
-            "other_seat": error.seat,
-            "step": error.step,
-            "sections_that_differ": error.sections,
-            "our_digests": error.ours,
-            "their_digests": error.theirs,
+            "other_seat": desync.seat,
+            "step": desync.step,
+            "sections_that_differ": desync.sections,
+            "our_digests": desync.ours,
+            "their_short_digests": desync.theirs,
             "steps": [
                 {"index": r.index, "action": r.action.to_json(), "digests": r.digests}
                 for r in self.steps
             ],
             "final_state": self.replica.to_json(),
         }
+
+
+__all__ = [
+    "NEED_ACTION",
+    "Accusation",
+    "Desync",
+    "StepRecord",
+    "TableEvent",
+    "TableKeys",
+    "TableOutcome",
+    "TablePeer",
+]

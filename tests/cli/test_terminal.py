@@ -45,6 +45,11 @@ def test_an_answer_in_time_is_taken_after_a_bad_one() -> None:
     assert decide_with(["9\n", "2\n"], seconds=5) == React("dodge")
 
 
-def test_the_end_of_input_leaves_the_table() -> None:
-    with pytest.raises(table_cli.Quit):
+def test_the_end_of_input_leaves_the_table_with_a_reason_for_the_others() -> None:
+    with pytest.raises(table_cli.LeaveTable, match="closed its input"):
         decide_with([None], seconds=5)
+
+
+def test_quitting_leaves_the_table() -> None:
+    with pytest.raises(table_cli.LeaveTable, match="quit"):
+        decide_with(["q\n"], seconds=5)

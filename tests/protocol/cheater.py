@@ -23,23 +23,29 @@ from protocol.table_peer import TablePeer
 
 def sabotage(table: TablePeer, mode: str) -> None:
     """Make `table` misbehave once, in the way `mode` names."""
-    send = table._send
+    send = table._send_body
     count = [0]
 
     def cheating_send(body: dict[str, object]) -> None:
-        send(body)
+        send(body)  # type: ignore[arg-type]
         count[0] += 1
-        if count[0] == 40 and mode == "forge":
+        if count[0] == 12 and mode == "forge":
             table.sent[-1] = dataclasses.replace(table.sent[-1], signature=bytes(64))
+    table._send_body = cheating_send  # type: ignore[assignment]
+    receive = table.receive
+
+    def receive_then_speak_out_of_turn(envelope: object) -> None:
+        receive(envelope)  # type: ignore[arg-type]
         # Once another seat is to act (its announcement is the open operation), speak
         # in its place, once.
         others_turn = table.replica.current_player() not in (table.seat, CHANCE, TERMINAL)
-        if mode == "out-of-turn" and 40 <= count[0] < 10**6 and others_turn:
-            step = len(table.mental.ops) - 1
-            send({"kind": "announce", "step": step, "payload": {"action": {"kind": "pass"}}})
+        waiting = table._waiting
+        if 12 <= count[0] < 10**6 and others_turn and isinstance(waiting, int):
+            send({"kind": "announce", "step": waiting, "payload": {"action": {"kind": "pass"}}})
             count[0] = 10**6
 
-    table._send = cheating_send  # type: ignore[method-assign]
+    if mode == "out-of-turn":
+        table.receive = receive_then_speak_out_of_turn  # type: ignore[method-assign]
     if mode == "illegal":
         verify = table.replica.verify_action
 
@@ -68,7 +74,7 @@ async def main(mode: str, code: str, home: Path) -> None:
     sabotage(node.prepare(), mode)
     await node.connect_mesh()
     try:
-        await node.play(silence=10)
+        await node.play(silent=10, leave_after=10)
     finally:
         await node.close()
 

@@ -1,120 +1,118 @@
 """TablePeer, one seat's whole game, with messages delivered in any order across seats."""
 
 import dataclasses
-import random
-import secrets
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ai.agents import make_agent
 from p2pcards import games
-from protocol.table_peer import DesyncError, TableKeys, TablePeer
+from protocol.inprocess import TableMesh
+from protocol.table_peer import TablePeer
+from protocol.transcript import Envelope
 
 GAME = games.load("rpg-battle")
+OPTIONS = {"round_cap": 40}
 
 
-def table(seats: int) -> list[TablePeer]:
-    signing = [Ed25519PrivateKey.generate() for _ in range(seats)]
-    sealing = [X25519PrivateKey.generate() for _ in range(seats)]
-    verify = [k.public_key() for k in signing]
-    seal = [k.public_key() for k in sealing]
-    table_id = secrets.token_bytes(16)
-    return [
-        TablePeer(
-            GAME, {"round_cap": 40}, table_id, s, TableKeys(signing[s], sealing[s], verify, seal)
-        )
-        for s in range(seats)
-    ]
-
-
-def run(peers: list[TablePeer], seed: int) -> None:
-    """Deliver every envelope to every other seat, in per-sender order but with the seats'
-    streams interleaved at random, as a mesh does."""
-    rng = random.Random(seed)
-    agents = [make_agent("greedy", s) for s in range(len(peers))]
-    inboxes: list[list] = [[] for _ in peers]
-    for peer in peers:
-        peer.start()
-    while not all(peer.finished for peer in peers):
-        for peer in peers:
-            if peer.wants_action():
-                peer.act(agents[peer.seat].act(peer.replica.clone()))
-            out, peer.outbox = peer.outbox, []
-            for envelope in out:
-                for other in peers:
-                    if other is not peer:
-                        inboxes[other.seat].append(envelope)
-        if not any(inboxes):
-            raise AssertionError("the table stalled")
-        for peer in peers:
-            inbox = inboxes[peer.seat]
-            while inbox:
-                sender = rng.choice(sorted({e.seat for e in inbox}))
-                peer.receive(inbox.pop(next(i for i, e in enumerate(inbox) if e.seat == sender)))
+def mesh(seats: int, seed: int, **kwargs: object) -> TableMesh:
+    agents = [make_agent("greedy", s) for s in range(seats)]
+    return TableMesh("rpg-battle", agents, OPTIONS, seed=seed, **kwargs)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 1), (3, 2), (4, 3)])
 def test_seats_agree_whatever_order_messages_arrive_in(seats: int, seed: int) -> None:
-    peers = table(seats)
-    run(peers, seed)
-    outcomes = [peer.outcome for peer in peers]
-    assert all(o is not None and o.faults == [] for o in outcomes)
+    table = mesh(seats, seed)
+    table.run()
+    outcomes = [peer.outcome for peer in table.peers]
+    assert all(o is not None and o.ended == "finished" and o.faults == [] for o in outcomes)
     assert len({o.digest for o in outcomes if o is not None}) == 1
-    assert len({len(peer.steps) for peer in peers}) == 1
+    assert len({len(peer.steps) for peer in table.peers}) == 1
 
 
-def test_a_replica_that_drifts_is_caught_at_once_with_a_report() -> None:
-    peers = table(2)
-    drifting = peers[1]
+def test_no_message_is_a_digest_alone() -> None:
+    """The replica's digest rides on the messages a seat sends anyway: every envelope is a
+    move, a share, a disclosure (formerly two thirds of them were digests)."""
+    table = mesh(4, 5)
+    table.run()
+    kinds = {e.message["kind"] for e in table.peers[0].transcript}
+    assert "digest" not in kinds
+    assert all("sync" in e.message for e in table.peers[0].transcript)
+
+
+def test_a_replica_that_drifts_is_named_by_every_other_seat_with_a_report() -> None:
+    table = mesh(3, 5)
+    drifting = table.peers[1]
     honest_digests = drifting.replica.section_digests
 
     def drifted() -> dict[str, str]:
         digests = honest_digests()
-        if len(drifting.steps) >= 10:
+        if len(drifting.steps) >= 9:
             digests["board"] = "0" * 64  # seat 1's replica now believes another board
         return digests
 
     drifting.replica.section_digests = drifted  # type: ignore[method-assign]
-    with pytest.raises(DesyncError) as caught:
-        run(peers, 5)
-    error = caught.value
-    assert error.step == 10 and error.sections == ["board"]
-    assert {error.seat} <= {0, 1}
-    reporter = peers[1 - error.seat]
-    report = reporter.desync_report(error)
-    assert report["step"] == 10 and report["sections_that_differ"] == ["board"]
-    assert (
-        len(report["steps"]) >= 11
-        and report["their_digests"]["board"] != report["our_digests"]["board"]
-    )
+    table.run()
+    for honest in (table.peers[0], table.peers[2]):
+        outcome = honest.outcome
+        assert outcome is not None and outcome.ended == "aborted"
+        assert outcome.cheaters == [1], outcome.faults
+        assert outcome.desync is not None and outcome.desync.sections == ["board"]
+        assert outcome.desync.step == 10
+        report = honest.desync_report()
+        assert report["other_seat"] == 1 and report["sections_that_differ"] == ["board"]
+        assert len(report["steps"]) >= 10
 
 
-def test_a_seat_rebuilt_from_its_transcript_and_secrets_is_the_same_seat() -> None:
-    peers = table(3)
-    run(peers, 7)
-    original = peers[1]
+@pytest.mark.parametrize("with_key", [True, False])
+def test_a_seat_rebuilt_from_its_transcript_and_secrets_is_the_same_seat(with_key: bool) -> None:
+    """With its signing key it could play on; without, it is the audit's re-check."""
+    table = mesh(3, 7)
+    table.run()
+    original = table.peers[1]
+    keys = original.keys if with_key else dataclasses.replace(original.keys, signing=None)
     rebuilt = TablePeer.restore(
-        GAME, {"round_cap": 40}, original.table_id, 1, original.keys,
-        dict(original.mental.secret_log), original.transcript,
+        GAME, OPTIONS, original.table_id, 1, keys, dict(original.mental.secret_log),
+        original.transcript, original.decisions,
     )  # fmt: skip
-    assert rebuilt.sent == original.sent  # every message ours again, signature for signature
+    assert rebuilt.sent == original.sent  # every message ours again, byte for byte
     assert rebuilt.finished and rebuilt.outcome == original.outcome
     assert [s.digests for s in rebuilt.steps] == [s.digests for s in original.steps]
 
 
-def test_a_resent_message_is_dropped_but_another_under_its_number_is_refused() -> None:
-    from protocol.errors import RemoteProtocolError
+def test_a_transcript_that_does_not_give_back_our_own_messages_is_refused() -> None:
+    from protocol.errors import ProtocolError
 
-    peers = table(2)
-    run(peers, 11)
-    seat0, seat1 = peers
-    first = seat1.transcript[0] if seat1.transcript[0].seat == 0 else seat0.sent[0]
+    table = mesh(2, 8)
+    table.run()
+    original = table.peers[0]
+    other_choices = list(reversed(original.decisions))  # other decisions: other messages
+    with pytest.raises(ProtocolError, match="differently on replay|do not replay"):
+        TablePeer.restore(
+            GAME, OPTIONS, original.table_id, 0,
+            dataclasses.replace(original.keys, signing=None), dict(original.mental.secret_log),
+            original.transcript, other_choices,
+        )  # fmt: skip
+
+
+def test_a_resent_message_is_dropped_but_another_under_its_number_is_proof() -> None:
+    """Two messages a seat signed under one number are equivocation, named with both."""
+    table = mesh(2, 11)
+    table.run(max_deliveries=12)  # part of the way: both seats still playing
+    seat0, seat1 = table.peers
+    assert seat1.expects(0) >= 3 and seat1.phase == "playing"
+    first = seat0.sent[1]
     before = len(seat1.transcript)
     seat1.receive(first)  # a resend: the very message it holds
-    assert len(seat1.transcript) == before
-    other = seat0.sent[1]
-    replayed = dataclasses.replace(other, seq=first.seq, prev=first.prev)
-    with pytest.raises(RemoteProtocolError, match="replayed or forged"):
-        seat1.receive(replayed)
+    assert len(seat1.transcript) == before and seat1.phase == "playing"
+    signing = seat0.keys.signing
+    assert signing is not None
+    body = seat0.sent[2].body
+    unsigned = Envelope(0, first.seq, first.prev, body, b"")
+    twin = Envelope(
+        0, first.seq, first.prev, body, signing.sign(unsigned.signed_bytes(seat0.table_id))
+    )
+    seat1.receive(twin)
+    accusation = seat1.accusations[-1]
+    assert (accusation.seat, accusation.cause) == (0, "equivocation")
+    assert set(accusation.evidence) == {first, twin}
+    assert seat1.phase != "playing"

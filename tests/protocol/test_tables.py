@@ -17,7 +17,7 @@ from protocol.curve import Mask
 from protocol.errors import PeerTimeoutError, RemoteProtocolError
 from protocol.inprocess import InProcessTable, KnowledgeLeakError
 from protocol.mental import Announcement, BeaconReveal, Body, KeyShare, MaskedPile, SecretsReveal
-from protocol.transcript import Envelope
+from protocol.transcript import Envelope, pack_body
 
 
 def play(seats: int, agent: str = "greedy", **hooks: object) -> tuple[InProcessTable, object]:
@@ -151,7 +151,7 @@ def test_disclosed_secrets_that_do_not_match_the_commitment_are_named() -> None:
 
 def test_a_seat_that_refuses_its_share_is_named_in_a_timeout() -> None:
     def drop_keys_of_seat_2(envelope: Envelope) -> list[Envelope]:
-        return [] if envelope.seat == 2 and envelope.body.get("kind") == "key" else [envelope]
+        return [] if envelope.seat == 2 and envelope.message["kind"] == "key" else [envelope]
 
     _, result = play(3, intercept=drop_keys_of_seat_2)
     assert isinstance(result.error, PeerTimeoutError)
@@ -160,9 +160,9 @@ def test_a_seat_that_refuses_its_share_is_named_in_a_timeout() -> None:
 
 def test_a_forged_message_is_refused_and_its_claimed_sender_named() -> None:
     def forge(envelope: Envelope) -> list[Envelope]:
-        if envelope.seat == 1 and envelope.body.get("kind") == "announce":
-            body = {**envelope.body, "payload": {"action": {"kind": "pass"}}}
-            return [dataclasses.replace(envelope, body=body)]
+        if envelope.seat == 1 and envelope.message["kind"] == "announce":
+            body = {**envelope.message, "payload": {"action": {"kind": "pass"}}}
+            return [dataclasses.replace(envelope, body=pack_body(body))]
         return [envelope]
 
     _, result = play(2, intercept=forge)

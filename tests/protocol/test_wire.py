@@ -8,7 +8,15 @@ import pytest
 
 from protocol.identity import Identity, fingerprint
 from protocol.invite import Invite, InviteError, new_secret
-from protocol.wire import MAX_FRAME, FrameDecoder, WireError, encode_frame
+from protocol.wire import (
+    MAX_FRAME,
+    PEER,
+    STRANGER,
+    FrameDecoder,
+    WireError,
+    decode_payload,
+    encode_frame,
+)
 
 
 def test_frames_survive_any_split() -> None:
@@ -43,11 +51,47 @@ def test_malformed_payloads_are_refused(payload: bytes) -> None:
         FrameDecoder().feed(len(payload).to_bytes(4, "big") + payload)
 
 
+def nested(depth: int) -> bytes:
+    """msgpack of a list nested `depth` deep, built by hand (packb itself recurses)."""
+    return b"\x91" * depth + b"\xc0"
+
+
+@pytest.mark.parametrize(
+    ("payload", "why"),
+    [
+        (nested(500), "deeper than"),  # the canonical encoding used to recurse on it
+        (msgpack.packb({"a": 1, b"b": 2}), "not text"),  # text and bytes keys: unsortable
+        (msgpack.packb({"x": [1.5]}), "floating-point"),
+        (msgpack.packb([float("inf")]), "floating-point"),
+    ],
+)
+def test_values_no_message_of_ours_holds_are_refused_before_use(payload: bytes, why: str) -> None:
+    with pytest.raises(WireError, match=why):
+        decode_payload(payload)
+
+
+def test_a_frame_of_many_containers_is_refused_while_decoding() -> None:
+    """A 1 MiB frame of empty arrays took a quarter of a second to build; the container
+    budget stops the decoder early, whatever the frame's size."""
+    inner = b"\xdc" + (4096).to_bytes(2, "big") + b"\x90" * 4096  # 4097 arrays
+    payload = b"\x94" + inner * 4  # 16389, over the budget; each array within its limit
+    assert PEER.containers < 1 + 4 * 4097
+    with pytest.raises(WireError, match="arrays and maps"):
+        decode_payload(payload)
+
+
+def test_a_stranger_gets_small_frames() -> None:
+    frame = encode_frame({"kind": "join", "cert": bytes(STRANGER.frame)})
+    with pytest.raises(WireError, match="over the"):
+        FrameDecoder(STRANGER).feed(frame)
+    assert FrameDecoder(PEER).feed(frame)[0]["kind"] == "join"
+
+
 def test_random_bytes_give_messages_or_a_wire_error_nothing_else() -> None:
     for seed in range(500):
         data = random.Random(seed).randbytes(64)
         with contextlib.suppress(WireError):  # any other exception fails the test
-            FrameDecoder(max_frame=1024).feed(data)
+            FrameDecoder(STRANGER).feed(data)
 
 
 def test_a_truncated_frame_is_pending_not_delivered() -> None:
