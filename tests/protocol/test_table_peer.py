@@ -86,7 +86,7 @@ def test_a_transcript_that_does_not_give_back_our_own_messages_is_refused() -> N
     table.run()
     original = table.peers[0]
     other_choices = list(reversed(original.decisions))  # other decisions: other messages
-    with pytest.raises(ProtocolError, match="differently on replay|do not replay"):
+    with pytest.raises(ProtocolError, match=r"differently on replay|do not replay"):
         TablePeer.restore(
             GAME, OPTIONS, original.table_id, 0,
             dataclasses.replace(original.keys, signing=None), dict(original.mental.secret_log),
