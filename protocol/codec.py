@@ -104,7 +104,7 @@ def decode(data: Any, sender: int | None = None) -> Body:
         if not isinstance(data, dict):
             raise ValueError("a message must be a map")
         kind = data.get("kind")
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise ValueError(f"unknown message kind {str(kind)[:40]!r}")
         step = _int(data.get("step"))
         if kind == "commit":

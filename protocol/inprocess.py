@@ -289,6 +289,7 @@ class TableMesh:
     seat that tells different seats different things). When nothing is in flight
     and some seat still waits, the table has stalled: `run` then has every seat give
     up on the seats it waits for, as the network edge does after its timeout.
+    `shuffle_seed` makes the deals reproducible, for tests only (see `MentalPeer`).
     """
 
     def __init__(
@@ -299,6 +300,7 @@ class TableMesh:
         seed: int = 0,
         tamper: Tamper | None = None,
         peer_class: type[TablePeer] = TablePeer,
+        shuffle_seed: int | None = None,
     ) -> None:
         game = games.load(game_name)
         n = len(agents)
@@ -315,6 +317,7 @@ class TableMesh:
                 table_id,
                 s,
                 TableKeys(signing[s], sealing[s], verify, seal),
+                test_seed=shuffle_seed,
             )
             for s in range(n)
         ]

@@ -401,6 +401,14 @@ class MentalPeer:
         self._replay_early()
         return step
 
+    def early_from_others(self, from_step: int) -> list[tuple[int, Body, int | None]]:
+        """Messages of other seats waiting for an operation numbered `from_step` or later."""
+        return [
+            (sender, body, tag)
+            for sender, body, _, tag in self._early
+            if sender != self.seat and body.step >= from_step
+        ]
+
     def leftovers(self) -> list[tuple[int, Body, int | None]]:
         """Messages still waiting when nothing more will start (the game is over): each
         fits no operation, so its sender sent something the game never asked for."""
@@ -625,6 +633,10 @@ class MentalPeer:
         self.log.append((sender, body))
         if tag is not None:
             self.accepted_tags.add(tag)
+        if isinstance(op, _Reveal):
+            # Only now, with the key in the log: if the card unmasks to no card, the key
+            # that completed it is part of the evidence the audit reads.
+            self._settle_reveal(op)
         if self._early:
             self._replay_early()
 
@@ -759,7 +771,6 @@ class MentalPeer:
         if key:
             card.keys[sender] = key
         card.holders[sender] |= set(range(self.num_seats)) if slot[1] < 0 else {slot[1]}
-        self._settle_reveal(op)
 
     def _settle_reveal(self, op: _Reveal) -> None:
         """Once every key is here, unmask the card (if this seat may see it) and check it."""

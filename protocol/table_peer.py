@@ -651,6 +651,7 @@ class TablePeer:
             if waiting is None:
                 break
             if waiting is NEED_ACTION:
+                self._check_our_turn()
                 if self._pending_action is None or self.phase != "playing":
                     break
                 action, self._pending_action = self._pending_action, None
@@ -661,6 +662,17 @@ class TablePeer:
                 break
             self._resume(None)
         self._maybe_finish()
+
+    def _check_our_turn(self) -> None:
+        """While the game waits for our decision, the next operation is our announcement
+        and nobody can get past it: another seat's message for it, or for anything after
+        it, fits nowhere, and its sender is named (with or without us playing on)."""
+        for seat, body, tag in self.mental.early_from_others(len(self.mental.ops))[:1]:
+            held = self.transcript[tag] if tag is not None else None
+            self._accuse(
+                seat, "message", f"spoke at step {body.step}, where seat {self.seat} was to decide",
+                body.step, () if held is None else (held,),
+            )  # fmt: skip
 
     def _resume(self, value: Action | None, first: bool = False) -> None:
         try:

@@ -151,22 +151,31 @@ class FrameDecoder:
     def __init__(self, limits: Limits = PEER) -> None:
         self.limits = limits
         self._buffer = bytearray()
+        self.failed: WireError | None = None
 
     def feed(self, data: bytes) -> list[Any]:
-        """Every message completed by `data`."""
+        """Every message completed by `data`. After a bad frame the stream has lost its
+        framing: the decoder keeps failing (h11's ERROR state), it never resynchronizes."""
+        if self.failed is not None:
+            raise self.failed
         self._buffer += data
         messages = []
-        while len(self._buffer) >= _LENGTH.size:
-            (length,) = _LENGTH.unpack_from(self._buffer)
-            if length > self.limits.frame:
-                raise WireError(
-                    f"frame of {length} bytes is over the {self.limits.frame}-byte limit"
-                )
-            if len(self._buffer) < _LENGTH.size + length:
-                break
-            payload = bytes(self._buffer[_LENGTH.size : _LENGTH.size + length])
-            del self._buffer[: _LENGTH.size + length]
-            messages.append(decode_payload(payload, self.limits))
+        try:
+            while len(self._buffer) >= _LENGTH.size:
+                (length,) = _LENGTH.unpack_from(self._buffer)
+                if length > self.limits.frame:
+                    raise WireError(
+                        f"frame of {length} bytes is over the {self.limits.frame}-byte limit"
+                    )
+                if len(self._buffer) < _LENGTH.size + length:
+                    break
+                payload = bytes(self._buffer[_LENGTH.size : _LENGTH.size + length])
+                del self._buffer[: _LENGTH.size + length]
+                messages.append(decode_payload(payload, self.limits))
+        except WireError as exc:
+            self.failed = exc
+            self._buffer.clear()
+            raise
         return messages
 
     def pending(self) -> int:

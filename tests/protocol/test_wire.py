@@ -120,3 +120,11 @@ def test_identity_is_kept_in_its_home_and_readable_only_by_its_owner(tmp_path: o
     assert len(first.fingerprint) == 19 and first.fingerprint.count("-") == 3
     other = Identity.load_or_create(tmp_path / "other")  # type: ignore[operator]
     assert other.fingerprint != first.fingerprint
+
+
+def test_a_decoder_that_met_a_bad_frame_stays_failed() -> None:
+    decoder = FrameDecoder()
+    with pytest.raises(WireError):
+        decoder.feed(b"\x00\x00\x00\x01\xc1")
+    with pytest.raises(WireError):
+        decoder.feed(encode_frame({"kind": "ping"}))  # good bytes after bad: still refused

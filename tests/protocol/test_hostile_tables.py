@@ -1,0 +1,384 @@
+"""Hostile seats at tables of 3 and 4: every cheat is named, by every honest seat, and
+nobody honest is ever blamed.
+
+The tables are whole `TablePeer`s (the code a LAN seat runs) on in-memory links
+(`TableMesh`): each cheater is a seat whose messages are changed before it signs them,
+or whose links carry something else, so every cheat here is one a seated peer can
+really send. Each test checks the verdict of every honest seat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from ai.agents import make_agent
+from protocol.curve import P, Mask
+from protocol.inprocess import TableMesh
+from protocol.table_messages import Abort
+from protocol.table_peer import TablePeer
+from protocol.transcript import Envelope, pack_body
+
+CHEATER = 1
+Change = Callable[[dict[str, Any]], dict[str, Any] | None]
+
+
+def table(seats: int, seed: int = 1, **kwargs: Any) -> TableMesh:
+    agents = [make_agent("greedy", s) for s in range(seats)]
+    return TableMesh(
+        "rpg-battle", agents, {"round_cap": 30}, seed=seed, shuffle_seed=seed, **kwargs
+    )
+
+
+def cheat_on(peer: TablePeer, kind: str, nth: int, change: Change) -> list[bool]:
+    """`peer` changes the `nth` message of `kind` it sends (from 0; or the first after it
+    that `change` does not decline with None), just before signing it (its sync
+    included); returns a flag that says whether it did."""
+    wrap = peer._sender.wrap
+    seen = [0]
+    fired = [False]
+
+    def wrap_changed(body: dict[str, Any]) -> Envelope:
+        if body.get("kind") == kind and not fired[0]:
+            if seen[0] >= nth:  # the nth, or the first after it that `change` takes
+                fired[0] = True  # before `change`, which may send messages of its own
+                changed = change(dict(body))
+                if changed is None:
+                    fired[0] = False
+                else:
+                    body = changed
+            seen[0] += 1
+        return wrap(body)
+
+    peer._sender.wrap = wrap_changed  # type: ignore[method-assign]
+    return fired
+
+
+def verdicts(mesh: TableMesh, cheater: int = CHEATER) -> list[tuple[list[int], list[str]]]:
+    """(seats named as cheaters, fault texts) of every honest seat."""
+    out = []
+    for peer in mesh.peers:
+        if peer.seat == cheater:
+            continue
+        assert peer.outcome is not None, f"seat {peer.seat} never finished"
+        out.append((peer.outcome.cheaters, [str(f) for f in peer.outcome.faults]))
+    return out
+
+
+def assert_named(mesh: TableMesh, *words: str, cheater: int = CHEATER) -> None:
+    for named, faults in verdicts(mesh, cheater):
+        assert named == [cheater], faults
+        said = " ".join(faults)
+        assert any(w in said for w in words), faults
+
+
+SEATS = pytest.mark.parametrize("seats", [3, 4])
+
+
+# ------------------------------------------------------- malformed signed messages
+
+
+@SEATS
+@pytest.mark.parametrize(
+    ("what", "change", "words"),
+    [
+        # A body nested 500 deep used to crash every honest seat in the canonical encoding.
+        ("deep", lambda b: {**b, "payload": _deep(500)}, ("deeper than",)),
+        ("mixed keys", lambda b: {**b, "payload": {"a": 1, b"b": 2}}, ("not text",)),
+        ("a float", lambda b: {**b, "step": 1.5}, ("floating-point",)),
+        ("step -1", lambda b: {**b, "step": -1}, ("malformed message",)),
+        ("sync for step -1", lambda b: {**b, "sync": [-1, b"", []]}, ("malformed sync",)),
+        ("no payload", lambda b: {k: v for k, v in b.items() if k != "payload"}, ("payload",)),
+    ],
+)
+def test_a_malformed_message_is_named(
+    seats: int, what: str, change: Change, words: tuple[str, ...]
+) -> None:
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "announce", 4, change)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, *words)
+
+
+def _deep(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# ------------------------------------------------------------ wrong moves
+
+
+@SEATS
+def test_an_illegal_action_is_named(seats: int) -> None:
+    def end_turn_when_not_allowed(body: dict[str, Any]) -> dict[str, Any] | None:
+        action = body["payload"]["action"]
+        if action.get("kind") != "play":
+            return None
+        return {
+            **body,
+            "payload": {"action": {"kind": "end-turn", "refill": True}, "positions": []},
+        }
+
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "announce", 3, end_turn_when_not_allowed)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "illegal", "hand positions")
+
+
+@SEATS
+def test_a_card_shown_that_is_not_the_card_played_is_named(seats: int) -> None:
+    """The cheater names another card of its hand than the one it plays."""
+
+    def wrong_position(body: dict[str, Any]) -> dict[str, Any] | None:
+        positions = body["payload"].get("positions")
+        if not positions:
+            return None
+        return {**body, "payload": {**body["payload"], "positions": [positions[0] + 1]}}
+
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "announce", 3, wrong_position)
+    mesh.run()
+    if fired[0]:
+        assert_named(mesh, "but the card it showed", "bad hand positions", "nobody asked for")
+
+
+# ------------------------------------------------------------ mental poker
+
+
+@SEATS
+def test_a_wrong_public_key_share_is_named_by_the_audit(seats: int) -> None:
+    """The card unmasks to no card at its viewer; the disclosed secrets show whose key
+    was not the committed one (it used to be 'a peer', and the third seat waited)."""
+    mesh = table(seats)
+    other_key = Mask.random().forward
+    fired = cheat_on(mesh.peers[CHEATER], "key", 6, lambda b: {**b, "key": other_key})
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "wrong key")
+
+
+@SEATS
+def test_a_small_order_point_in_a_shuffle_is_named_on_arrival(seats: int) -> None:
+    """A point of small order made the next seat's multiplication fail, and that honest
+    seat was blamed; now it is refused when it arrives."""
+
+    def small_order(body: dict[str, Any]) -> dict[str, Any]:
+        cards = list(body["cards"])
+        cards[0] = (P - 1).to_bytes(32, "little")
+        return {**body, "cards": cards}
+
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "masked-pile", 0, small_order)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "small order")
+
+
+@SEATS
+def test_a_shuffle_that_does_not_follow_from_its_secrets_is_named(seats: int) -> None:
+    def swap_two(body: dict[str, Any]) -> dict[str, Any]:
+        cards = list(body["cards"])
+        cards[0], cards[1] = cards[1], cards[0]
+        return {**body, "cards": cards}
+
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "masked-pile", 1, swap_two)  # its phase-2 pile
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "does not follow from its secrets", "wrong key")
+
+
+@SEATS
+def test_a_beacon_value_that_is_not_the_committed_one_is_named(seats: int) -> None:
+    mesh = table(seats, seed=2)
+    fired = cheat_on(mesh.peers[CHEATER], "beacon-reveal", 0, lambda b: {**b, "value": bytes(32)})
+    mesh.run()
+    if fired[0]:  # a game with a random pick
+        assert_named(mesh, "does not match its commitment")
+
+
+@SEATS
+def test_a_disclosure_one_card_mask_short_is_named_not_a_crash(seats: int) -> None:
+    def short(body: dict[str, Any]) -> dict[str, Any]:
+        first = list(body["shuffles"][0])
+        first[3] = first[3][:-1]
+        return {**body, "shuffles": [first, *body["shuffles"][1:]]}
+
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "secrets", 0, short)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "disclosed secrets for")
+
+
+@SEATS
+def test_messages_far_ahead_of_the_game_are_named_not_buffered(seats: int) -> None:
+    """A flood of messages for future steps used to be kept without limit."""
+    mesh = table(seats)
+    cheater = mesh.peers[CHEATER]
+
+    def flood(body: dict[str, Any]) -> dict[str, Any]:
+        for step in range(1000, 1100):
+            cheater._send_body({"kind": "commit", "step": step, "digest": bytes(32)})
+        return body
+
+    fired = cheat_on(cheater, "announce", 2, flood)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "far ahead of the game")
+    for peer in mesh.peers:
+        assert len(peer.mental._early) <= 64
+
+
+# ------------------------------------------------------------ table messages
+
+
+@SEATS
+def test_a_seat_that_tells_seats_different_things_is_proved_to(seats: int) -> None:
+    """Equivocation: the victim's desync report used to blame an honest seat."""
+    mesh = table(seats, tamper=None)
+    cheater = mesh.peers[CHEATER]
+    key = cheater.keys.signing
+    assert key is not None
+    told: dict[int, Envelope] = {}
+
+    def tamper(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if sender != CHEATER or envelope.message["kind"] != "announce" or len(cheater.steps) < 8:
+            return [envelope]
+        if told and envelope.seq not in {e.seq for e in told.values()}:
+            return [envelope]
+        if to == seats - 1:  # the last seat is told another action
+            said = envelope.message["payload"]["action"]
+            other = (
+                {"kind": "end-turn", "refill": True}
+                if said == {"kind": "pass"}
+                else {"kind": "pass"}
+            )
+            body = {**envelope.message, "payload": {"action": other, "positions": []}}
+            packed = pack_body(body)
+            unsigned = Envelope(CHEATER, envelope.seq, envelope.prev, packed, b"")
+            twin = dataclasses.replace(
+                unsigned, signature=key.sign(unsigned.signed_bytes(cheater.table_id))
+            )
+            told[to] = twin
+            return [twin]
+        told[to] = envelope
+        return [envelope]
+
+    mesh.tamper = tamper
+    mesh.run()
+    assert told
+    assert_named(mesh, "signed two different messages", "after another message")
+
+
+@SEATS
+def test_a_seat_that_lies_about_its_replica_is_named(seats: int) -> None:
+    def lie(body: dict[str, Any]) -> dict[str, Any]:
+        steps, state, acks = body["sync"]
+        return {**body, "sync": [steps, bytes(len(state)), acks]}
+
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "announce", 5, lie)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "replica after step")
+
+
+@SEATS
+def test_a_seat_that_acknowledges_messages_nobody_sent_is_named(seats: int) -> None:
+    """It claims to hold other messages of seat 0 than everyone else does."""
+
+    def false_ack(body: dict[str, Any]) -> dict[str, Any] | None:
+        steps, state, acks = body["sync"]
+        count, _ = acks[0]
+        if count == 0:
+            return None
+        acks = [list(a) for a in acks]
+        acks[0] = [count, b"\x07" * 32]
+        return {**body, "sync": [steps, state, acks]}
+
+    mesh = table(seats)
+    fired = cheat_on(mesh.peers[CHEATER], "announce", 5, false_ack)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "never showed", "acknowledged")
+
+
+@SEATS
+def test_a_seat_that_accuses_an_honest_seat_is_named_itself(seats: int) -> None:
+    mesh = table(seats)
+    cheater = mesh.peers[CHEATER]
+
+    def accuse_seat_0(body: dict[str, Any]) -> dict[str, Any]:
+        honest = next(
+            e for e in cheater.transcript if e.seat == 0 and e.message["kind"] == "announce"
+        )
+        abort = Abort(0, "message", "announced an illegal action", (honest.packed,))
+        cheater._send_body(abort.to_wire())
+        return body
+
+    fired = cheat_on(cheater, "announce", 4, accuse_seat_0)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "accused seat 0 falsely")
+
+
+@SEATS
+def test_a_forged_signature_is_named_by_the_seats_that_receive_it(seats: int) -> None:
+    def forge(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if sender == CHEATER and envelope.seq == 9:
+            return [dataclasses.replace(envelope, signature=bytes(64))]
+        return [envelope]
+
+    mesh = table(seats, tamper=forge)
+    mesh.run()
+    assert_named(mesh, "bad signature")
+
+
+@SEATS
+def test_a_message_that_fits_no_operation_is_named(seats: int) -> None:
+    """Spoken for a step where another seat was to act, or that never comes."""
+    mesh = table(seats)
+    cheater = mesh.peers[CHEATER]
+
+    def extra(body: dict[str, Any]) -> dict[str, Any]:
+        cheater._send_body({**body, "step": body["step"] + 1})
+        return body
+
+    fired = cheat_on(cheater, "announce", 4, extra)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "another seat was to announce", "fits no operation", "unexpected", "to decide")
+
+
+# ------------------------------------------------------------ silence
+
+
+@SEATS
+def test_a_seat_that_goes_silent_is_not_called_a_cheater_and_nobody_honest_is(seats: int) -> None:
+    mesh = table(seats)
+    silent = mesh.peers[CHEATER]
+    count = [0]
+    send = silent._send_body
+
+    def stop_after_ten(body: dict[str, Any]) -> None:
+        count[0] += 1
+        if count[0] <= 10:
+            send(body)
+
+    silent._send_body = stop_after_ten  # type: ignore[method-assign]
+    mesh.run()
+    for named, faults in verdicts(mesh):
+        assert named == [], faults
+        assert any(f.startswith(f"seat {CHEATER}") and "silent" in f for f in faults), faults
+    for peer in mesh.peers:
+        if peer.seat != CHEATER:
+            assert peer.outcome is not None and peer.outcome.ended == "forfeit"
+            assert peer.outcome.returns[CHEATER] == 0.0
