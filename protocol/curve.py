@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -176,6 +177,32 @@ class Mask:
     def remove(self, point: Point) -> Point:
         """a⁻¹·P: take this layer off."""
         return _multiply(self.inverse, point)
+
+
+def unmask(point: Point, masks: Sequence[Mask]) -> Point:
+    """Take every one of `masks` off `point`, in as few multiplications as it can.
+
+    One multiplication by the product of the inverses when that product has a clamped
+    representative (about half the time); otherwise one layer comes off alone and the
+    rest together, trying each layer in turn; sequentially as a last resort. Every
+    seat unmasks each card it sees through a layer per seat: at 4 seats this halves
+    the cost of showing a card.
+    """
+    inverses = [int.from_bytes(m.inverse, "little") for m in masks]
+    product = 1
+    for value in inverses:
+        product = product * value % ORDER
+    whole = clamped_representative(product)
+    if whole is not None:
+        return _multiply(whole.to_bytes(32, "little"), point)
+    for mask in masks:
+        rest = product * int.from_bytes(mask.forward, "little") % ORDER
+        together = clamped_representative(rest)
+        if together is not None:
+            return _multiply(together.to_bytes(32, "little"), mask.remove(point))
+    for mask in masks:
+        point = mask.remove(point)
+    return point
 
 
 @functools.lru_cache(maxsize=2048)

@@ -26,6 +26,7 @@ whose contribution does not fit.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -36,7 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from protocol import beacon
 from protocol.commitments import canonical, commitment, opens
-from protocol.curve import Mask, Point, check_point
+from protocol.curve import Mask, Point, check_point, unmask
 from protocol.errors import BadPointError, LocalProtocolError, RemoteProtocolError
 from protocol.sealed import open_sealed, seal
 
@@ -778,13 +779,8 @@ class MentalPeer:
         if card.point is not None or len(card.keys) < self.num_seats:
             return
         point: Point | None = None
-        try:
-            unmasked = card.cipher
-            for key in card.keys.values():
-                unmasked = Mask.from_bytes(key).remove(unmasked)
-            point = unmasked
-        except BadPointError:
-            pass  # a low-order result: no card either
+        with contextlib.suppress(BadPointError):  # a low-order result: no card either
+            point = unmask(card.cipher, [Mask.from_bytes(key) for key in card.keys.values()])
         if point is None or point not in self.card_index:
             raise RemoteProtocolError(
                 None, f"card {op.card} unmasks to no card: a wrong key or ciphertext", op.step

@@ -90,7 +90,7 @@ HEARTBEAT_SECONDS = 3.0  # a seat says it is alive this often, even while a pers
 SILENT_SECONDS = 15.0  # no word for this long: the seat (or the network) is silent
 LEAVE_SECONDS = 120.0  # a seat gone this long forfeits, and the table ends
 SEND_BUFFER_LIMIT = 8 << 20  # bytes waiting on one link before it counts as dead
-INCOMING_LIMIT = 1024  # envelopes read but not yet taken by the game
+WATCH_SECONDS = 0.5  # how often the game loop looks for silent seats
 
 Decide = Callable[[State], Awaitable[Action]]
 
@@ -301,7 +301,7 @@ class Node:
         self._mesh_ready = asyncio.Event()
         self._roster_ready = asyncio.Event()
         self._advertise = host
-        self._incoming: asyncio.Queue[tuple[int, Envelope | None]] = asyncio.Queue(INCOMING_LIMIT)
+        self._wake = asyncio.Event()  # something arrived: the game loop has work
         self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
         self._done_links: set[int] = set()  # seats that said bye or closed their link
         self._link_done = asyncio.Event()
@@ -699,14 +699,17 @@ class Node:
                 if kind == "resume":
                     # Send from where the seat says it stands; what it already has it drops.
                     self._link_sent[seat] = int_field(message, "next", 0, 1 << 62)
-                    await self._incoming.put((seat, None))  # wake the game loop to send
+                    self._wake.set()
                     continue
                 if kind != "env":
                     raise WireError(f"unexpected {str(kind)[:40]!r} during the game")
                 envelope = Envelope.from_wire(message)
                 if envelope.seat != seat:
                     raise RemoteProtocolError(seat, f"relayed a message as seat {envelope.seat}")
-                await self._incoming.put((seat, envelope))
+                # Taken here, at once: no queue between the link and the table, so a
+                # flooding link waits on its own socket (TCP pushes back) and every
+                # message costs one hop less.
+                self._deliver(seat, envelope)
         except EOFError:
             return
         except (ProtocolError, OSError, ssl.SSLError) as exc:
@@ -780,8 +783,9 @@ class Node:
             table.start()
         heartbeat = self._spawn(self._heartbeat())
         decision: asyncio.Task[Action] | None = None
-        getter: asyncio.Task[tuple[int, Envelope | None]] | None = None
+        waker: asyncio.Task[bool] | None = None
         leaving = asyncio.ensure_future(leave.wait()) if leave is not None else None
+        watched = 0.0
         try:
             while not table.finished:
                 self._save(writer, table)
@@ -789,12 +793,13 @@ class Node:
                 self._tell(table)
                 if table.wants_action() and decision is None:
                     decision = asyncio.ensure_future(self.me.decide(table.replica.clone()))
-                if getter is None:
-                    getter = asyncio.ensure_future(self._incoming.get())
-                waits: set[asyncio.Future[Any]] = {getter}
+                if waker is None:
+                    self._wake.clear()
+                    waker = asyncio.ensure_future(self._wake.wait())
+                waits: set[asyncio.Future[Any]] = {waker}
                 waits |= {f for f in (decision, leaving) if f is not None}
                 done, _ = await asyncio.wait(
-                    waits, timeout=1.0, return_when=asyncio.FIRST_COMPLETED
+                    waits, timeout=WATCH_SECONDS, return_when=asyncio.FIRST_COMPLETED
                 )
                 if leaving is not None and leaving in done:
                     raise LeaveTable("left the table")
@@ -805,12 +810,12 @@ class Node:
                         self._trace("act", len(table.steps))
                         table.act(action)
                         self._trace_applied(table)
-                if getter in done:
-                    self._take(table, getter.result())
-                    getter = None
-                    while not self._incoming.empty():
-                        self._take(table, self._incoming.get_nowait())
-                self._watch_absent(table, silent, leave_after)
+                if waker in done:
+                    waker = None
+                now = time.monotonic()
+                if now - watched >= WATCH_SECONDS:
+                    watched = now
+                    self._watch_absent(table, silent, leave_after)
         except LeaveTable as leaving_now:
             table.leave(leaving_now.reason)
             self._save(writer, table)
@@ -819,7 +824,7 @@ class Node:
             raise
         finally:
             heartbeat.cancel()
-            for pending in (decision, getter, leaving):
+            for pending in (decision, waker, leaving):
                 if pending is not None:
                     pending.cancel()
         self._tell(table)
@@ -838,18 +843,21 @@ class Node:
         assert table.outcome is not None
         return table.outcome
 
-    def _take(self, table: TablePeer, item: tuple[int, Envelope | None]) -> None:
-        seat, envelope = item
-        if envelope is not None:
-            self._owed_since.pop(seat, None)
+    def _deliver(self, seat: int, envelope: Envelope) -> None:
+        """An envelope from a link, straight to the table; the game loop is woken to send
+        what follows from it."""
+        table = self.table
+        if table is None:
+            return
+        self._owed_since.pop(seat, None)
         absence = self._absent.get(seat)
         if absence is not None and absence.why == "silent":
             del self._absent[seat]
             if absence.told:
                 self.say(f"{self._who(seat)} is heard from again.")
-        if envelope is not None:
-            table.receive(envelope)
-            self._trace_applied(table)
+        table.receive(envelope)
+        self._trace_applied(table)
+        self._wake.set()
 
     def _save(self, writer: SaveWriter | None, table: TablePeer) -> None:
         if writer is not None:
@@ -942,10 +950,10 @@ class Node:
 
     def _trace(self, event: str, step: int) -> None:
         if self.trace is not None:
-            self.trace.write(
-                json.dumps({"seat": self.seat, "event": event, "step": step, "t": time.monotonic()})
-                + "\n"
-            )
+            # `cpu`: this process's CPU seconds so far, so a benchmark can take the cost of
+            # the steps alone, without start-up and teardown.
+            entry = {"seat": self.seat, "event": event, "step": step, "t": time.monotonic()}
+            self.trace.write(json.dumps({**entry, "cpu": time.process_time()}) + "\n")
 
     def _trace_applied(self, table: TablePeer) -> None:
         while self._traced < len(table.steps):

@@ -148,6 +148,14 @@ class SaveWriter:
     ) -> None:
         """Write whatever is new. Our secrets and decisions come before the envelopes that
         follow from them: a seat resumed after a crash redoes its steps with them."""
+        new = (
+            len(own_secrets) - self._secrets
+            + len(decisions) - self._decisions
+            + len(envelopes) - self._envelopes
+            + (outcome is not None and not self._ended)
+        )  # fmt: skip
+        if not new:
+            return
         for step, secret in own_secrets[self._secrets :]:
             self._write({"kind": "secret", "step": step, "secret": encode_secret(secret)})
         self._secrets = len(own_secrets)

@@ -792,19 +792,32 @@ class TablePeer:
         peer._sender.expect(ours)
         choices = iter(decisions)
         try:
-            peer.start()
             for envelope in transcript:
                 if envelope.seat != seat:
                     peer.receive(envelope)
                     continue
+                if not peer.started:
+                    # Messages that came before we started were taken without effect;
+                    # our first message (a commitment) came out of starting.
+                    peer.start()
                 message = envelope.message
                 kind = message["kind"]
                 if kind == "announce":
+                    if not peer.wants_action():
+                        waiting = ", ".join(f"seat {s}" for s in sorted(peer.waiting_for()))
+                        raise ProtocolError(
+                            f"evidence is missing: our move in message {envelope.seq} answers "
+                            f"a turn the signed messages never reach; they stop after "
+                            f"{len(peer.steps)} steps, waiting for messages of "
+                            f"{waiting or 'no seat'}"
+                        )
                     peer.act(next(choices))
                 elif kind == "leave":
                     peer.leave(str(message.get("reason", "")))
                 elif kind == "abort" and message.get("cause") == "gone":
                     peer.give_up([int(message["seat"])], str(message.get("reason", "")))
+            if not peer.started:
+                peer.start()
         except (StopIteration, P2PCardsError, KeyError, TypeError, ValueError) as exc:
             raise ProtocolError(f"our own messages do not replay: {exc}") from None
         if peer._sender.replaying:

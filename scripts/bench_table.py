@@ -1,15 +1,20 @@
-"""A networked table against the same game in one process.
+"""A networked table against the same protocol without sockets.
 
-    .venv/bin/python scripts/bench_table.py [--seats 4] [--games 3] [--agent greedy]
+    .venv/bin/python scripts/bench_table.py [--seats 4,8] [--games 3] [--agent greedy]
 
-Each networked game is real: a host and seats-1 bots as separate processes on
-127.0.0.1, TLS, signatures, mental-poker dealing, the audit at the end. The
-local game is the same table (same agents, same round cap) with the local dealer
-in one process. Action latency is from the moment a seat has chosen its action
-to the moment every replica has applied it, read from the seats' `--trace`
-files (CLOCK_MONOTONIC, shared by all processes of the machine).
-Targets (issue 4): p95 action latency under 20 ms; the networked game within 3 s
-of the local game's time.
+Networked: a host and seats-1 bots as separate processes on 127.0.0.1 (TLS,
+signatures, mental-poker dealing, the verdict at the end). Without sockets: the
+very same `TablePeer`s with the same agents on in-memory links (`TableMesh`).
+
+Figures, per seat count, each the mean over the games:
+- envelopes per engine step: every seat's signed messages over the steps applied,
+  read from the host's save file (targets, issue 13: at most 2.5 at 4 seats, 4 at 8);
+- CPU per step, all seats together: networked, from each seat's `--trace` (its CPU
+  seconds at its first and its last applied step, so process start-up, the deck's
+  first shuffle and teardown are left out); without sockets, the process's CPU over
+  the same span (target: at most 3 ms networked at 4 seats);
+- wall seconds of a networked game, start-up included, and the action latency from
+  the moment a seat chose its action to the moment every replica applied it.
 """
 
 import argparse
@@ -19,86 +24,117 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from ai.match import play_match
+from ai.agents import make_agent
+from protocol.inprocess import TableMesh
+from protocol.savefile import load, rebuild
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
+ROUND_CAP = 100
 
 
-def networked_game(seats: int, agent: str, workdir: Path) -> tuple[float, list[float], int]:
-    """Wall seconds of one game, the action latencies (s), and its number of engine steps."""
+@dataclass
+class Figures:
+    """One game's measurements."""
+
+    steps: int
+    envelopes: int
+    cpu: float  # seconds, all seats, over the steps
+    wall: float = 0.0
+    latencies: tuple[float, ...] = ()
+
+
+def networked_game(seats: int, agent: str, workdir: Path) -> Figures:
+    """One game among separate processes on 127.0.0.1."""
     traces = [workdir / f"trace{seat}.jsonl" for seat in range(seats)]
     start = time.monotonic()
     command = [P2PCARDS, "host", "rpg-battle", "--seats", str(seats), "--port", "0"]
-    command += ["--agent", agent, "--home", str(workdir / "host"), "--round-cap", "100"]
-    command += ["--json", "--trace", str(traces[0])]
+    command += ["--agent", agent, "--home", str(workdir / "host"), "--round-cap", str(ROUND_CAP)]
+    command += ["--json", "--bind", "127.0.0.1", "--trace", str(traces[0])]
     host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert host.stdout is not None
     invite = json.loads(host.stdout.readline())["invite"]
-    bots = [
-        subprocess.Popen(
-            [
-                P2PCARDS,
-                "bot",
-                invite,
-                "--agent",
-                agent,
-                "--home",
-                str(workdir / f"bot{i}"),
-                "--quiet",
-                "--trace",
-                str(traces[i]),
-            ],
-        )
-        for i in range(1, seats)
-    ]
-    report = json.loads(host.communicate(timeout=300)[0].splitlines()[-1])
+    bots = []
+    for i in range(1, seats):
+        command = [P2PCARDS, "bot", invite, "--agent", agent, "--home", str(workdir / f"bot{i}")]
+        command += ["--bind", "127.0.0.1", "--quiet", "--trace", str(traces[i])]
+        bots.append(subprocess.Popen(command))
+    report = json.loads(host.communicate(timeout=600)[0].splitlines()[-1])
     for bot in bots:
         bot.wait(timeout=60)
     wall = time.monotonic() - start
     assert report["audit"] == "passed", report
     acted: dict[int, float] = {}
     applied: dict[int, list[float]] = {}
+    cpu = 0.0
     for trace in traces:
-        for line in trace.read_text().splitlines():
-            event = json.loads(line)
+        events = [json.loads(line) for line in trace.read_text().splitlines()]
+        steps = [e for e in events if e["event"] == "applied"]
+        cpu += steps[-1]["cpu"] - steps[0]["cpu"]
+        for event in events:
             if event["event"] == "act":
                 acted[event["step"]] = event["t"]
             else:
                 applied.setdefault(event["step"], []).append(event["t"])
-    latencies = [max(applied[step]) - t for step, t in acted.items() if len(applied[step]) == seats]
-    return wall, latencies, len(applied)
+    latencies = tuple(
+        max(applied[step]) - t for step, t in acted.items() if len(applied.get(step, ())) == seats
+    )
+    saved = load(next((workdir / "host" / "tables").glob("*.p2pt")))
+    steps = len(rebuild(saved).steps)
+    # The CPU figure spans steps 0 to n-1: n-1 steps' worth of work.
+    return Figures(steps, len(saved.envelopes), cpu * steps / max(1, steps - 1), wall, latencies)
+
+
+def local_game(seats: int, agent: str, seed: int) -> Figures:
+    """The same table's peers in this process, on in-memory links."""
+    agents = [make_agent(agent, seed * 100 + s) for s in range(seats)]
+    mesh = TableMesh("rpg-battle", agents, {"round_cap": ROUND_CAP}, seed=seed)
+    while not all(peer.steps for peer in mesh.peers):  # the deck's shuffle, left out as
+        mesh.run(max_deliveries=mesh.delivered + 1)  # it is from the networked figure
+    start = time.process_time()
+    mesh.run()
+    steps = len(mesh.peers[0].steps)
+    cpu = (time.process_time() - start) * steps / max(1, steps - 1)
+    return Figures(steps, len(mesh.peers[0].transcript), cpu)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seats", default="4,8")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--agent", default="greedy")
     args = parser.parse_args()
-    walls, latencies, locals_ = [], [], []
-    for game in range(args.games):
-        with tempfile.TemporaryDirectory() as tmp:
-            wall, lat, steps = networked_game(args.seats, args.agent, Path(tmp))
-        start = time.monotonic()
-        local = play_match("rpg-battle", [args.agent] * args.seats, seed=game, round_cap=100)
-        local_wall = time.monotonic() - start
-        walls.append(wall)
-        locals_.append(local_wall)
-        latencies.extend(lat)
+    for seats in (int(s) for s in args.seats.split(",")):
+        networked: list[Figures] = []
+        local: list[Figures] = []
+        for game in range(args.games):
+            with tempfile.TemporaryDirectory() as tmp:
+                networked.append(networked_game(seats, args.agent, Path(tmp)))
+            local.append(local_game(seats, args.agent, game))
+            n, m = networked[-1], local[-1]
+            print(
+                f"  game {game + 1}: networked {n.steps} steps, {n.wall:5.2f} s, "
+                f"{n.envelopes / n.steps:4.2f} envelopes and {n.cpu / n.steps * 1000:5.2f} ms "
+                f"CPU a step | no sockets {m.steps} steps, {m.envelopes / m.steps:4.2f} envelopes"
+                f" and {m.cpu / m.steps * 1000:5.2f} ms CPU a step"
+            )
+        steps = sum(f.steps for f in networked)
+        per_step = sum(f.cpu for f in networked) / steps * 1000
+        local_steps = sum(f.steps for f in local)
+        local_per_step = sum(f.cpu for f in local) / local_steps * 1000
+        latencies = [x for f in networked for x in f.latencies]
+        cuts = statistics.quantiles(latencies, n=100)
         print(
-            f"game {game + 1}: networked {wall:6.2f} s ({steps} steps) | local {local_wall:6.3f} s "
-            f"({local.steps} steps)"
+            f"{seats} seats, {args.agent}, {args.games} games: envelopes a step "
+            f"{sum(f.envelopes for f in networked) / steps:.2f} networked, "
+            f"{sum(f.envelopes for f in local) / local_steps:.2f} without sockets | CPU a step "
+            f"(all seats) {per_step:.2f} ms networked, {local_per_step:.2f} ms without sockets "
+            f"(ratio {per_step / local_per_step:.1f}) | a networked game "
+            f"{statistics.mean(f.wall for f in networked):.2f} s | action latency over "
+            f"{len(latencies)} actions: p50 {cuts[49] * 1000:.1f} ms, p95 {cuts[94] * 1000:.1f} ms"
         )
-    cuts = statistics.quantiles(latencies, n=100)
-    net, local_mean = statistics.mean(walls), statistics.mean(locals_)
-    print(
-        f"{args.seats} seats, {args.agent}: networked {net:.2f} s a game, local {local_mean:.3f} s,"
-        " "
-        f"ratio {net / local_mean:.0f}x, difference {net - local_mean:.2f} s | action latency "
-        f"over {len(latencies)} actions: p50 {cuts[49] * 1000:.1f} ms, p95 {cuts[94] * 1000:.1f} ms"
-    )
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ai.agents import make_agent
-from protocol.curve import P, Mask
+from protocol.curve import Mask, P
 from protocol.inprocess import TableMesh
 from protocol.table_messages import Abort
 from protocol.table_peer import TablePeer
@@ -355,7 +355,9 @@ def test_a_message_that_fits_no_operation_is_named(seats: int) -> None:
     fired = cheat_on(cheater, "announce", 4, extra)
     mesh.run()
     assert fired[0]
-    assert_named(mesh, "another seat was to announce", "fits no operation", "unexpected", "to decide")
+    assert_named(
+        mesh, "another seat was to announce", "fits no operation", "unexpected", "to decide"
+    )
 
 
 # ------------------------------------------------------------ silence

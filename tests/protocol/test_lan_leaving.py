@@ -1,0 +1,85 @@
+"""Players who leave a LAN table, and saved tables checked from their signed evidence."""
+
+import subprocess
+from pathlib import Path
+
+from lan_helpers import ENV, P2PCARDS, bot, open_table, result, start
+
+from protocol.wire import FrameDecoder, encode_frame
+
+ANSWERS = "2\n1\n" * 3000  # a person who always takes a middle option
+
+
+def quitting_person(tmp: Path, invite: str) -> tuple[int, str, str]:
+    """A person who answers a few questions, then types q."""
+    person = start("join", invite, "--home", str(tmp / "person"), stdin=True)
+    out, err = person.communicate("2\n1\n2\n1\nq\n", timeout=60)
+    return person.returncode, out, err
+
+
+def test_a_player_who_quits_is_waited_for_then_forfeits(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2, "--leave-timeout", "3")
+    code, _, err = quitting_person(tmp_path, invite)
+    assert code == 0, err
+    assert "You left the table" in err and "join --resume" in err and "--home" in err
+    code, report, said = result(host, timeout=60)
+    assert code == 0, said
+    assert report["ended"] == "forfeit" and report["winners"] == [0]
+    assert report["cheaters"] == []
+    assert [(f["seat"], f["kind"]) for f in report["faults"]] == [(1, "left")]  # type: ignore[index, union-attr]
+    assert "seat 1 (player) left (quit); waiting 3 s" in " ".join(said.split())
+
+
+def test_a_player_who_quits_can_come_back_before_the_timeout(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2, "--leave-timeout", "60")
+    code, _, err = quitting_person(tmp_path, invite)
+    assert code == 0, err
+    saved = next((tmp_path / "person" / "tables").glob("*.p2pt"))
+    back = start("join", "--resume", str(saved), "--home", str(tmp_path / "person"), stdin=True)
+    out, err = back.communicate(ANSWERS, timeout=120)
+    assert back.returncode == 0, err
+    assert "Back at seat 1" in out and "Game over" in out
+    code, report, said = result(host, timeout=60)
+    assert code == 0, said
+    assert report["ended"] == "finished" and report["audit"] == "passed"
+    assert "is back" in said
+    resumed = next(p for p in saved.parent.glob("*resumed*.p2pt"))
+    again = start("join", "--resume", str(resumed), "--home", str(tmp_path / "person"))
+    _, err = again.communicate(timeout=30)
+    assert again.returncode == 2 and "that game is over" in err and "Traceback" not in err
+
+
+def audit(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([P2PCARDS, "audit", str(path)], capture_output=True, text=True, env=ENV)
+
+
+def test_an_unfinished_game_is_audited_as_unfinished_not_as_cheating(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2, "--leave-timeout", "2")
+    quitting_person(tmp_path, invite)
+    result(host, timeout=60)
+    saved = next((tmp_path / "person" / "tables").glob("*.p2pt"))
+    checked = audit(saved)
+    assert checked.returncode == 0, checked.stderr
+    assert "Unfinished" in checked.stdout and "cheat" not in checked.stdout
+
+
+def test_a_save_file_stripped_of_evidence_fails_its_audit_saying_what_is_missing(
+    tmp_path: Path,
+) -> None:
+    """The audit used to re-derive the game from unsigned frames: a copy with 70 key and
+    shuffle frames removed still passed. Now only signed messages count."""
+    host, invite = open_table(tmp_path, 2)
+    assert result(bot(tmp_path, invite, 1))[0] == 0
+    assert result(host)[0] == 0
+    saved = next((tmp_path / "host" / "tables").glob("*.p2pt"))
+    assert audit(saved).returncode == 0
+    frames = FrameDecoder().feed(saved.read_bytes())
+    envelopes = [i for i, f in enumerate(frames) if f["kind"] == "env" and f["seat"] == 1]
+    kept = [f for i, f in enumerate(frames) if i not in envelopes[-20:]]  # seat 1's last 20
+    stripped = tmp_path / "stripped.p2pt"
+    stripped.write_bytes(b"".join(encode_frame(f) for f in kept))
+    checked = audit(stripped)
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr
+    said = " ".join((checked.stdout + checked.stderr).split())
+    assert "vidence" in said and "missing" in said
+    assert "waiting for messages of seat 1" in said
