@@ -1,9 +1,11 @@
-"""Decoders of outside input: each refuses bad input with one of the project's errors."""
+"""Decoders of outside input: regression tests for what fuzzing found, and a short fuzz run
+of every target (tests/fuzz/targets.py) that lets only the project's own errors escape."""
 
 from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -11,6 +13,8 @@ import msgpack
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import HealthCheck, given, settings
+from targets import TARGETS, inputs, real_table
 
 from ai.bots import MAX_LINE, CommandBot, parse_act
 from ai.errors import AgentIllegalAction
@@ -25,6 +29,11 @@ from protocol import identity
 from protocol.discovery import MAGIC, Beacon, BeaconError
 from protocol.identity import Identity, certificate_key
 from protocol.invite import Invite, InviteError
+
+# Every target, but those whose open bugs are in files this harness may not fix (named
+# here, with the input that shows them, until they are fixed and the target comes back).
+CI_TARGETS = sorted(TARGETS)
+EXAMPLES = 500  # per target: the whole file stays well under 30 s on two cores
 
 ACTIONS = [{"kind": "pass"}, {"kind": "react", "card": "dodge"}]
 FINGERPRINT = "AAAA-BBBB-CCCC-DDDD"
@@ -257,3 +266,90 @@ def test_an_invite_code_may_have_spaces_around_it_and_any_case() -> None:
         "127.0.0.1", 7777, FINGERPRINT, "EEEE-FFFF"
     )
     assert Invite.parse("my-pc.local:80/AAAA-BBBB-CCCC-DDDD/EEEE-FFFF").host == "my-pc.local"
+
+
+# ------------------------------------------------------------------ fuzzing
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_every_seed_is_a_valid_input(name: str) -> None:
+    target = TARGETS[name]
+    accepted = 0
+    for seed in target.seeds():
+        try:
+            target.run(seed)
+        except target.allowed:
+            continue
+        accepted += 1
+    assert accepted == len(target.seeds()) if target.all_seeds_pass else accepted >= 1
+
+
+@pytest.mark.parametrize("name", CI_TARGETS)
+def test_only_the_projects_own_errors_escape_a_decoder(name: str) -> None:
+    target = TARGETS[name]
+
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=True,  # the same draws every run (only the seed table's keys differ)
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(inputs(target))
+    def fuzz(data: bytes) -> None:
+        target.check(data)
+
+    fuzz()
+
+
+# What scripts/fuzz.py found at 9e354b4, in files this harness does not own (since fixed
+# there): each must stay a clean refusal.
+DEEP = b"\x91" * 1000 + b"\xc0"  # lists in lists, 1000 deep: msgpack will not pack it
+MIXED = {"kind": 1, b"kind": 2}  # text and bytes keys: no sorted, canonical form
+
+
+def _packed(value: object, raw: bytes = b"") -> bytes:
+    """`value` packed, with the string "@raw" in it replaced by the bytes `raw`."""
+    return msgpack.packb(value, use_bin_type=True).replace(msgpack.packb("@raw"), raw)
+
+
+def _envelope(body: object, raw: bytes = b"") -> bytes:
+    fields = {"kind": "env", "seat": 0, "seq": 0, "prev": bytes(32), "sig": bytes(64)}
+    return _packed({**fields, "body": body}, raw)
+
+
+def _roster(options: object, raw: bytes = b"") -> bytes:
+    return _packed({**real_table().roster, "options": options}, raw)
+
+
+def _save_file_seated_at_infinity() -> bytes:
+    frames = real_table().frames
+    header = msgpack.unpackb(frames[0], raw=False)
+    header["seat"] = float("inf")  # int(inf): OverflowError
+    frames = [msgpack.packb(header, use_bin_type=True), *frames[1:]]
+    return b"".join(len(f).to_bytes(4, "big") + f for f in frames)
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        # TypeError sorting the body's keys for the signed bytes
+        pytest.param("envelope", lambda: _envelope(MIXED), id="envelope-mixed-keys"),
+        pytest.param(
+            "envelope", lambda: _envelope(msgpack.packb(MIXED)), id="envelope-mixed-keys-packed"
+        ),
+        # RecursionError walking the body for the signed bytes, or repr() of the kind
+        pytest.param("envelope", lambda: _envelope({"x": "@raw"}, DEEP), id="envelope-deep"),
+        pytest.param("envelope", lambda: _packed({"kind": "@raw"}, DEEP), id="kind-deep"),
+        pytest.param("roster", lambda: _roster(MIXED), id="roster-mixed-keys"),
+        pytest.param("roster", lambda: _roster({"a": "@raw"}, DEEP), id="roster-deep"),
+        pytest.param("save-file", _save_file_seated_at_infinity, id="save-file-seat-inf"),
+        pytest.param("mental", lambda: _packed({"kind": {}}), id="mental-unhashable-kind"),
+        # the root of the RecursionErrors: the wire takes no deep nesting
+        pytest.param("payload", lambda: DEEP, id="payload-deep"),
+    ],
+)
+def test_what_fuzzing_found_is_refused_cleanly(name: str, make: Callable[[], bytes]) -> None:
+    target = TARGETS[name]
+    with pytest.raises(target.allowed):
+        target.run(make())
