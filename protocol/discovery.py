@@ -93,7 +93,8 @@ def _int(value: object) -> int:
 def parse_target(text: str) -> tuple[str, int]:
     """ADDR:PORT for beacons; ValueError says what is wrong."""
     host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    # ASCII digits only: isdigit() also passes '٣' (which int() reads) and '²' (which not).
+    if not host or not re.fullmatch(r"[0-9]{1,5}", port) or not 0 < int(port) < 65536:
         raise ValueError(f"{text!r} is not ADDR:PORT")
     return host, int(port)
 

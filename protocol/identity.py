@@ -63,7 +63,7 @@ class Identity:
         if path.exists():
             try:
                 key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-            except (ValueError, TypeError) as exc:
+            except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
                 raise LocalProtocolError(f"{path} is not a valid identity key: {exc}") from None
             if not isinstance(key, Ed25519PrivateKey):
                 raise LocalProtocolError(f"{path} holds a key that is not Ed25519")

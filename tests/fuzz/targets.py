@@ -16,6 +16,7 @@ atheris when installed).
 from __future__ import annotations
 
 import atexit
+import base64
 import contextlib
 import copy
 import functools
@@ -31,7 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from hypothesis import strategies as st
 
 from ai.bots import observe_message, parse_act
@@ -45,7 +48,7 @@ from p2pcards.games.rpg_battle import cards as rpg_battle_cards
 from protocol import codec
 from protocol.discovery import Beacon, BeaconError
 from protocol.errors import ProtocolError
-from protocol.identity import certificate_key
+from protocol.identity import KEY_FILE, Identity, certificate_key
 from protocol.invite import Invite, InviteError, new_secret
 from protocol.roster import Roster
 from protocol.savefile import SaveFileError, load
@@ -193,18 +196,25 @@ def beacon(data: bytes) -> None:
 
 
 @functools.cache
-def _save_path() -> Path:
+def _scratch() -> Path:
+    """A directory for the targets that read files, removed at exit."""
     directory = tempfile.mkdtemp(prefix="p2pcards-fuzz-")
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
-    return Path(directory) / "table.p2pt"
+    return Path(directory)
 
 
 def save_file(data: bytes) -> None:
     """A save file, loaded as `join --resume` does (a cut last frame tolerated) or as
     `audit` does (not): the length's parity picks, so one corpus serves both."""
-    path = _save_path()
+    path = _scratch() / "table.p2pt"
     path.write_bytes(data)
     load(path, tolerate_cut=len(data) % 2 == 0)
+
+
+def identity_file(data: bytes) -> None:
+    """The identity key in a home directory, which a person may have edited or broken."""
+    (_scratch() / KEY_FILE).write_bytes(data)
+    Identity.load_or_create(_scratch())
 
 
 def bot_answer(data: bytes) -> None:
@@ -260,6 +270,15 @@ def _bot_seeds() -> list[bytes]:
     ]
 
 
+def _identity_seeds() -> list[bytes]:
+    pkcs8, none = serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    pem = serialization.Encoding.PEM
+    return [
+        Ed25519PrivateKey.generate().private_bytes(pem, pkcs8, none),
+        X25519PrivateKey.generate().private_bytes(pem, pkcs8, none),  # a key, but not ours
+    ]
+
+
 def _save_seeds() -> list[bytes]:
     data = real_table().save_file
     cut = data[: len(data) - 8 - len(data) % 2]  # as a killed process leaves it; even: resumed
@@ -277,7 +296,7 @@ class Target:
     run: Callable[[bytes], None]
     allowed: tuple[type[BaseException], ...]
     seeds: Callable[[], list[bytes]]
-    form: str  # "msgpack", "frames", "beacon", "text" or "bytes": what mutators understand
+    form: str  # msgpack, frames, beacon, pem, text or bytes: what the mutators understand
     all_seeds_pass: bool = True  # every seed is accepted (False: at least one is)
 
     def check(self, data: bytes) -> None:
@@ -301,6 +320,8 @@ TARGETS: dict[str, Target] = {
         Target("invite", invite, (InviteError,), _invite_seeds, "text"),
         Target("beacon", beacon, (BeaconError,), _beacon_seeds, "beacon"),
         Target("save-file", save_file, (SaveFileError,), _save_seeds, "frames"),
+        Target("identity-file", identity_file, (ProtocolError,), _identity_seeds, "pem",
+               all_seeds_pass=False),
         Target("bot-answer", bot_answer, (AgentFailure,), _bot_seeds, "text"),
         Target("cards-rpg-battle", cards_rpg_battle, (CardDataError,),
                lambda: [_data_file("p2pcards.games.rpg_battle")], "text"),
@@ -552,6 +573,18 @@ def mutate_text(data: bytes, rng: random.Random) -> bytes:
     return data[:at] + piece + data[at + rng.randint(1, 12) :]
 
 
+def _mutate_pem(data: bytes, rng: random.Random, changes: int) -> bytes:
+    """Changes to the DER inside PEM armour: the key's structure, not its base64."""
+    lines = data.strip().split(b"\n")
+    try:
+        der = base64.b64decode(b"".join(lines[1:-1]), validate=True)
+    except ValueError:
+        return mutate_text(data, rng)
+    for _ in range(changes):
+        der = mutate_bytes(der, rng)
+    return b"\n".join([lines[0], base64.encodebytes(der).strip(), lines[-1]]) + b"\n"
+
+
 def mutate(target: Target, data: bytes, rng: random.Random, seeds: list[bytes]) -> bytes:
     """Some changes to `data` in the way its form allows, now and then spliced with a seed."""
     if seeds and rng.random() < 0.05:
@@ -562,6 +595,8 @@ def mutate(target: Target, data: bytes, rng: random.Random, seeds: list[bytes]) 
         return _mutate_msgpack(data, rng, changes)
     if target.form == "beacon" and data.startswith(b"P2PC") and rng.random() < 0.9:
         return data[:4] + _mutate_msgpack(data[4:], rng, changes)
+    if target.form == "pem" and rng.random() < 0.8:
+        return _mutate_pem(data, rng, changes)
     for _ in range(changes):
         if target.form == "frames":
             data = _mutate_frames(data, rng)

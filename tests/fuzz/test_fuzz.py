@@ -3,6 +3,7 @@ of every target (tests/fuzz/targets.py) that lets only the project's own errors 
 
 from __future__ import annotations
 
+import base64
 import sys
 import tempfile
 from collections.abc import Callable
@@ -12,6 +13,7 @@ from pathlib import Path
 import msgpack
 import pytest
 from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from targets import TARGETS, inputs, real_table
@@ -26,7 +28,8 @@ from p2pcards.errors import CardDataError
 from p2pcards.games import load as load_game
 from p2pcards.games.rpg_battle import cards as rpg_battle_cards
 from protocol import identity
-from protocol.discovery import MAGIC, Beacon, BeaconError
+from protocol.discovery import MAGIC, Beacon, BeaconError, parse_target
+from protocol.errors import LocalProtocolError
 from protocol.identity import Identity, certificate_key
 from protocol.invite import Invite, InviteError
 
@@ -181,6 +184,31 @@ def test_an_oversized_certificate_is_refused_before_parsing(
     assert certificate_key(_certificate() + b"\x00" * identity.MAX_CERTIFICATE) == b""
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda der: der.replace(bytes.fromhex("06032b6570"), bytes.fromhex("06032b6563")),
+        lambda der: der[:-3],
+        lambda der: b"",
+    ],
+    ids=["unknown-algorithm", "cut", "empty"],
+)
+def test_a_broken_identity_file_is_a_protocol_error(
+    tmp_path: Path, change: Callable[[bytes], bytes]
+) -> None:
+    der = Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.DER,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    body = base64.encodebytes(change(der))
+    (tmp_path / identity.KEY_FILE).write_bytes(
+        b"-----BEGIN PRIVATE KEY-----\n" + body + b"-----END PRIVATE KEY-----\n"
+    )
+    with pytest.raises(LocalProtocolError, match="not a valid identity key"):
+        Identity.load_or_create(tmp_path)
+
+
 # ------------------------------------------------------------------ beacons
 
 
@@ -232,6 +260,12 @@ def test_our_own_beacon_decodes_whatever_the_hosts_name() -> None:
     decoded = Beacon.decode(Beacon("getgem", 5, 4, FINGERPRINT, 7777, name).encode())
     assert len(decoded.name) <= 40 and decoded.name.isprintable()
     assert decoded.name.startswith("a very long host name")
+
+
+@pytest.mark.parametrize("text", ["x:٣٣", "x:７７", "x:²", "x:", ":7778", "x:7778 ", "x:0"])
+def test_a_listen_address_has_a_port_of_ascii_digits(text: str) -> None:
+    with pytest.raises(ValueError, match="is not ADDR:PORT"):
+        parse_target(text)
 
 
 # ------------------------------------------------------------------ invite codes
