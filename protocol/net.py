@@ -862,7 +862,7 @@ class Node:
     def _save(self, writer: SaveWriter | None, table: TablePeer) -> None:
         if writer is not None:
             writer.catch_up(
-                table.transcript, table.mental.secret_log, table.decisions, table.outcome
+                table.record, table.mental.secret_log, table.decisions, table.outcome
             )
 
     def _tell(self, table: TablePeer) -> None:

@@ -3,7 +3,8 @@
 The file is a sequence of frames (as on the wire): first the signed roster, the
 seat and its sealing key for the table, then, as the game goes, the seat's own
 secrets (`secret`) and decisions (`decision`), every signed envelope it
-accepted, its own included (`env`), and at the end the verdict it reached
+accepted, its own included (`env`), every one it refused and accused its seat for
+(`refused`), in the order they came, and at the end the verdict it reached
 (`verdict`).
 
 Only the envelopes are evidence. Everything else in the file is the seat's own
@@ -34,7 +35,7 @@ from protocol.audit import Fault
 from protocol.errors import ProtocolError
 from protocol.mental import ShuffleSecrets
 from protocol.roster import Roster, verify_signature
-from protocol.table_peer import TableKeys, TableOutcome, TablePeer
+from protocol.table_peer import TableKeys, TableOutcome, TablePeer, Taken
 from protocol.transcript import Envelope, Receiver
 from protocol.wire import FrameDecoder, WireError, encode_frame
 
@@ -56,7 +57,8 @@ class SavedTable:
     sealing_key: bytes
     own_secrets: dict[int, ShuffleSecrets | bytes] = field(default_factory=dict)
     decisions: list[dict[str, Any]] = field(default_factory=list)  # action JSON, ours
-    envelopes: list[Envelope] = field(default_factory=list)
+    envelopes: list[Envelope] = field(default_factory=list)  # accepted: the evidence
+    record: list[Envelope] = field(default_factory=list)  # accepted and refused, in order
     verdict: dict[str, Any] | None = None  # what the seat concluded, as it wrote it
 
     @property
@@ -141,7 +143,7 @@ class SaveWriter:
 
     def catch_up(
         self,
-        envelopes: Sequence[Envelope],
+        record: Sequence[Taken],
         own_secrets: Sequence[tuple[int, ShuffleSecrets | bytes]],
         decisions: Sequence[Any],
         outcome: TableOutcome | None = None,
@@ -151,7 +153,7 @@ class SaveWriter:
         new = (
             len(own_secrets) - self._secrets
             + len(decisions) - self._decisions
-            + len(envelopes) - self._envelopes
+            + len(record) - self._envelopes
             + (outcome is not None and not self._ended)
         )  # fmt: skip
         if not new:
@@ -162,9 +164,12 @@ class SaveWriter:
         for action in decisions[self._decisions :]:
             self._write({"kind": "decision", "action": action.to_json()})
         self._decisions = len(decisions)
-        for envelope in envelopes[self._envelopes :]:
-            self.out.write(envelope.frame)
-        self._envelopes = len(envelopes)
+        for envelope, refused in record[self._envelopes :]:
+            if refused:
+                self._write({"kind": "refused", "envelope": envelope.packed})
+            else:
+                self.out.write(envelope.frame)
+        self._envelopes = len(record)
         if outcome is not None and not self._ended:
             self._write(verdict_frame(outcome))
             self._ended = True
@@ -259,6 +264,12 @@ def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
                 envelope = Envelope.from_wire(frame)
                 receiver.accept(envelope)
                 saved.envelopes.append(envelope)
+                saved.record.append(envelope)
+            elif kind == "refused":
+                packed = frame.get("envelope")
+                if not isinstance(packed, bytes):
+                    raise ValueError("a refused message is a packed envelope")
+                saved.record.append(Envelope.unpack(packed))
             elif kind == "secret":
                 step = frame.get("step")
                 if not isinstance(step, int) or isinstance(step, bool) or step < 0:
@@ -297,7 +308,7 @@ def rebuild(
         )
         return TablePeer.restore(
             game, saved.roster.options, saved.table_id, saved.seat, keys,
-            saved.own_secrets, saved.envelopes, decisions, test_seed,
+            saved.own_secrets, saved.record, decisions, test_seed,
         )  # fmt: skip
     except (P2PCardsError, ProtocolError, TypeError) as exc:
         raise SaveFileError(f"the saved table does not replay: {exc}") from None

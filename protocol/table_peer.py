@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -102,6 +102,13 @@ class Accusation:
     evidence: tuple[Envelope, ...] = ()
 
 
+class Taken(NamedTuple):
+    """An envelope a seat took, in order: accepted, or refused (its seat was accused)."""
+
+    envelope: Envelope
+    refused: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Desync:
     """Another replica's public state differs from ours after the same step."""
@@ -168,6 +175,9 @@ class TablePeer:
         self._receiver = Receiver(table_id, list(keys.verify))
         self.outbox: list[Envelope] = []  # ours, to go to every other seat, in order
         self.transcript: list[Envelope] = []  # every envelope accepted, ours included
+        # What this seat took, in order: every envelope accepted, ours included, and those
+        # it refused and accused their seat for. Its save file holds this; restore replays it.
+        self.record: list[Taken] = []
         self.sent: list[Envelope] = []  # ours, in sequence order: what a peer may ask again
         self.decisions: list[Action] = []  # ours, in order: a resumed seat makes them again
         self._held: dict[tuple[int, int], int] = {}  # (seat, number) -> index in transcript
@@ -280,11 +290,19 @@ class TablePeer:
         if index is not None:
             held = self.transcript[index]
             if held != envelope:
+                self._refused(envelope)
                 self._conflict(held, envelope)
             return
+        if self.phase != "playing":
+            # After a stop only the disclosures and the evidence matter: a seat that keeps
+            # talking past that is cut off, not stored without end.
+            self._after_stop[seat] += 1
+            if self._after_stop[seat] > MAX_AFTER_STOP:
+                return
         try:
             message = self._receiver.accept(envelope)
         except BrokenChain:
+            self._refused(envelope)
             if envelope.seq == 0:
                 self._accuse(seat, "message", "its first message chains to another",
                              evidence=(envelope,))  # fmt: skip
@@ -297,25 +315,28 @@ class TablePeer:
             )  # fmt: skip
             return
         except WireError as exc:  # signed, but its body is no message: provable
+            self._refused(envelope)
             self._accuse(seat, "message", exc.reason, evidence=(envelope,))
             return
         except RemoteProtocolError as exc:  # a bad signature or a gap: only our link saw it
             if not any(a.by == self.seat and a.seat == seat for a in self.accusations):
+                self._refused(envelope)
                 self._accuse(seat, "link", exc.reason)  # past its first fault, a seat's
             return  # chain is broken here: what follows cannot fit, and says nothing new
-        if self.phase != "playing":
-            # After a stop only the disclosures and the evidence matter: a seat that keeps
-            # talking past that is cut off, not stored without end.
-            self._after_stop[seat] += 1
-            if self._after_stop[seat] > MAX_AFTER_STOP:
-                return
         self._held[(seat, envelope.seq)] = len(self.transcript)
         self.transcript.append(envelope)
+        self.record.append(Taken(envelope, refused=False))
         self._take(envelope, message, len(self.transcript) - 1)
         self._check_ack_claims(seat)
         self._feed_evidence(seat)
         if self._started:
             self._advance()
+
+    def _refused(self, envelope: Envelope) -> None:
+        """Keep, in the order it came, a message we refused and accused its seat for: a seat
+        rebuilt from its record must refuse it again at the same point, to say the same."""
+        if sum(1 for a in self.accusations if a.by == self.seat) < MAX_ACCUSATIONS:
+            self.record.append(Taken(envelope, refused=True))
 
     def _take(self, envelope: Envelope, message: dict[str, Any], index: int) -> None:
         seat = envelope.seat
@@ -392,12 +413,14 @@ class TablePeer:
         A difference is an accusation, but the message is still taken: its sender's
         abort or disclosure is what settles whose the fault is.
         """
+        agreed = True
         for other, (count, chain) in enumerate(sync.acks):
             if other == seat:
                 continue
             held = self._receiver.next_seq(other)
             if count <= held:
                 if self._receiver.chain_hash(other, count) != chain:
+                    agreed = False
                     self._ack_mismatch(seat, other, count, envelope)
             elif other == self.seat:
                 self._accuse(
@@ -406,6 +429,8 @@ class TablePeer:
                 )  # fmt: skip
             else:
                 self._ack_claims[(seat, other)] = (count, chain, envelope)
+        if not agreed:
+            return  # replicas fed different messages differ: that is not the replica's doing
         if sync.steps < len(self._states):
             self._compare_state(seat, sync.steps, sync.state, envelope)
         else:
@@ -558,8 +583,15 @@ class TablePeer:
             self.mental.log, self.table_id, self.num_seats, self.mental.encryption_keys,
             excused=set(self.gone) | {a.seat for a in self.accusations if a.seat is not None},
         )  # fmt: skip
+        # Once a seat is known to have told seats different things, honest replicas may
+        # differ through no fault of theirs: a desync then names nobody.
+        equivocation = bool(self._disputes) or any(
+            a.cause == "equivocation" for a in self.accusations
+        )
         for accusation in self.accusations:
             if accusation.by == self.seat and accusation.seat is not None:
+                if accusation.cause == "state" and equivocation:
+                    continue
                 kind: FaultKind = "cheat"
                 if accusation.cause == "gone":
                     kind = "left" if accusation.seat in self.left else "silent"
@@ -605,6 +637,8 @@ class TablePeer:
         claim = f"seat {by} reported {'' if seat is None else f'seat {seat}: '}{accusation.reason}"
         if cause == "gone" or (seat is not None and seat in named):
             return None, ""
+        if cause == "state" and any(a.cause == "equivocation" for a in self.accusations):
+            return None, f"{claim} (explained: a seat told seats different things)"
         if cause == "unmask" or seat is None:
             if named:
                 return None, ""
@@ -726,6 +760,7 @@ class TablePeer:
         self._receiver.accept_own(envelope)
         self._held[(self.seat, envelope.seq)] = len(self.transcript)
         self.transcript.append(envelope)
+        self.record.append(Taken(envelope, refused=False))
         self.sent.append(envelope)
         self.outbox.append(envelope)
 
@@ -773,11 +808,12 @@ class TablePeer:
         seat: int,
         keys: TableKeys,
         saved_secrets: dict[int, ShuffleSecrets | bytes],
-        transcript: Sequence[Envelope],
+        record: Sequence[Envelope],
         decisions: Sequence[Action],
         test_seed: int | None = None,
     ) -> TablePeer:
-        """Rebuild a seat by playing its saved transcript through again.
+        """Rebuild a seat by playing its saved record through again (see `TablePeer.record`:
+        the envelopes it took, refused ones included, in order).
 
         The other seats' messages are fed in the order they first arrived; ours are
         made again from the same secrets and decisions, each at its place in the
@@ -788,11 +824,11 @@ class TablePeer:
         the file does not replay.
         """
         peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed)
-        ours = [e for e in transcript if e.seat == seat]
+        ours = [e for e in record if e.seat == seat]
         peer._sender.expect(ours)
         choices = iter(decisions)
         try:
-            for envelope in transcript:
+            for envelope in record:
                 if envelope.seat != seat:
                     peer.receive(envelope)
                     continue

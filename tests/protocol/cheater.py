@@ -3,7 +3,8 @@
 It joins like `p2pcards bot`, plays greedy, and at one moment misbehaves:
 - forge: one of its envelopes leaves with a corrupted signature;
 - out-of-turn: it announces an action while another seat is to act;
-- illegal: on its turn it announces an action the rules do not allow.
+- illegal: on its turn it announces an action the rules do not allow;
+- equivocate: one of its moves goes to the last seat as another move, signed too.
 """
 
 import asyncio
@@ -19,6 +20,7 @@ from protocol.identity import Identity
 from protocol.invite import Invite
 from protocol.net import LocalSeat, Node
 from protocol.table_peer import TablePeer
+from protocol.transcript import Envelope, pack_body
 
 
 def sabotage(table: TablePeer, mode: str) -> None:
@@ -57,6 +59,45 @@ def sabotage(table: TablePeer, mode: str) -> None:
         table.replica.verify_action = lenient  # type: ignore[method-assign]
 
 
+def equivocate(node: Node) -> None:
+    """From its third move on, the first move that is not a pass goes to the highest other
+    seat as a pass instead, under the same number and signed: two messages, one number."""
+    assert node.roster is not None
+    last = max(s for s in range(len(node.roster.members)) if s != node.seat)
+    moves = [0]
+    twins: dict[int, Envelope] = {}
+
+    def twin_of(peer: TablePeer, envelope: Envelope) -> Envelope:
+        message = envelope.message
+        if message["kind"] != "announce" or (twins and envelope.seq not in twins):
+            return envelope
+        if envelope.seq not in twins:
+            moves[0] += 1
+            if moves[0] < 3 or message["payload"]["action"] == {"kind": "pass"}:
+                return envelope
+            body = {**message, "payload": {"action": {"kind": "pass"}, "positions": []}}
+            unsigned = Envelope(envelope.seat, envelope.seq, envelope.prev, pack_body(body), b"")
+            key = peer.keys.signing
+            assert key is not None
+            signature = key.sign(unsigned.signed_bytes(peer.table_id))
+            twins[envelope.seq] = dataclasses.replace(unsigned, signature=signature)
+        return twins[envelope.seq]
+
+    def send_with_a_twin(peer: TablePeer) -> None:
+        peer.outbox.clear()
+        for seat, conn in list(node.links.items()):
+            start = node._link_sent.get(seat, 0)
+            if start >= len(peer.sent) or conn.closed:
+                continue
+            node._link_sent[seat] = len(peer.sent)
+            sent = peer.sent[start:]
+            if seat == last:
+                sent = [twin_of(peer, e) for e in sent]
+            conn.post([e.frame for e in sent])
+
+    node._send_outbox = send_with_a_twin  # type: ignore[method-assign]
+
+
 async def main(mode: str, code: str, home: Path) -> None:
     agent = make_agent("greedy", 1)
     fired = [False]
@@ -72,6 +113,8 @@ async def main(mode: str, code: str, home: Path) -> None:
     await node.listen()
     await node.join(Invite.parse(code))
     sabotage(node.prepare(), mode)
+    if mode == "equivocate":
+        equivocate(node)
     await node.connect_mesh()
     try:
         await node.play(silent=10, leave_after=10)

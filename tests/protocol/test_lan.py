@@ -320,3 +320,40 @@ def test_a_bot_in_another_language_takes_a_seat(tmp_path: Path) -> None:
     for code, report, err in (result(js), result(host)):
         assert code == 0, err
         assert report["audit"] == "passed"
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("illegal", "announced an illegal action"),
+        ("equivocate", "signed two different messages"),
+    ],
+)
+def test_at_three_seats_every_honest_seat_names_the_cheater_in_its_save_file(
+    tmp_path: Path, mode: str, reason: str
+) -> None:
+    """Identifiable abort over the LAN: the host and an honest bot both stop, name seat 2,
+    exit 1, and their save files' audits name seat 2 from the signed evidence alone."""
+    host, invite = open_table(tmp_path, 3)
+    honest = bot(tmp_path, invite, 1)
+    time.sleep(0.5)  # the cheater takes the last seat
+    cheater = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("cheater.py")), mode, invite,
+         str(tmp_path / "cheater")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    reports = [result(host, timeout=90), result(honest, timeout=90)]
+    cheater.kill()
+    cheater.wait()
+    for code, report, err in reports:
+        assert code == 1, err
+        assert report["ended"] == "aborted" and report["cheaters"] == [2], report
+        assert any(reason in f["reason"] for f in report["faults"])  # type: ignore[attr-defined, index]
+        assert "Traceback" not in err
+    for home in ("host", "bot1"):
+        saved = next((tmp_path / home / "tables").glob("*.p2pt"))
+        audited = subprocess.run(
+            [P2PCARDS, "audit", str(saved)], capture_output=True, text=True, env=ENV
+        )
+        assert audited.returncode == 1, audited.stderr
+        assert "cheated: seat 2" in audited.stdout and reason in " ".join(audited.stdout.split())

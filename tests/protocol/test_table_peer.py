@@ -72,7 +72,7 @@ def test_a_seat_rebuilt_from_its_transcript_and_secrets_is_the_same_seat(with_ke
     keys = original.keys if with_key else dataclasses.replace(original.keys, signing=None)
     rebuilt = TablePeer.restore(
         GAME, OPTIONS, original.table_id, 1, keys, dict(original.mental.secret_log),
-        original.transcript, original.decisions,
+        [t.envelope for t in original.record], original.decisions,
     )  # fmt: skip
     assert rebuilt.sent == original.sent  # every message ours again, byte for byte
     assert rebuilt.finished and rebuilt.outcome == original.outcome
@@ -90,7 +90,7 @@ def test_a_transcript_that_does_not_give_back_our_own_messages_is_refused() -> N
         TablePeer.restore(
             GAME, OPTIONS, original.table_id, 0,
             dataclasses.replace(original.keys, signing=None), dict(original.mental.secret_log),
-            original.transcript, other_choices,
+            [t.envelope for t in original.record], other_choices,
         )  # fmt: skip
 
 
