@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography import x509
-from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.exceptions import InternalError, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.x509.oid import NameOID
@@ -63,8 +63,11 @@ class Identity:
         if path.exists():
             try:
                 key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-            except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
-                raise LocalProtocolError(f"{path} is not a valid identity key: {exc}") from None
+            except (ValueError, TypeError, UnsupportedAlgorithm, InternalError) as exc:
+                # InternalError: OpenSSL refused the key itself (X448's OID on 32 bytes). The
+                # first line says what; the rest of cryptography's text is advice to developers.
+                reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+                raise LocalProtocolError(f"{path} is not a valid identity key: {reason}") from None
             if not isinstance(key, Ed25519PrivateKey):
                 raise LocalProtocolError(f"{path} holds a key that is not Ed25519")
             return Identity(key)
