@@ -9,15 +9,23 @@ table's (all peers together). The baseline runs the same two-phase shuffle
 in RFC 3526 group 14, as classic SRA mental poker does, on the same pile.
 Targets (issue 3): 4 seats x 100 cards shuffled and locked in under 0.5 s of
 CPU in total; at least 100x faster than the modular-exponentiation baseline.
+
+The floor (issue 13): a shuffle of N cards by S seats is 3·N·S scalar
+multiplications (mask and permute; take the pile mask off; put a card mask on),
+so its floor is that many times the cost of one multiplication by a fresh scalar,
+measured here; target: the whole shuffle (signatures, messages and all) within
+1.15x of it at 4 seats x 100 cards. `--audit` also times the audit of whole
+4-seat games of different lengths (target: time per log entry flat: linear).
 """
 
 import argparse
 import secrets
 import time
 
+from ai.agents import make_agent
 from protocol.audit import audit
 from protocol.curve import Mask, hash_to_point
-from protocol.inprocess import make_peers, run_everywhere
+from protocol.inprocess import TableMesh, make_peers, run_everywhere
 from protocol.mental import ShuffleSecrets, mask_and_permute, remask
 
 # RFC 3526, 2048-bit MODP group 14.
@@ -87,15 +95,55 @@ def main() -> None:
         "--baseline-cards", type=int, default=None,
         help="pile size for the slow baseline (default: --cards); the ratio compares equal piles",
     )  # fmt: skip
+    parser.add_argument(
+        "--audit", action="store_true", help="also time audits of 4-seat games of growing length"
+    )
     args = parser.parse_args()
     points = [hash_to_point("bench", "card", i) for i in range(args.cards)]
     Mask.random()  # warm up
-    print(f"{args.cards}-card pile; CPU seconds for the whole table (all peers together)")
+    one = multiplication_cost(points)
+    print(
+        f"{args.cards}-card pile; CPU seconds for the whole table (all peers together); one "
+        f"multiplication by a fresh scalar {one * 1e6:.1f} µs"
+    )
     for seats in (int(s) for s in args.seats.split(",")):
-        print(measure(seats, points, args.baseline_cards or args.cards))
+        print(measure(seats, points, args.baseline_cards or args.cards, one))
+    if args.audit:
+        audit_growth()
 
 
-def measure(seats: int, points: list[bytes], baseline_cards: int) -> str:
+def multiplication_cost(points: list[bytes], count: int = 2000) -> float:
+    """CPU seconds of one scalar multiplication by a scalar not used before (its key object
+    made, then the exchange): the unit of the shuffle's floor."""
+    masks = Mask.many(count)
+    start = time.process_time()
+    for mask, point in zip(masks, points * (count // len(points) + 1), strict=False):
+        mask.apply(point)
+    return (time.process_time() - start) / count
+
+
+def audit_growth(games: int = 8) -> None:
+    """The audit's time per logged entry over 4-seat GETGEM games of different lengths
+    (random play: each game ends when someone wins, some soon, some late)."""
+    rows = []
+    for seed in range(games):
+        agents = [make_agent("random", seed * 10 + s) for s in range(4)]
+        mesh = TableMesh("getgem", agents, {"round_cap": 400}, seed=seed, shuffle_seed=seed)
+        mesh.run()
+        peer = mesh.peers[0].mental
+        start = time.process_time()
+        verdict = audit(peer.log, peer.table_id, 4, peer.encryption_keys)
+        took = time.process_time() - start
+        assert verdict == [], verdict
+        rows.append((len(peer.log), len(peer.ops), took))
+    for entries, ops, took in sorted(rows):
+        print(
+            f"audit, 4-seat getgem: {ops:5} operations, {entries:6} log entries, "
+            f"{took:6.3f} s, {took / entries * 1e6:6.1f} µs an entry"
+        )
+
+
+def measure(seats: int, points: list[bytes], baseline_cards: int, one: float) -> str:
     """One line of figures for a table of `seats`."""
     peers, bus = make_peers(seats, points)
     start = time.process_time()
@@ -115,8 +163,10 @@ def measure(seats: int, points: list[bytes], baseline_cards: int) -> str:
     assert verdict == [], verdict
     curve_math = curve_shuffle_math(seats, points[:baseline_cards])
     modexp = modexp_shuffle(seats, baseline_cards)
+    floor = 3 * len(points) * seats * one
     return (
-        f"{seats} seats: shuffle+lock {shuffle:6.3f} s | reveal to one seat "
+        f"{seats} seats: shuffle+lock {shuffle:6.3f} s, {shuffle / floor:4.2f}x its floor of "
+        f"{floor:5.3f} s | reveal to one seat "
         f"{reveal * 1000:6.2f} ms | disclose {disclose:5.3f} s + audit {audit_time:5.3f} s "
         f"(one peer) | {baseline_cards}-card shuffle math: X25519 {curve_math:6.3f} s, "
         f"modexp-2048 {modexp:7.2f} s, ratio {modexp / curve_math:5.0f}x"

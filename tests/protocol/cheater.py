@@ -109,7 +109,7 @@ async def main(mode: str, code: str, home: Path) -> None:
         return agent.act(observation)
 
     seat = LocalSeat(Identity.load_or_create(home), "cheater", decide, home)  # type: ignore[arg-type]
-    node = Node(seat, "127.0.0.1", 0)
+    node = Node(seat, "0.0.0.0", 0)  # the roster gives the address the host saw us at
     await node.listen()
     await node.join(Invite.parse(code))
     sabotage(node.prepare(), mode)

@@ -323,32 +323,38 @@ def test_a_bot_in_another_language_takes_a_seat(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("mode", "reason"),
+    ("mode", "reasons"),
     [
-        ("illegal", "announced an illegal action"),
-        ("equivocate", "signed two different messages"),
+        ("illegal", ("announced an illegal action",)),
+        ("equivocate", ("signed two different messages", "after another message")),
     ],
 )
 def test_at_three_seats_every_honest_seat_names_the_cheater_in_its_save_file(
-    tmp_path: Path, mode: str, reason: str
+    tmp_path: Path, mode: str, reasons: tuple[str, ...]
 ) -> None:
-    """Identifiable abort over the LAN: the host and an honest bot both stop, name seat 2,
-    exit 1, and their save files' audits name seat 2 from the signed evidence alone."""
+    """Identifiable abort over the LAN: the host and an honest bot both stop, name the
+    cheater, exit 1, and their save files' audits name it from the signed evidence alone."""
     host, invite = open_table(tmp_path, 3)
     honest = bot(tmp_path, invite, 1)
-    time.sleep(0.5)  # the cheater takes the last seat
-    cheater = subprocess.Popen(
-        [sys.executable, str(Path(__file__).with_name("cheater.py")), mode, invite,
-         str(tmp_path / "cheater")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    reports = [result(host, timeout=90), result(honest, timeout=90)]
-    cheater.kill()
-    cheater.wait()
+    with (tmp_path / "cheater.err").open("w") as cheater_err:
+        cheater = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("cheater.py")), mode, invite,
+             str(tmp_path / "cheater")],
+            stdout=subprocess.DEVNULL, stderr=cheater_err,
+        )  # fmt: skip
+        try:
+            reports = [result(host, timeout=120), result(honest, timeout=120)]
+        finally:
+            cheater.kill()
+            cheater.wait()
+    said = (tmp_path / "cheater.err").read_text()
+    seats = {int(report["seat"]) for _, report, _ in reports}  # type: ignore[call-overload]
+    (cheater_seat,) = {0, 1, 2} - seats
     for code, report, err in reports:
-        assert code == 1, err
-        assert report["ended"] == "aborted" and report["cheaters"] == [2], report
-        assert any(reason in f["reason"] for f in report["faults"])  # type: ignore[attr-defined, index]
+        assert code == 1, (err, said)
+        assert report["ended"] == "aborted" and report["cheaters"] == [cheater_seat], report
+        faults = " ".join(f["reason"] for f in report["faults"])  # type: ignore[attr-defined, index]
+        assert any(reason in faults for reason in reasons), faults
         assert "Traceback" not in err
     for home in ("host", "bot1"):
         saved = next((tmp_path / home / "tables").glob("*.p2pt"))
@@ -356,4 +362,5 @@ def test_at_three_seats_every_honest_seat_names_the_cheater_in_its_save_file(
             [P2PCARDS, "audit", str(saved)], capture_output=True, text=True, env=ENV
         )
         assert audited.returncode == 1, audited.stderr
-        assert "cheated: seat 2" in audited.stdout and reason in " ".join(audited.stdout.split())
+        told = " ".join(audited.stdout.split())
+        assert f"cheated: seat {cheater_seat}" in told and any(r in told for r in reasons)
