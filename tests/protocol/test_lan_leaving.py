@@ -1,6 +1,9 @@
 """Players who leave a LAN table, and saved tables checked from their signed evidence."""
 
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 from lan_helpers import ENV, P2PCARDS, bot, open_table, result, start
@@ -83,3 +86,32 @@ def test_a_save_file_stripped_of_evidence_fails_its_audit_saying_what_is_missing
     said = " ".join((checked.stdout + checked.stderr).split())
     assert "vidence" in said and "missing" in said
     assert "waiting for messages of seat 1" in said
+
+
+def test_ctrl_c_leaves_with_a_signed_message_and_a_way_back(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2, "--leave-timeout", "3")
+    person = start("join", invite, "--home", str(tmp_path / "person"), stdin=True)
+    assert person.stdin is not None and person.stdout is not None
+    person.stdin.write("2\n1\n2\n1\n")
+    person.stdin.flush()
+    for line in person.stdout:  # wait until the game is under way
+        if "choice" in line:
+            break
+    time.sleep(0.5)
+    person.send_signal(signal.SIGINT)
+    _, err = person.communicate(timeout=30)
+    assert person.returncode == 130, err
+    assert "You left the table" in err and "join --resume" in err and "Traceback" not in err
+    code, report, said = result(host, timeout=60)
+    assert code == 0 and report["ended"] == "forfeit", said
+    assert "seat 1 (player) left" in " ".join(said.split())
+
+
+def test_a_bot_that_crashes_leaves_and_the_table_ends_without_it(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2, "--leave-timeout", "3")
+    crashing = bot(tmp_path, invite, 1, "--cmd", f"{sys.executable} -c 'import sys; sys.exit(3)'")
+    code, _, err = result(crashing, timeout=60)
+    assert code == 1 and "its agent failed" in err and "Traceback" not in err, err
+    code, report, said = result(host, timeout=60)
+    assert code == 0 and report["ended"] == "forfeit" and report["winners"] == [0], said
+    assert "its agent failed" in said
