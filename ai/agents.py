@@ -4,16 +4,18 @@ An agent never sees the complete state: the harness hands it
 `state.observation(seat)`, so it cannot read a card its seat may not know.
 """
 
+import importlib
 import inspect
 import random
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from ai.bots import CommandBot, ScriptAgent
+# The built-in agents: name -> factory, or "module:attribute" until first used (the search
+# is imported only when an expectimax agent is made).
+from ai.defaults import AGENTS as AGENTS
 from ai.errors import AgentSpecError
 from ai.evaluation import evaluation
-from ai.expectimax import ExpectimaxAgent
 from p2pcards.engine import Action, State
 
 PLUGIN_GROUP = "p2pcards.agents"
@@ -91,11 +93,16 @@ class GreedyAgent:
 
 
 AgentFactory = Callable[..., Agent]
-AGENTS: dict[str, AgentFactory] = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "expectimax": ExpectimaxAgent,
-}
+
+
+def _builtin(name: str) -> AgentFactory | None:
+    """The factory of a built-in agent (imported now if it was not), or None."""
+    factory = AGENTS.get(name)
+    if isinstance(factory, str):
+        module, _, attribute = factory.partition(":")
+        found: AgentFactory = getattr(importlib.import_module(module), attribute)
+        return found
+    return factory
 
 
 def plugins() -> dict[str, Callable[[], AgentFactory]]:
@@ -135,11 +142,15 @@ def make_agent(spec: str, seed: int | None = None, move_timeout: float | None = 
     """
     kind, _, rest = spec.strip().partition(":")
     if kind == "cmd":
+        from ai.bots import CommandBot
+
         return CommandBot(_unquote(rest), seed, move_timeout)
     if kind == "script":
+        from ai.bots import ScriptAgent
+
         return ScriptAgent(_unquote(rest), seed)
     name, *options = spec.strip().split(":")
-    factory: AgentFactory | None = AGENTS.get(name)
+    factory = _builtin(name)
     if factory is None:
         loader = plugins().get(name)
         if loader is None:

@@ -6,13 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.agents import Agent, make_agent
+from ai.defaults import DEFAULT_ROUND_CAP as DEFAULT_ROUND_CAP  # scripts import it here
 from ai.errors import AgentCrashed, AgentFailure, AgentIllegalAction, AgentTimedOut
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State, forfeit_returns
 from p2pcards.errors import IllegalActionError
-
-DEFAULT_ROUND_CAP = 100
 
 # Called after each agent's move with the game's seed, the seat, its observation, the
 # action and the agent (whose `last` report `--explain` prints).

@@ -11,13 +11,9 @@ from typing import Annotated, Any, TextIO
 
 import typer
 
-from ai.agents import make_agent
-from ai.bots import observe_message, parse_act, result_message
-from ai.errors import AgentIllegalAction
-from ai.match import DEFAULT_ROUND_CAP, seating
+from ai.defaults import DEFAULT_ROUND_CAP
 from cli.errors import FAILURE, fail
 from cli.options import agent_specs, game_named, seat_count
-from p2pcards.dealer import LocalDealer
 
 
 def agent_stdio(
@@ -33,6 +29,11 @@ def agent_stdio(
     ] = DEFAULT_ROUND_CAP,
 ) -> None:
     """Play one seat of a local game in JSON lines on stdin/stdout (the bot protocol)."""
+    from ai.agents import make_agent
+    from ai.bots import observe_message, result_message
+    from ai.match import seating
+    from p2pcards.dealer import LocalDealer
+
     g = game_named(game)
     n = seat_count(g, seats)
     if not 0 <= seat < n:
@@ -59,6 +60,9 @@ def agent_stdio(
 
 def _answer(actions: list[dict[str, Any]]) -> int:
     """Read lines until one is a valid act message."""
+    from ai.bots import parse_act
+    from ai.errors import AgentIllegalAction
+
     for line in sys.stdin:
         if not line.strip():
             continue

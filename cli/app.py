@@ -1,29 +1,29 @@
-"""The `p2pcards` command line."""
+"""The `p2pcards` command line.
+
+Start-up imports only typer, rich and the light modules the commands' signatures need
+(their defaults and help): each command imports the games, agents and protocol it uses
+when it runs, so `p2pcards --help` and a bot's start stay cheap.
+"""
+
+from __future__ import annotations
 
 import json
-import secrets
-from importlib import resources
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from ai.agents import AGENTS, Agent, make_agent
-from ai.match import DEFAULT_ROUND_CAP
-from ai.match import simulate as run_simulation
+from ai.defaults import AGENTS, DEFAULT_ROUND_CAP
 from cli.agent_stdio import register as register_agent_stdio_command
 from cli.errors import USAGE, fail
+from cli.lan import register as register_table_commands
 from cli.options import GameOptionsOpt, agent_specs, game_named, game_options, seat_count
-from cli.play import Quit, explanation, run_local_game
 from cli.records import register as register_record_commands
-from cli.table import register as register_table_commands
 from cli.tournament import register as register_tournament_command
-from cli.views import view_for
-from p2pcards import games
-from p2pcards.dealer import LocalDealer
-from p2pcards.engine import Action, State
-from p2pcards.errors import P2PCardsError
+
+if TYPE_CHECKING:
+    from ai.agents import Agent
+    from p2pcards.engine import Action, State
 
 app = typer.Typer(
     name="p2pcards",
@@ -50,6 +50,10 @@ SeedOpt = Annotated[
 @app.command("games")
 def list_games() -> None:
     """List the games p2pcards plays, with their seat ranges."""
+    from rich.table import Table
+
+    from p2pcards import games
+
     table = Table("game", "title", "seats")
     for name in games.names():
         game = games.load(name)
@@ -60,13 +64,15 @@ def list_games() -> None:
 @app.command()
 def rules(game: GameArg) -> None:
     """Show a game's rules in English, with the choices p2pcards made where the rulebook is open."""
+    from importlib import resources
+
     g = game_named(game)
     package = type(g).__module__
     try:
         text = resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
     except OSError as exc:
         raise fail(f"the rules of {g.name} are missing from this installation: {exc}") from None
-    from rich.markdown import Markdown  # only this command needs it: keep startup fast
+    from rich.markdown import Markdown
 
     out.print(Markdown(text))
 
@@ -86,6 +92,13 @@ def play(
     option: GameOptionsOpt = None,
 ) -> None:
     """Play a game in the terminal: you at seat 0, AI in the other seats."""
+    import secrets
+
+    from ai.agents import make_agent
+    from cli.play import Quit, run_local_game
+    from cli.views import view_for
+    from p2pcards.dealer import LocalDealer
+
     g = game_named(game)
     n = seat_count(g, seats)
     options = game_options(g, n, option, round_cap=round_cap)
@@ -129,6 +142,12 @@ def simulate(
     option: GameOptionsOpt = None,
 ) -> None:
     """Play AI-only games and report wins per agent and per seat."""
+    from rich.table import Table
+
+    from ai.match import simulate as run_simulation
+    from cli.play import explanation
+    from cli.views import view_for
+
     g = game_named(game)
     n = seat_count(g, seats)
     options = game_options(g, n, option, round_cap=round_cap)
@@ -202,6 +221,10 @@ def main() -> None:
     """Console-script entry point: usage errors exit 2, failures 1, never a traceback."""
     try:
         app()
-    except P2PCardsError as exc:
+    except Exception as exc:
+        from p2pcards.errors import P2PCardsError  # imported already by whatever raised it
+
+        if not isinstance(exc, P2PCardsError):
+            raise
         fail(str(exc), code=USAGE if isinstance(exc, ValueError) else 1)
         raise SystemExit(USAGE if isinstance(exc, ValueError) else 1) from None

@@ -1,19 +1,26 @@
-"""Checks of command-line input shared by the commands: games, seat counts, options, agents."""
+"""Checks of command-line input shared by the commands: games, seat counts, options, agents.
 
-from typing import Annotated, Any
+Imported at start-up (the commands' signatures use GameOptionsOpt): the games and agents
+are imported by the checks that need them, when a command runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ai.agents import make_agent, split_specs
-from ai.errors import AgentSpecError
 from cli.errors import fail
-from p2pcards import games
-from p2pcards.engine import Game
-from p2pcards.errors import P2PCardsError, UnknownGameError
+
+if TYPE_CHECKING:
+    from p2pcards.engine import Game
 
 
 def game_named(name: str) -> Game:
     """The game, or a usage error listing the known ones."""
+    from p2pcards import games
+    from p2pcards.errors import UnknownGameError
+
     try:
         return games.load(name)
     except UnknownGameError as exc:
@@ -30,6 +37,9 @@ def seat_count(game: Game, seats: int | None) -> int:
 
 def agent_specs(text: str) -> list[str]:
     """Comma-separated agent specs, each checked by making the agent once."""
+    from ai.agents import make_agent, split_specs
+    from ai.errors import AgentSpecError
+
     specs = split_specs(text)
     if not specs:
         raise fail("give at least one agent, e.g. --agents greedy,random")
@@ -58,6 +68,8 @@ GameOptionsOpt = Annotated[
 def game_options(game: Game, seats: int, pairs: list[str] | None, **fixed: Any) -> dict[str, Any]:
     """KEY=VALUE options (true/false, null, integers, else text), checked by making a table
     with them and the `fixed` options; a usage error says what is wrong."""
+    from p2pcards.errors import P2PCardsError
+
     options: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, text = pair.partition("=")

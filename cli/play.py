@@ -1,15 +1,18 @@
 """`p2pcards play`: a person at seat 0 of a local table, AI agents in the other seats."""
 
+from __future__ import annotations
+
 from collections import deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from ai.agents import Agent
-from ai.expectimax import SearchReport
-from cli.views import GameView
-from p2pcards.dealer import LocalDealer
-from p2pcards.engine import Action, State
+if TYPE_CHECKING:
+    from ai.agents import Agent
+    from cli.views import GameView
+    from p2pcards.dealer import LocalDealer
+    from p2pcards.engine import Action, State
 
 HELP = """\
 Type the number of a choice and press Enter.
@@ -62,6 +65,10 @@ def run_local_game(
 def explanation(agent: Agent, observation: State, view: GameView) -> str | None:
     """What the agent's search made of its last move, if it searched (and had a choice)."""
     report = getattr(agent, "last", None)
+    if report is None:
+        return None
+    from ai.expectimax import SearchReport  # an agent has a report once it searched
+
     if not isinstance(report, SearchReport) or len(report.values) < 2:
         return None
     return report.explain(lambda action: view.describe_choice(observation, action))

@@ -7,18 +7,17 @@ what is shown and judged is what the evidence gives, never an unsigned record.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from cli.errors import FAILURE, fail
-from cli.views import view_for
-from p2pcards import games
-from p2pcards.errors import P2PCardsError
-from protocol.savefile import SavedTable, SaveFileError, faults_of, load, rebuild
-from protocol.table_peer import TablePeer
+
+if TYPE_CHECKING:
+    from protocol.savefile import SavedTable
+    from protocol.table_peer import TablePeer
 
 out = Console(highlight=False)
 FileArg = Annotated[
@@ -27,6 +26,8 @@ FileArg = Annotated[
 
 
 def _rebuilt(path: Path) -> tuple[SavedTable, TablePeer]:
+    from protocol.savefile import SaveFileError, load, rebuild
+
     try:
         saved = load(path, tolerate_cut=True)
         return saved, rebuild(saved)
@@ -43,6 +44,8 @@ def _where_it_stops(table: TablePeer) -> str:
 def audit(path: FileArg) -> None:
     """Re-check a saved table from its signed messages: every signature and chain, every
     move, shuffle and key against the disclosed secrets, and who (if anyone) cheated."""
+    from protocol.savefile import faults_of
+
     saved, table = _rebuilt(path)
     out.print(
         f"{escape(str(path))}: {saved.roster.game}, {saved.num_seats} seats, saved by seat "
@@ -80,6 +83,10 @@ def audit(path: FileArg) -> None:
 
 def replay(path: FileArg) -> None:
     """Show a saved game move by move, as the seat that saved it saw it."""
+    from cli.views import view_for
+    from p2pcards import games
+    from p2pcards.errors import P2PCardsError
+
     saved, table = _rebuilt(path)
     try:
         game = games.load(saved.roster.game)

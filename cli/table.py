@@ -1,11 +1,14 @@
-"""`p2pcards host`, `join` and `bot`: sitting at a table of peers on the LAN."""
+"""Sitting at a table of peers on the LAN: who decides for the seat (an agent, or the person at
+this terminal), the table played to its end and saved, and how it ended.
+
+The commands (`cli.lan`) import this module when they run: it loads the protocol.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -16,31 +19,24 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Any, TextIO
 
-import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from ai.agents import make_agent
 from ai.errors import AgentFailure, AgentSpecError
 from cli.errors import FAILURE, USAGE, err, fail
-from cli.options import GameOptionsOpt, agent_specs, check_range, game_options
+from cli.options import check_range
 from cli.play import Quit, answer_to, prompt_line, show_choices
 from cli.views import view_for
-from p2pcards import games
 from p2pcards.engine import Action, State
-from p2pcards.errors import P2PCardsError, UnknownGameError
-from protocol.discovery import DEFAULT_TARGET, Beacon, parse_target
+from protocol.discovery import Beacon
 from protocol.discovery import announce as announce_table
-from protocol.discovery import listen as listen_for_tables
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.identity import Identity, default_home
-from protocol.invite import Invite, InviteError
+from protocol.invite import Invite
 from protocol.net import (
-    LEAVE_SECONDS,
-    SILENT_SECONDS,
     Decide,
     HostedTable,
     LeaveTable,
@@ -49,44 +45,15 @@ from protocol.net import (
     lan_address,
 )
 from protocol.roster import MAX_NAME, check_host
-from protocol.savefile import SavedTable, SaveFileError
-from protocol.savefile import load as load_saved
+from protocol.savefile import SavedTable
 from protocol.table_peer import TableOutcome
 from protocol.wire import WireError
 
 out = Console(highlight=False)
 
-HomeOpt = Annotated[
-    Path | None,
-    typer.Option(help="Directory for this player's identity key (default: config dir)."),
-]
-NameOpt = Annotated[str | None, typer.Option(help="Your name at the table.")]
-AgentOpt = Annotated[
-    str | None,
-    typer.Option(help="Let an AI play this seat (e.g. greedy); default: you, in the terminal."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as one JSON line.")]
-TimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        help="Seconds without a word from a seat (no heartbeat, or a due share not sent) "
-        "before it counts as silent."
-    ),
-]
-LeaveTimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        help="Seconds to wait for a seat that left, hung up or fell silent to come back; "
-        "then the table ends with it forfeiting."
-    ),
-]
-TraceOpt = Annotated[
-    Path | None,
-    typer.Option(help="Append when this seat acts and applies each step to FILE (JSON lines)."),
-]
 
-
-def _identity(home: Path | None) -> tuple[Identity, Path]:
+def load_identity(home: Path | None) -> tuple[Identity, Path]:
+    """The player's identity in `home` (the config directory by default), made if new."""
     directory = home or default_home()
     try:
         return Identity.load_or_create(directory), directory
@@ -97,7 +64,7 @@ def _identity(home: Path | None) -> tuple[Identity, Path]:
 TEST_SEED_VARIABLE = "P2PCARDS_INSECURE_TEST_SEED"
 
 
-def _test_seed() -> int | None:
+def insecure_test_seed() -> int | None:
     """The seed for reproducible shuffles, from the environment, for tests only."""
     value = os.environ.get(TEST_SEED_VARIABLE)
     if value is None:
@@ -111,7 +78,7 @@ def _test_seed() -> int | None:
     return int(value)
 
 
-def _decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Action], None] | None]:
+def decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Action], None] | None]:
     """How this seat decides (an agent, or the person at this terminal), and what watches
     the moves (the person's log)."""
     if spec is not None:
@@ -310,29 +277,32 @@ class SeatPlan:
     quiet: bool = False
 
 
-def _seat_plan(timeout: float, leave_timeout: float, as_json: bool, quiet: bool) -> SeatPlan:
+def seat_plan(timeout: float, leave_timeout: float, as_json: bool, quiet: bool) -> SeatPlan:
+    """The seat's plan, its timeouts checked."""
     check_range("--timeout", timeout, 1, 3600)
     check_range("--leave-timeout", leave_timeout, 0, 86400)
     return SeatPlan(timeout, leave_timeout, as_json, quiet)
 
 
-def _check_name(name: str) -> str:
+def check_name(name: str) -> str:
+    """The name, or a usage error unless it is short and printable."""
     if not name.isprintable() or not 0 < len(name) <= MAX_NAME:
         raise fail(f"--name must be 1 to {MAX_NAME} printable characters")
     return name
 
 
-def _check_address(option: str, address: str) -> str:
+def check_address(option: str, address: str) -> str:
+    """The address, or a usage error naming the option unless it is an IP address or host."""
     try:
         return check_host(address)
     except WireError:
         raise fail(f"{option} {address[:60]!r} is not an IP address or host name") from None
 
 
-def _advertised(bind: str, advertise: str | None) -> str:
+def advertised_address(bind: str, advertise: str | None) -> str:
     """The address the invite code gives: asked for, the one we listen on, or the LAN's."""
     if advertise is not None:
-        return _check_address("--advertise", advertise)
+        return check_address("--advertise", advertise)
     if bind not in ("0.0.0.0", "::", ""):
         return bind
     found = lan_address()
@@ -343,77 +313,6 @@ def _advertised(bind: str, advertise: str | None) -> str:
         )
         return "127.0.0.1"
     return found
-
-
-def host(
-    game: Annotated[str, typer.Argument(help="Game name (see `p2pcards games`).")],
-    seats: Annotated[int, typer.Option(help="Seats at the table, yours included.")] = 2,
-    port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 7777,
-    bind: Annotated[
-        str, typer.Option(help="Address to listen on (the AI seats listen there too).")
-    ] = "0.0.0.0",
-    advertise: Annotated[
-        str | None,
-        typer.Option(
-            help="Address others reach this machine at (goes in the invite code); "
-            "default: the address of this machine's LAN."
-        ),
-    ] = None,
-    name: NameOpt = None,
-    ai: Annotated[
-        int, typer.Option(help="Fill this many seats with AI peers (separate processes).")
-    ] = 0,
-    ai_agent: Annotated[str, typer.Option(help="Agent for the --ai seats.")] = "expectimax",
-    agent: AgentOpt = None,
-    round_cap: Annotated[int | None, typer.Option(help="End after this many rounds.")] = None,
-    home: HomeOpt = None,
-    timeout: TimeoutOpt = SILENT_SECONDS,
-    leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
-    as_json: JsonOpt = False,
-    trace: TraceOpt = None,
-    announce: Annotated[
-        bool, typer.Option(help="Announce the table on the LAN (UDP broadcast) while it waits.")
-    ] = False,
-    beacon: Annotated[
-        str | None,
-        typer.Option(help="Send the announcements to ADDR:PORT instead (implies --announce)."),
-    ] = None,
-    option: GameOptionsOpt = None,
-) -> None:
-    """Open a table and print its invite code; play when every seat is taken."""
-    try:
-        g = games.load(game)
-        g.check_num_players(seats)
-    except (UnknownGameError, P2PCardsError) as exc:
-        raise fail(str(exc)) from None
-    check_range("--port", port, 0, 65535)
-    if round_cap is not None:
-        check_range("--round-cap", round_cap, 1, 1_000_000)
-    capped = {} if round_cap is None else {"round_cap": round_cap}
-    options = {**capped, **game_options(g, seats, option, **capped)}
-    if not 0 <= ai < seats:
-        raise fail(f"--ai must leave at least the host's seat: 0 to {seats - 1}")
-    if ai:
-        agent_specs(ai_agent)  # a bad agent is a usage error now, not a seat that never comes
-    plan_seat = _seat_plan(timeout, leave_timeout, as_json, False)
-    target: tuple[str, int] | None = None
-    if beacon is not None or announce:
-        try:
-            target = parse_target(beacon) if beacon is not None else DEFAULT_TARGET
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-    bind = _check_address("--bind", bind)
-    advertised = _advertised(bind, advertise)
-    identity, directory = _identity(home)
-    decide, watch = _decider(agent, 0)
-    seat = LocalSeat(
-        identity, _check_name(name or "host"), decide, directory, watch=watch,
-        test_seed=_test_seed(),
-    )  # fmt: skip
-    plan = HostPlan(g.name, seats, options, bind, port, advertised, ai, ai_agent, plan_seat, target)
-    with _trace_file(trace) as trace_out:
-        code = _leave_cleanly(lambda: asyncio.run(_host(plan, seat, trace_out)))
-    raise typer.Exit(code)
 
 
 @dataclass(frozen=True)
@@ -432,7 +331,8 @@ class HostPlan:
     beacon: tuple[str, int] | None
 
 
-async def _host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int:
+async def run_host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int:
+    """Open the table, start its AI seats, play it and report; the exit code."""
     node = Node(seat, plan.bind, plan.port, trace)
     try:
         await node.listen()
@@ -507,96 +407,12 @@ def _start_bot(invite: Invite, plan: HostPlan, index: int, homes: Path) -> subpr
     return subprocess.Popen(command, stdout=subprocess.DEVNULL)
 
 
-ResumeOpt = Annotated[
-    Path | None,
-    typer.Option(help="Take your seat again after a crash, from the save file it left."),
-]
-
-
-def join(
-    code: Annotated[str | None, typer.Argument(help="The invite code the host printed.")] = None,
-    name: NameOpt = None,
-    agent: AgentOpt = None,
-    home: HomeOpt = None,
-    bind: Annotated[
-        str, typer.Option(help="Address to listen on for the other seats.")
-    ] = "0.0.0.0",
-    timeout: TimeoutOpt = SILENT_SECONDS,
-    leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
-    as_json: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
-    trace: TraceOpt = None,
-    resume: ResumeOpt = None,
-) -> None:
-    """Take a seat at a table with its invite code (or again, with --resume FILE)."""
-    plan = _seat_plan(timeout, leave_timeout, as_json, quiet)
-    bind = _check_address("--bind", bind)
-    target: Invite | SavedTable
-    if resume is not None:
-        try:
-            target = load_saved(resume, tolerate_cut=True)
-        except SaveFileError as exc:
-            raise fail(str(exc)) from None
-        if target.verdict is not None:
-            raise fail(
-                f"{resume!s}: that game is over ({target.verdict['ended']}); "
-                f"see it with: p2pcards replay {resume!s}"
-            )
-    elif code is None:
-        raise fail("give the invite code, or --resume FILE to take your seat again")
-    else:
-        try:
-            target = Invite.parse(code)
-        except InviteError as exc:
-            raise fail(str(exc)) from None
-    identity, directory = _identity(home)
-    decide, watch = _decider(agent, 1)
-    seat = LocalSeat(
-        identity, _check_name(name or "player"), decide, directory, watch=watch,
-        test_seed=_test_seed(),
-    )  # fmt: skip
-    with _trace_file(trace) as trace_out:
-        code_ = _leave_cleanly(lambda: asyncio.run(_join(target, seat, bind, plan, trace_out)))
-    raise typer.Exit(code_)
-
-
-def bot(
-    code: Annotated[str | None, typer.Argument(help="The invite code the host printed.")] = None,
-    agent: Annotated[str, typer.Option(help="Agent that plays the seat.")] = "greedy",
-    cmd: Annotated[
-        str | None,
-        typer.Option(help='A program speaking the bot protocol plays the seat: "node mybot.js".'),
-    ] = None,
-    script: Annotated[
-        str | None,
-        typer.Option(help="A Python file defining choose(state, actions) plays the seat."),
-    ] = None,
-    name: NameOpt = None,
-    home: HomeOpt = None,
-    bind: Annotated[
-        str, typer.Option(help="Address to listen on for the other seats.")
-    ] = "0.0.0.0",
-    timeout: TimeoutOpt = SILENT_SECONDS,
-    leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
-    as_json: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
-    trace: TraceOpt = None,
-    resume: ResumeOpt = None,
-) -> None:
-    """Fill a seat at a table with an AI or a bot (or take it again, with --resume FILE)."""
-    if cmd is not None and script is not None:
-        raise fail("give --cmd or --script, not both")
-    spec = f"cmd:{cmd}" if cmd is not None else f"script:{script}" if script is not None else agent
-    join(
-        code, (name or spec)[:MAX_NAME], spec, home, bind, timeout, leave_timeout, as_json,
-        quiet, trace, resume,
-    )  # fmt: skip
-
-
-async def _join(
+async def run_join(
     target: Invite | SavedTable, seat: LocalSeat, bind: str, plan: SeatPlan,
     trace: TextIO | None,
 ) -> int:  # fmt: skip
+    """Take the seat (a new one from an invite, or ours again from a save file), play the
+    table and report; the exit code."""
     node = Node(seat, bind, 0, trace)
     try:
         await node.listen()
@@ -626,7 +442,7 @@ async def _join(
 _SAVING: list[tuple[Path, Path]] = []  # the table being played: its save file and home
 
 
-def _leave_cleanly(run: Callable[[], int]) -> int:
+def leave_cleanly(run: Callable[[], int]) -> int:
     """Run a table; when this seat leaves (q, end of input, Ctrl-C, a failing agent),
     say how to come back, without a traceback."""
     try:
@@ -648,7 +464,8 @@ def _leave_cleanly(run: Callable[[], int]) -> int:
 
 
 @contextlib.contextmanager
-def _trace_file(path: Path | None) -> Iterator[TextIO | None]:
+def trace_file(path: Path | None) -> Iterator[TextIO | None]:
+    """The trace file opened for appending, or None without one."""
     if path is None:
         yield None
         return
@@ -657,54 +474,3 @@ def _trace_file(path: Path | None) -> Iterator[TextIO | None]:
             yield handle
     except OSError as exc:
         raise fail(f"cannot write the trace file {path!s}: {exc.strerror}", FAILURE) from None
-
-
-def tables(
-    listen: Annotated[
-        str, typer.Option(help="ADDR:PORT to listen for announcements on.")
-    ] = f"0.0.0.0:{DEFAULT_TARGET[1]}",
-    seconds: Annotated[float, typer.Option(help="How long to listen.")] = 3.0,
-    as_json: JsonOpt = False,
-) -> None:
-    """List the open tables announcing themselves on the LAN."""
-    check_range("--seconds", seconds, 0.1, 3600)
-    try:
-        address = parse_target(listen)
-        heard = listen_for_tables(address, seconds)
-    except (ValueError, OSError) as exc:
-        raise fail(f"cannot listen on {listen}: {exc!s}") from None
-    rows = [
-        {
-            "address": f"{sender}:{b.port}",
-            "game": b.game,
-            "free": b.free,
-            "seats": b.seats,
-            "host": b.name,
-            "fingerprint": b.fingerprint,
-        }
-        for (sender, _), b in sorted(heard.items())
-    ]
-    if as_json:
-        print(json.dumps(rows))
-        return
-    if not rows:
-        out.print(f"No open tables heard in {seconds:g} s.")
-        return
-    table = Table("address", "game", "free seats", "host", "fingerprint")
-    for row in rows:
-        table.add_row(
-            escape(str(row["address"])), escape(str(row["game"])),
-            f"{row['free']}/{row['seats']}", escape(str(row["host"])),
-            escape(str(row["fingerprint"])),
-        )  # fmt: skip
-    out.print(table)
-    out.print("Ask the host for the invite code to join.")
-
-
-def register(app: typer.Typer) -> None:
-    """Add the table commands to the application."""
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    app.command()(host)
-    app.command()(join)
-    app.command()(bot)
-    app.command()(tables)

@@ -9,31 +9,22 @@ import os
 import signal
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
-from ai.dask_cluster import ClusterError, connect
-from ai.match import DEFAULT_ROUND_CAP
-from ai.ratings import Rating, Sprt
-from ai.results_db import ResultsDatabase, StoredGame
-from ai.tournament import (
-    TournamentConfig,
-    TournamentError,
-    local_executor,
-    play,
-    points_by_agent,
-    sprt_decision,
-    sprt_stop,
-    standings,
-)
+from ai.defaults import DEFAULT_ROUND_CAP
 from cli.errors import FAILURE, fail
 from cli.options import GameOptionsOpt, agent_specs, game_named, game_options, seat_count
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from ai.ratings import Rating, Sprt
+    from ai.results_db import ResultsDatabase, StoredGame
+    from ai.tournament import TournamentConfig
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -93,6 +84,10 @@ def tournament(
     option: GameOptionsOpt = None,
 ) -> None:
     """Play AI-vs-AI games in parallel, seats rotated, every game stored as it finishes."""
+    from ai.ratings import Sprt
+    from ai.results_db import ResultsDatabase
+    from ai.tournament import TournamentConfig, TournamentError, sprt_stop
+
     g = game_named(game)
     n = seat_count(g, seats)
     options = game_options(g, n, option, round_cap=round_cap)
@@ -141,13 +136,17 @@ def tournament(
 
 
 Shutdown = Callable[[bool], None]  # argument: cancel what has not started
-StopRule = Callable[[list[StoredGame]], bool] | None
+if TYPE_CHECKING:  # StoredGame is imported when a tournament runs
+    StopRule = Callable[[list[StoredGame]], bool] | None
 
 
 def _executor(
     jobs: int | None, cluster: str | None, dask_local: int | None
 ) -> tuple[Executor, int, Shutdown]:
     """The executor, how many games it runs at once, and how to shut it down."""
+    from ai.dask_cluster import ClusterError, connect
+    from ai.tournament import local_executor
+
     if not cluster and not dask_local:
         workers = jobs or os.cpu_count() or 1
         pool = local_executor(workers)
@@ -169,6 +168,16 @@ def _run(
     on_cluster: bool,
     interrupted: threading.Event,
 ) -> None:
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from ai.tournament import play, points_by_agent
+
     stored = database.games()
     first = config.agents[0]
     points = [points_by_agent(game).get(first) for game in stored]
@@ -203,6 +212,10 @@ def _elo(rating: Rating) -> str:
 def _report(
     config: TournamentConfig, games: list[StoredGame], total: int, test: Sprt | None
 ) -> None:
+    from rich.table import Table
+
+    from ai.tournament import sprt_decision, standings
+
     table = standings(config, games)
     title = f"{config.game}: {len(games)} of {total} games, {config.seats} seats, {config.format}"
     by_agent = Table(title=title)
@@ -237,6 +250,8 @@ def _report(
 def _write_json(
     path: Path, config: TournamentConfig, games: list[StoredGame], test: Sprt | None
 ) -> None:
+    from ai.tournament import sprt_decision, standings
+
     table = standings(config, games)
 
     def rated(rating: Rating) -> dict[str, Any]:

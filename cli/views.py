@@ -1,12 +1,11 @@
 """Which terminal view draws which game."""
 
+import importlib
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Protocol, cast
 
 from rich.console import RenderableType
 
-from cli import getgem_view, rpg_battle_view
 from p2pcards.engine import Action, State
 
 
@@ -20,9 +19,10 @@ class GameView(Protocol):
     def is_reaction(self, state: State) -> bool: ...
 
 
-_VIEWS: dict[str, ModuleType] = {"getgem": getgem_view, "rpg-battle": rpg_battle_view}
+# game name -> its view module, imported on first use (each loads its game's cards).
+_VIEWS: dict[str, str] = {"getgem": "cli.getgem_view", "rpg-battle": "cli.rpg_battle_view"}
 
 
 def view_for(game_name: str) -> GameView:
     """The view module of a game."""
-    return cast(GameView, _VIEWS[game_name])
+    return cast(GameView, importlib.import_module(_VIEWS[game_name]))

@@ -1,0 +1,23 @@
+"""What the command line shows of the AI before it loads any of it: the default round cap
+and the names of the built-in agents.
+
+Kept free of imports so that `p2pcards --help` can print them without importing a search
+or a game; the agents themselves are imported by `ai.agents.make_agent` when asked for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ai.agents import AgentFactory
+
+DEFAULT_ROUND_CAP = 100  # rounds before the tie-break decides a headless game
+
+# The built-in agents, in the order the help lists them: name -> the factory, or where it
+# lives ("module:attribute", imported on first use, as the game registry does).
+AGENTS: dict[str, AgentFactory | str] = {
+    "random": "ai.agents:RandomAgent",
+    "greedy": "ai.agents:GreedyAgent",
+    "expectimax": "ai.expectimax:ExpectimaxAgent",
+}
