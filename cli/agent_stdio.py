@@ -63,11 +63,13 @@ def _answer(actions: list[dict[str, Any]]) -> int:
     from ai.bots import parse_act
     from ai.errors import AgentIllegalAction
 
-    for line in sys.stdin:
+    # Bytes, not text: a line that is not UTF-8 is the bot's mistake, which parse_act
+    # explains, not a decoding error in our own reading.
+    for line in sys.stdin.buffer:
         if not line.strip():
             continue
         try:
-            return parse_act(line.encode(), actions)
+            return parse_act(line, actions)
         except AgentIllegalAction as exc:
             _send(sys.stdout, {"type": "error", "message": str(exc)})
     raise fail("stdin closed before the game ended", FAILURE)

@@ -23,7 +23,6 @@ from protocol.invite import FINGERPRINT
 MAGIC = b"P2PC"
 VERSION = 1
 MAX_BEACON = 512
-DEFAULT_TARGET = ("255.255.255.255", 7778)
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}", re.ASCII)  # as the game registry names them
 MAX_NAME = 40  # characters of the host's name, as `tables` lists it
 MAX_SEATS = 16  # as many as a roster holds

@@ -49,6 +49,14 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from p2pcards import games
 from p2pcards.engine import Action, State
 from protocol.commitments import canonical
+from protocol.defaults import (
+    HANDSHAKE_SECONDS,
+    HEARTBEAT_SECONDS,
+    LEAVE_SECONDS,
+    ROSTER_SECONDS,
+    SILENT_SECONDS,
+    WATCH_SECONDS,
+)
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.identity import Identity, certificate_key, fingerprint
 from protocol.invite import Invite, new_secret
@@ -80,17 +88,11 @@ log = logging.getLogger("p2pcards.net")
 
 VERSION = 1
 READ_CHUNK = 65536
-HANDSHAKE_SECONDS = 5.0  # a new connection's TLS handshake and first message, together
 MAX_STRANGERS = 64  # connections that have not proved anything yet, in total
 # Per address: a whole table of seats may sit behind one address (one machine, or NAT),
 # and all of them dial us at once when the mesh forms.
 MAX_STRANGERS_PER_ADDRESS = 16
-ROSTER_SECONDS = 30.0  # for every joiner to sign the roster
-HEARTBEAT_SECONDS = 3.0  # a seat says it is alive this often, even while a person thinks
-SILENT_SECONDS = 15.0  # no word for this long: the seat (or the network) is silent
-LEAVE_SECONDS = 120.0  # a seat gone this long forfeits, and the table ends
 SEND_BUFFER_LIMIT = 8 << 20  # bytes waiting on one link before it counts as dead
-WATCH_SECONDS = 0.5  # how often the game loop looks for silent seats
 
 Decide = Callable[[State], Awaitable[Action]]
 
@@ -164,6 +166,7 @@ class Connection:
         self.decoder = FrameDecoder(limits)
         self._ready: list[Any] = []
         self.last_heard = time.monotonic()
+        self._closed = False
 
     def trust(self) -> None:
         """The other side has proved who it is: frames may now be as large as a peer's."""
@@ -211,10 +214,18 @@ class Connection:
         return message
 
     async def close(self) -> None:
-        """Close, without waiting long for the other side's TLS close (both sides are done)."""
+        """Close, without waiting long for the other side's TLS close (both sides are done).
+
+        Safe to call again. The wait is shielded: on a slow network it times out, and a
+        plain `wait_for` would cancel the stream's one close future, so that the next
+        caller awaiting it got a CancelledError (seen at 25 ms of latency).
+        """
+        if self._closed:
+            return
+        self._closed = True
         self.writer.close()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer.wait_closed(), 0.05)
+            await asyncio.wait_for(asyncio.shield(self.writer.wait_closed()), 0.05)
 
 
 def _join_proof(secret: str, identity: bytes, seal: bytes, port: int, host_key: bytes) -> bytes:
@@ -861,9 +872,7 @@ class Node:
 
     def _save(self, writer: SaveWriter | None, table: TablePeer) -> None:
         if writer is not None:
-            writer.catch_up(
-                table.record, table.mental.secret_log, table.decisions, table.outcome
-            )
+            writer.catch_up(table.record, table.mental.secret_log, table.decisions, table.outcome)
 
     def _tell(self, table: TablePeer) -> None:
         """Pass what happened at the table on to the person, in plain lines."""
