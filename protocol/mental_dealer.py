@@ -15,6 +15,7 @@ for and return the result, so the same code runs over any transport.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator
 from typing import Any
 
@@ -29,13 +30,20 @@ Waits = Generator[int, None, Action]
 
 def card_points(game: Game) -> list[bytes]:
     """One distinct curve point per physical card: (game, card, copy) hashed to the curve."""
+    return list(_points(game.name, tuple(game.physical_cards())))
+
+
+@functools.cache
+def _points(name: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
+    # Hashing a card to the curve costs about a millisecond (Elligator's square roots):
+    # a seat, its audit and a rebuilt seat all need the same hundred points.
     copies: dict[str, int] = {}
     points = []
-    for card in game.physical_cards():
+    for card in cards:
         copy = copies.get(card, 0)
         copies[card] = copy + 1
-        points.append(hash_to_point(game.name, card, copy))
-    return points
+        points.append(hash_to_point(name, card, copy))
+    return tuple(points)
 
 
 class MentalDealer:

@@ -52,7 +52,8 @@ from protocol.identity import KEY_FILE, Identity, certificate_key
 from protocol.invite import Invite, InviteError, new_secret
 from protocol.roster import Roster
 from protocol.savefile import SaveFileError, load
-from protocol.transcript import Envelope, Receiver
+from protocol.table_peer import TableKeys, TablePeer
+from protocol.transcript import Envelope, Receiver, Sender
 from protocol.wire import FrameDecoder, WireError, decode_payload
 
 # ------------------------------------------------------------------ a real table
@@ -170,6 +171,37 @@ def envelope(data: bytes) -> None:
 def mental(data: bytes) -> None:
     """A mental-poker message body, as the table hands it to the codec."""
     codec.decode(_message(data), 1)
+
+
+@functools.cache
+def _seat_keys() -> tuple[TableKeys, TableKeys, bytes]:
+    """Keys of a two-seat table, made once: seat 0 takes what seat 1 signs."""
+    signing = [Ed25519PrivateKey.generate() for _ in range(2)]
+    sealing = [X25519PrivateKey.generate() for _ in range(2)]
+    verify = [k.public_key() for k in signing]
+    seal = [k.public_key() for k in sealing]
+    return (
+        TableKeys(signing[0], sealing[0], verify, seal),
+        TableKeys(signing[1], sealing[1], verify, seal),
+        bytes(16),
+    )
+
+
+def table_message(data: bytes) -> None:
+    """Any body a seated peer signs, through a fresh seat's whole receive path (sync,
+    acknowledgements, aborts and their evidence, leaves, the mental layer, the game):
+    the seat must take it or accuse, never raise."""
+    body = _message(data)
+    keys, theirs, table_id = _seat_keys()
+    game = games.load("rpg-battle")
+    seat = TablePeer(game, {}, table_id, 0, keys)
+    seat.start()
+    assert theirs.signing is not None
+    envelope = Sender(table_id, 1, theirs.signing).wrap(body)
+    try:
+        seat.receive(envelope)
+    except Exception as exc:  # nothing may escape, a WireError included
+        raise AssertionError(f"receive raised {type(exc).__name__}: {exc}") from exc
 
 
 def roster(data: bytes) -> None:
@@ -313,6 +345,8 @@ TARGETS: dict[str, Target] = {
         Target("envelope", envelope, (ProtocolError,), _envelope_seeds, "msgpack",
                all_seeds_pass=False),
         Target("mental", mental, (ProtocolError,), lambda: real_table().bodies, "msgpack"),
+        Target("table-message", table_message, (WireError,),
+               lambda: real_table().bodies, "msgpack"),
         Target("roster", roster, (ProtocolError,),
                lambda: [_pack(real_table().roster)], "msgpack"),
         Target("certificate", certificate, (),
