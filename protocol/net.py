@@ -793,10 +793,15 @@ class Node:
         if not table.started:
             table.start()
         heartbeat = self._spawn(self._heartbeat())
+        ticker = self._spawn(self._tick())
         decision: asyncio.Task[Action] | None = None
-        waker: asyncio.Task[bool] | None = None
         leaving = asyncio.ensure_future(leave.wait()) if leave is not None else None
+        if leaving is not None:
+            leaving.add_done_callback(self._poke)
         watched = 0.0
+        # One event wakes the loop: a message taken (`_deliver`), a decision made, a
+        # leave asked for, or the ticker. Cheaper per message than asyncio.wait, which
+        # builds a future, callbacks and a timer each time round.
         try:
             while not table.finished:
                 self._save(writer, table)
@@ -804,25 +809,18 @@ class Node:
                 self._tell(table)
                 if table.wants_action() and decision is None:
                     decision = asyncio.ensure_future(self.me.decide(table.replica.clone()))
-                if waker is None:
-                    self._wake.clear()
-                    waker = asyncio.ensure_future(self._wake.wait())
-                waits: set[asyncio.Future[Any]] = {waker}
-                waits |= {f for f in (decision, leaving) if f is not None}
-                done, _ = await asyncio.wait(
-                    waits, timeout=WATCH_SECONDS, return_when=asyncio.FIRST_COMPLETED
-                )
-                if leaving is not None and leaving in done:
+                    decision.add_done_callback(self._poke)
+                await self._wake.wait()
+                self._wake.clear()
+                if leaving is not None and leaving.done():
                     raise LeaveTable("left the table")
-                if decision is not None and decision in done:
+                if decision is not None and decision.done():
                     action = decision.result()  # LeaveTable (a person quits) goes up from here
                     decision = None
                     if table.wants_action():
                         self._trace("act", len(table.steps))
                         table.act(action)
                         self._trace_applied(table)
-                if waker in done:
-                    waker = None
                 now = time.monotonic()
                 if now - watched >= WATCH_SECONDS:
                     watched = now
@@ -835,7 +833,8 @@ class Node:
             raise
         finally:
             heartbeat.cancel()
-            for pending in (decision, waker, leaving):
+            ticker.cancel()
+            for pending in (decision, leaving):
                 if pending is not None:
                     pending.cancel()
         self._tell(table)
@@ -871,8 +870,15 @@ class Node:
         self._wake.set()
 
     def _save(self, writer: SaveWriter | None, table: TablePeer) -> None:
+        """Write what is new; to disk before anything of ours goes out (a seat resumed
+        after a crash must find every secret and decision its messages followed from),
+        otherwise when the buffer fills: what others sent, they send again on rejoin."""
         if writer is not None:
-            writer.catch_up(table.record, table.mental.secret_log, table.decisions, table.outcome)
+            unsent = any(self._link_sent.get(s, 0) < len(table.sent) for s in self.links)
+            writer.catch_up(
+                table.record, table.mental.secret_log, table.decisions, table.outcome,
+                flush=unsent or table.finished,
+            )  # fmt: skip
 
     def _tell(self, table: TablePeer) -> None:
         """Pass what happened at the table on to the person, in plain lines."""
@@ -942,6 +948,15 @@ class Node:
     def _who(self, seat: int) -> str:
         name = self.roster.members[seat].name if self.roster is not None else ""
         return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+    def _poke(self, _: object = None) -> None:
+        self._wake.set()
+
+    async def _tick(self) -> None:
+        """Wake the game loop now and then, to look for silent seats."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            self._wake.set()
 
     async def _heartbeat(self) -> None:
         """A ping on every link while we play: silence then means the network, not a slow player."""

@@ -147,6 +147,7 @@ class SaveWriter:
         own_secrets: Sequence[tuple[int, ShuffleSecrets | bytes]],
         decisions: Sequence[Any],
         outcome: TableOutcome | None = None,
+        flush: bool = True,
     ) -> None:
         """Write whatever is new. Our secrets and decisions come before the envelopes that
         follow from them: a seat resumed after a crash redoes its steps with them."""
@@ -157,6 +158,8 @@ class SaveWriter:
             + (outcome is not None and not self._ended)
         )  # fmt: skip
         if not new:
+            if flush:
+                self.out.flush()
             return
         for step, secret in own_secrets[self._secrets :]:
             self._write({"kind": "secret", "step": step, "secret": encode_secret(secret)})
@@ -173,7 +176,8 @@ class SaveWriter:
         if outcome is not None and not self._ended:
             self._write(verdict_frame(outcome))
             self._ended = True
-        self.out.flush()
+        if flush:
+            self.out.flush()
 
     def _write(self, frame: dict[str, Any]) -> None:
         self.out.write(encode_frame(frame))

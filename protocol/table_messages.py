@@ -46,36 +46,39 @@ class Sync:
 
     @staticmethod
     def from_wire(value: Any, num_seats: int, sender: int) -> Sync:
-        """From a body's `sync` field, every part checked; the sender is named otherwise."""
-        try:
-            if not isinstance(value, list) or len(value) != 3:
-                raise ValueError("sync must be [steps, state, acks]")
-            steps, state, acks = value
-            if not isinstance(steps, int) or isinstance(steps, bool) or not 0 <= steps <= MAX_SEQ:
-                raise ValueError("steps must be a non-negative integer")
-            if not isinstance(state, bytes) or len(state) > DIGEST_BYTES * MAX_SECTIONS:
-                raise ValueError("state must be a short byte string")
-            if len(state) % DIGEST_BYTES:
-                raise ValueError(f"state must be {DIGEST_BYTES} bytes per section")
-            if not isinstance(acks, list) or len(acks) != num_seats:
-                raise ValueError(f"acks must list {num_seats} seats")
-            parsed = []
-            for ack in acks:
-                if not isinstance(ack, list) or len(ack) != 2:
-                    raise ValueError("an ack is [count, hash]")
-                count, chain = ack
-                if (
-                    not isinstance(count, int)
-                    or isinstance(count, bool)
-                    or not 0 <= count <= MAX_SEQ
-                ):
-                    raise ValueError("an ack's count must be a non-negative integer")
-                if not isinstance(chain, bytes) or len(chain) != 32:
-                    raise ValueError("an ack's hash must be 32 bytes")
-                parsed.append((count, chain))
-        except ValueError as exc:
-            raise RemoteProtocolError(sender, f"malformed sync: {exc}") from None
-        return Sync(steps, state, tuple(parsed))
+        """From a body's `sync` field, every part checked; the sender is named otherwise.
+
+        Exact type checks (`type(x) is int` also refuses a bool): this runs on every
+        message a seat takes.
+        """
+        problem = _sync_problem(value, num_seats)
+        if problem is not None:
+            raise RemoteProtocolError(sender, f"malformed sync: {problem}")
+        steps, state, acks = value
+        return Sync(steps, state, tuple((count, chain) for count, chain in acks))
+
+
+def _sync_problem(value: Any, num_seats: int) -> str | None:
+    if type(value) is not list or len(value) != 3:
+        return "sync must be [steps, state, acks]"
+    steps, state, acks = value
+    if type(steps) is not int or not 0 <= steps <= MAX_SEQ:
+        return "steps must be a non-negative integer"
+    if type(state) is not bytes or len(state) > DIGEST_BYTES * MAX_SECTIONS:
+        return "state must be a short byte string"
+    if len(state) % DIGEST_BYTES:
+        return f"state must be {DIGEST_BYTES} bytes per section"
+    if type(acks) is not list or len(acks) != num_seats:
+        return f"acks must list {num_seats} seats"
+    for ack in acks:
+        if type(ack) is not list or len(ack) != 2:
+            return "an ack is [count, hash]"
+        count, chain = ack
+        if type(count) is not int or not 0 <= count <= MAX_SEQ:
+            return "an ack's count must be a non-negative integer"
+        if type(chain) is not bytes or len(chain) != 32:
+            return "an ack's hash must be 32 bytes"
+    return None
 
 
 def compact_state(sections: dict[str, str]) -> bytes:

@@ -582,6 +582,7 @@ class TablePeer:
         faults = audit(
             self.mental.log, self.table_id, self.num_seats, self.mental.encryption_keys,
             excused=set(self.gone) | {a.seat for a in self.accusations if a.seat is not None},
+            own=self.seat,
         )  # fmt: skip
         # Once a seat is known to have told seats different things, honest replicas may
         # differ through no fault of theirs: a desync then names nobody.

@@ -11,8 +11,8 @@ Figures, per seat count, each the mean over the games:
   read from the host's save file (targets, issue 13: at most 2.5 at 4 seats, 4 at 8);
 - CPU per step, all seats together: networked, from each seat's `--trace` (its CPU
   seconds at its first and its last applied step, so process start-up, the deck's
-  first shuffle and teardown are left out); without sockets, the process's CPU over
-  the same span (target: at most 3 ms networked at 4 seats);
+  first shuffle, the audit at the end and teardown are left out); without sockets,
+  the process's CPU over the same span (target: at most 3 ms networked at 4 seats);
 - wall seconds of a networked game, start-up included, and the action latency from
   the moment a seat chose its action to the moment every replica applied it.
 """
@@ -91,13 +91,17 @@ def local_game(seats: int, agent: str, seed: int) -> Figures:
     """The same table's peers in this process, on in-memory links."""
     agents = [make_agent(agent, seed * 100 + s) for s in range(seats)]
     mesh = TableMesh("rpg-battle", agents, {"round_cap": ROUND_CAP}, seed=seed)
-    while not all(peer.steps for peer in mesh.peers):  # the deck's shuffle, left out as
-        mesh.run(max_deliveries=mesh.delivered + 1)  # it is from the networked figure
+    # The deck's first shuffle and the disclosure and audit at the end are left out, as
+    # they are from the networked figure: from every seat's first step to the last.
+    while not all(peer.steps for peer in mesh.peers):
+        mesh.run(max_deliveries=mesh.delivered + 1)
     start = time.process_time()
+    while any(peer.phase == "playing" for peer in mesh.peers):
+        mesh.run(max_deliveries=mesh.delivered + 1)
+    cpu = time.process_time() - start
     mesh.run()
     steps = len(mesh.peers[0].steps)
-    cpu = (time.process_time() - start) * steps / max(1, steps - 1)
-    return Figures(steps, len(mesh.peers[0].transcript), cpu)
+    return Figures(steps, len(mesh.peers[0].transcript), cpu * steps / max(1, steps - 1))
 
 
 def main() -> None:

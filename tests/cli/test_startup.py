@@ -54,12 +54,3 @@ def test_a_bot_imports_the_table_and_its_agent_but_not_the_rest(tmp_path: Path) 
     assert {"protocol.net", "cli.table", "ai.agents"} <= loaded
     # Not the search (a greedy bot), the tournament, the terminal's views or the games.
     assert loaded & (HEAVY - BOT_NEEDS) == set()
-
-
-def test_the_defaults_the_help_shows_are_the_ones_the_table_uses() -> None:
-    from protocol import defaults, discovery, net
-
-    for name in ("HANDSHAKE_SECONDS", "ROSTER_SECONDS", "HEARTBEAT_SECONDS", "SILENT_SECONDS",
-                 "LEAVE_SECONDS", "WATCH_SECONDS"):  # fmt: skip
-        assert getattr(net, name) == getattr(defaults, name), name
-    assert discovery.DEFAULT_TARGET == defaults.DEFAULT_TARGET

@@ -261,7 +261,10 @@ def test_a_killed_peer_resumes_and_the_game_ends_as_if_nothing_happened(tmp_path
         ("forge", ("bad signature",)),
         # Spoken while the other seat's announcement (or the reveal of the card it shows)
         # is the open operation.
-        ("out-of-turn", ("when another seat was to announce", "unexpected Announcement")),
+        (
+            "out-of-turn",
+            ("when another seat was to announce", "unexpected Announcement", "was to decide"),
+        ),
         ("illegal", ("announced an illegal action",)),
     ],
 )
