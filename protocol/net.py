@@ -37,7 +37,6 @@ import secrets
 import socket
 import ssl
 import time
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +57,7 @@ from protocol.defaults import (
     WATCH_SECONDS,
 )
 from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.gate import StrangerGate
 from protocol.identity import Identity, certificate_key, fingerprint
 from protocol.invite import Invite, new_secret
 from protocol.roster import (
@@ -316,7 +316,9 @@ class Node:
         self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
         self._done_links: set[int] = set()  # seats that said bye or closed their link
         self._link_done = asyncio.Event()
-        self._strangers: Counter[str] = Counter()
+        self._gate: StrangerGate[asyncio.StreamWriter] = StrangerGate(
+            MAX_STRANGERS, MAX_STRANGERS_PER_ADDRESS
+        )
         self._absent: dict[int, _Absence] = {}
         self._owed_since: dict[int, float] = {}  # seats whose due share we wait for, since when
         self._leave_after = LEAVE_SECONDS
@@ -446,14 +448,17 @@ class Node:
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
-        if (
-            sum(self._strangers.values()) >= MAX_STRANGERS
-            or self._strangers[address] >= MAX_STRANGERS_PER_ADDRESS
-        ):
+        known = self.roster is not None and address in {m.host for m in self.roster.members}
+        admitted, evicted = self._gate.arrive(address, writer, time.monotonic(), known)
+        for older in evicted:
+            older.close()  # the oldest that proved nothing makes room (see protocol.gate)
+        if not admitted:
             self.refused += 1
             writer.close()  # before the handshake: a flood costs us no cryptography
             return
-        self._strangers[address] += 1
+        task = asyncio.current_task()
+        if task is not None:  # so that close() can stop a handshake still under way
+            self._tasks.add(task)
         conn: Connection | None = None
         try:
             # One deadline for the handshake and the whole first message: a peer that
@@ -472,16 +477,19 @@ class Node:
                     raise WireError(f"unexpected first message {str(kind)[:40]!r}")
         except (ProtocolError, EOFError, OSError, TimeoutError, ssl.SSLError) as exc:
             self.refused += 1
-            log.warning("refused a connection from %s: %s", address, exc)
+            unlogged = self._gate.log_now(address, time.monotonic())
+            if unlogged is not None:
+                more = f" (and {unlogged} more since the last line)" if unlogged else ""
+                log.warning("refused a connection from %s: %s%s", address, exc, more)
             if conn is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(conn.send({"kind": "refused", "reason": str(exc)}), 1)
             writer.close()
             return
         finally:
-            self._strangers[address] -= 1
-            if self._strangers[address] <= 0:
-                del self._strangers[address]
+            self._gate.leave(writer)
+            if task is not None:
+                self._tasks.discard(task)
         if joiner is not None:
             joiner.watcher = self._spawn(self._watch_joiner(joiner))
 
@@ -515,13 +523,30 @@ class Node:
     # ---------------------------------------------------------- joining
 
     async def join(self, invite: Invite, timeout: float | None = None) -> None:
-        """Take a seat at the table an invite code names; returns once the roster is signed."""
-        try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(invite.host, invite.port, ssl=client_context()), 10
-            )
-        except (OSError, TimeoutError, ssl.SSLError) as exc:
-            raise TableSetupError(f"cannot reach {invite.host}:{invite.port}: {exc}") from None
+        """Take a seat at the table an invite code names; returns once the roster is signed.
+
+        A host under a flood closes the oldest connections that have proved nothing
+        yet (see `protocol.gate`): a connection closed before its handshake is tried
+        again, a few times.
+        """
+        where = f"{invite.host}:{invite.port}"
+        for attempt in range(4):
+            try:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(invite.host, invite.port, ssl=client_context()), 10
+                )
+                break
+            except (ConnectionResetError, ConnectionAbortedError, ssl.SSLError) as exc:
+                if attempt == 3:
+                    raise TableSetupError(
+                        f"{where} turned the connection away ({exc or type(exc).__name__}); "
+                        "the host may be busy: try again"
+                    ) from None
+                await asyncio.sleep(0.3 * 2**attempt)
+            except (OSError, TimeoutError) as exc:
+                raise TableSetupError(
+                    f"cannot reach {where}: {exc.strerror or exc or type(exc).__name__}"
+                ) from None
         conn = Connection(reader, writer, STRANGER)
         try:
             await self._join_over(conn, invite, timeout)
@@ -998,15 +1023,20 @@ class Node:
                 log.warning("cannot send to seat %d: %s", seat, exc)
 
     async def close(self) -> None:
-        """Close every connection and stop listening."""
-        for task in list(self._tasks):
+        """Close every connection and stop listening; what is still under way (a stranger's
+        handshake, a link's reader) is stopped and waited for, so nothing is left for the
+        event loop to cancel and complain about at exit."""
+        if self.server is not None:
+            self.server.close()
+        tasks = [t for t in self._tasks if t is not asyncio.current_task()]
+        for task in tasks:
             task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 2)
         for conn in list(self.links.values()):
             await conn.close()
         for joiner in self._joiners:
             await joiner.conn.close()
-        if self.server is not None:
-            self.server.close()
 
 
 def _log_line(line: str) -> None:

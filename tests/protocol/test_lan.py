@@ -119,7 +119,9 @@ def test_hostile_connections_are_refused_while_the_table_goes_on(tmp_path: Path)
     assert result(honest)[1]["audit"] == "passed"
     code, report, err = result(host)
     assert code == 0 and report["audit"] == "passed"
-    assert err.count("refused a connection") >= 3
+    # One line per address for a while, however many it refuses: a flood must not flood
+    # the terminal of the person hosting (protocol.gate).
+    assert err.count("refused a connection from 127.0.0.1") == 1
 
 
 def test_a_slow_loris_is_cut_off_and_the_table_goes_on(tmp_path: Path) -> None:
