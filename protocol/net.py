@@ -315,6 +315,7 @@ class Node:
         self._wake = asyncio.Event()  # something arrived: the game loop has work
         self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
         self._done_links: set[int] = set()  # seats that said bye or closed their link
+        self._finished_seats: set[int] = set()  # seats that said bye: done, not gone
         self._link_done = asyncio.Event()
         self._gate: StrangerGate[asyncio.StreamWriter] = StrangerGate(
             MAX_STRANGERS, MAX_STRANGERS_PER_ADDRESS
@@ -731,6 +732,7 @@ class Node:
                 if kind == "ping":
                     continue
                 if kind == "bye":
+                    self._finished_seats.add(seat)
                     return
                 if kind == "resume":
                     # Send from where the seat says it stands; what it already has it drops.
@@ -747,6 +749,7 @@ class Node:
                 # message costs one hop less.
                 self._deliver(seat, envelope)
         except EOFError:
+            await conn.close()  # so that the seat counts as gone at once, not when silent
             return
         except (ProtocolError, OSError, ssl.SSLError) as exc:
             log.warning("closing the link to seat %d: %s", seat, exc)
@@ -940,7 +943,7 @@ class Node:
             if seat not in waiting:
                 del self._owed_since[seat]
         for seat in range(len(self.roster.members)):
-            if seat == self.seat or table.finished:
+            if seat == self.seat or table.finished or seat in self._finished_seats:
                 continue
             conn = self.links.get(seat)
             absence = self._absent.get(seat)
