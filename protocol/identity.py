@@ -11,6 +11,7 @@ import base64
 import datetime
 import hashlib
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from cryptography import x509
 from cryptography.exceptions import InternalError, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.utils import CryptographyDeprecationWarning
 from cryptography.x509.oid import NameOID
 
 from protocol.errors import LocalProtocolError
@@ -121,7 +123,12 @@ def certificate_key(der: bytes) -> bytes:
     if not 0 < len(der) <= MAX_CERTIFICATE:
         return b""
     try:
-        key = x509.load_der_x509_certificate(der).public_key()
+        with warnings.catch_warnings():
+            # A peer's odd certificate (a serial that is not positive, say) makes
+            # cryptography warn on stderr: the key is all we read, and a stranger must
+            # not be able to print on the host's terminal.
+            warnings.simplefilter("ignore", CryptographyDeprecationWarning)
+            key = x509.load_der_x509_certificate(der).public_key()
     except (ValueError, x509.InvalidVersion, UnsupportedAlgorithm):
         # A bad version and an unknown key algorithm have classes of their own.
         return b""
