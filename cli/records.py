@@ -36,6 +36,8 @@ def _rebuilt(path: Path) -> tuple[SavedTable, TablePeer]:
 
 
 def _where_it_stops(table: TablePeer) -> str:
+    if table.wants_action():
+        return f"after {len(table.steps)} steps, at this seat's own move"
     waiting = sorted(table.waiting_for())
     who = ", ".join(f"seat {s}" for s in waiting) or "no seat"
     return f"after {len(table.steps)} steps, waiting for messages of {who}"

@@ -924,8 +924,8 @@ class Node:
                 "come back with `p2pcards join --resume FILE`."
             )
         elif event.kind == "back":
-            self._absent.pop(event.seat, None)
-            self.say(f"{who} is back.")
+            if self._absent.pop(event.seat, None) is not None:  # else its link said so
+                self.say(f"{who} is back.")
         else:
             self.say(f"The table stops: {event.text}")
 
