@@ -758,6 +758,15 @@ class Node:
             if self.links.get(seat) is conn:  # not a link already replaced by a rejoin
                 self._done_links.add(seat)
                 self._link_done.set()
+                playing = self.table is not None and not self.table.finished
+                if playing and seat not in self._finished_seats and seat not in self._absent:
+                    # Said at once, so that a seat back within the second hears "is back"
+                    # after it, whatever the watch's timing.
+                    self._absent[seat] = _Absence(time.monotonic(), "closed", told=True)
+                    self.say(
+                        f"{self._who(seat)} has lost its connection; the table waits "
+                        f"{self._leave_after:.0f} s for it, then ends without it."
+                    )
 
     # ------------------------------------------------------------- play
 
@@ -812,6 +821,7 @@ class Node:
         table = self.table
         roster = self.roster
         assert table is not None and roster is not None, "prepare() the table first"
+        self._leave_after = leave_after
         writer = None
         if save is not None:
             writer = SaveWriter(save)

@@ -11,62 +11,25 @@ lab's own message; they are never skipped.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import select
 import shlex
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from lab_helpers import lab
 from lan_helpers import ENV, P2PCARDS
 
 from protocol.invite import Invite
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "netlab.py"
 SEEDED = {**ENV, "P2PCARDS_INSECURE_TEST_SEED": "4242"}
 
 Report = tuple[int, dict[str, Any], str]  # exit code, the seat's JSON line, its stderr
-
-
-def _load_netlab() -> ModuleType:
-    loaded = sys.modules.get("netlab")  # tests/protocol/test_netlab.py may have loaded it
-    if loaded is not None and Path(getattr(loaded, "__file__", "")) == SCRIPT:
-        return loaded
-    spec = importlib.util.spec_from_file_location("netlab", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses look their module up in sys.modules while the class is being made.
-    sys.modules["netlab"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-netlab = _load_netlab()
-
-
-@contextmanager
-def lab(hosts: int, **link: Any) -> Iterator[Any]:
-    """A running NetLab; a machine that cannot build one fails the test in one clear line."""
-    built = netlab.NetLab(hosts, **link)
-    problem = None
-    try:
-        built.start()
-    except netlab.NetLabError as exc:
-        problem = f"the network lab cannot be built here: {exc}"
-    if problem is not None:  # failed outside the except block, so without a chained trace
-        pytest.fail(problem, pytrace=False)
-    try:
-        yield built
-    finally:
-        built.close()
 
 
 def start(net: Any, host: int, *args: str, env: dict[str, str] = ENV) -> subprocess.Popen[str]:
@@ -166,7 +129,7 @@ def wait_for_steps(
 
 def test_a_game_survives_latency_loss_and_a_ten_second_partition(tmp_path: Path) -> None:
     """50 ± 20 ms, 5% loss, and one bot cut off from both others for 10 s mid-game."""
-    with lab(3, latency=0.05, jitter=0.02, loss=0.05) as net:
+    with lab(hosts=3, latency=0.05, jitter=0.02, loss=0.05) as net:
         deadline = time.monotonic() + 120  # TCP's backoff can stall it for a while after
         trace = tmp_path / "host.trace"
         host, invite = open_table(
@@ -215,7 +178,7 @@ def seeded_table(net: Any, tmp: Path, kill: bool, deadline: float) -> tuple[list
 def test_a_bot_killed_mid_game_resumes_in_its_namespace(tmp_path: Path) -> None:
     """The same seeded game twice, the second time with a bot SIGKILLed and resumed: every
     seat finishes it, and it ends as if nothing had happened."""
-    with lab(3, latency=0.02) as net:
+    with lab(hosts=3, latency=0.02) as net:
         deadline = time.monotonic() + 100
         uninterrupted, _ = seeded_table(net, tmp_path / "once", False, deadline)
         resumed, seat = seeded_table(net, tmp_path / "twice", True, deadline)
@@ -231,7 +194,7 @@ def test_a_seat_that_never_comes_back_forfeits_and_the_others_end_on_their_own(
 ) -> None:
     """A bot SIGKILLed for good: the two others, with short timeouts, end the table by
     forfeit by themselves, naming it as gone (not as a cheat)."""
-    with lab(3, latency=0.02) as net:
+    with lab(hosts=3, latency=0.02) as net:
         deadline = time.monotonic() + 60
         short = ("--timeout", "5", "--leave-timeout", "5")
         host, invite = open_table(net, tmp_path, 3, "--round-cap", "40", *short)
@@ -259,7 +222,7 @@ def test_a_seat_that_never_comes_back_forfeits_and_the_others_end_on_their_own(
 def test_a_table_announced_in_one_namespace_is_listed_in_another(tmp_path: Path) -> None:
     """`host --announce` broadcasts on the LAN it found; `tables` in another host, on the
     default port, lists the table at the host's address."""
-    with lab(2) as net:
+    with lab(hosts=2) as net:
         deadline = time.monotonic() + 60
         listing = net.popen(
             1, [P2PCARDS, "tables", "--json", "--seconds", "4"], stdin=subprocess.DEVNULL,

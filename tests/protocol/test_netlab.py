@@ -6,7 +6,6 @@ is missing; they are never skipped.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import socket
@@ -16,15 +15,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from lab_helpers import SCRIPT, lab
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "netlab.py"
 PORT = 9000
 
 # Runs inside a host: echoes every connection back, one thread each.
@@ -40,36 +35,6 @@ while True:
     conn, _ = server.accept()
     threading.Thread(target=echo, args=(conn,), daemon=True).start()
 """
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("netlab", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses look their module up in sys.modules while the class is being made.
-    sys.modules["netlab"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-netlab = _load()
-
-
-@contextmanager
-def lab(**settings: Any) -> Iterator[Any]:
-    """A running NetLab; a machine that cannot build one fails the test in one clear line."""
-    built = netlab.NetLab(**settings)
-    problem = None
-    try:
-        built.start()
-    except netlab.NetLabError as exc:
-        problem = f"the network lab cannot be built here: {exc}"
-    if problem is not None:  # failed outside the except block, so without a chained trace
-        pytest.fail(problem, pytrace=False)
-    try:
-        yield built
-    finally:
-        built.close()
 
 
 def start_echo(net: Any, host: int) -> subprocess.Popen[str]:
@@ -209,7 +174,9 @@ def test_closing_the_lab_kills_its_processes_and_deletes_its_namespaces() -> Non
 def test_the_command_line_refuses_bad_input_in_one_line() -> None:
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "run", "--latency", "fast", "--on", "0", "true"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 2
     assert "'fast' is not a duration" in done.stderr
