@@ -145,6 +145,8 @@ def host(
     raise typer.Exit(code)
 
 
+BindOpt = Annotated[str, typer.Option(help="Address to listen on for the other seats.")]
+QuietOpt = Annotated[bool, typer.Option(help="Print nothing but errors.")]
 ResumeOpt = Annotated[
     Path | None,
     typer.Option(help="Take your seat again after a crash, from the save file it left."),
@@ -156,13 +158,11 @@ def join(
     name: NameOpt = None,
     agent: AgentOpt = None,
     home: HomeOpt = None,
-    bind: Annotated[
-        str, typer.Option(help="Address to listen on for the other seats.")
-    ] = "0.0.0.0",
+    bind: BindOpt = "0.0.0.0",
     timeout: TimeoutOpt = SILENT_SECONDS,
     leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
     as_json: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
+    quiet: QuietOpt = False,
     trace: TraceOpt = None,
     resume: ResumeOpt = None,
 ) -> None:
@@ -229,13 +229,11 @@ def bot(
     ] = None,
     name: NameOpt = None,
     home: HomeOpt = None,
-    bind: Annotated[
-        str, typer.Option(help="Address to listen on for the other seats.")
-    ] = "0.0.0.0",
+    bind: BindOpt = "0.0.0.0",
     timeout: TimeoutOpt = SILENT_SECONDS,
     leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
     as_json: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option(help="Print nothing but errors.")] = False,
+    quiet: QuietOpt = False,
     trace: TraceOpt = None,
     resume: ResumeOpt = None,
 ) -> None:
