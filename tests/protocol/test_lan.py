@@ -369,3 +369,39 @@ def test_at_three_seats_every_honest_seat_names_the_cheater_in_its_save_file(
         assert audited.returncode == 1, audited.stderr
         told = " ".join(audited.stdout.split())
         assert f"cheated: seat {cheater_seat}" in told and any(r in told for r in reasons)
+
+
+def test_a_joiner_that_hangs_up_before_the_table_fills_frees_its_seat(tmp_path: Path) -> None:
+    """It used to crash the host; now the seat opens again and the table forms without it."""
+    host, invite = open_table(tmp_path, 3)
+    quitter = bot(tmp_path, invite, 1)
+    time.sleep(2.0)  # seated, waiting for the third seat
+    quitter.kill()
+    quitter.wait()
+    late = [bot(tmp_path, invite, i) for i in (2, 3)]
+    for code, report, err in [result(p) for p in (host, *late)]:
+        assert code == 0, err
+        assert report["audit"] == "passed" and len(report["returns"]) == 3  # type: ignore[arg-type]
+
+
+def test_a_bounded_flood_of_strangers_during_a_game_leaves_it_whole(tmp_path: Path) -> None:
+    """Idle TCP, idle TLS and oversized frames against the host while a game runs: the
+    game finishes with a clean audit, and the host prints a line per address, not per
+    connection."""
+    host, invite = open_table(tmp_path, 2)
+    port = Invite.parse(invite).port
+    honest = bot(tmp_path, invite, 1)
+    held: list[socket.socket] = []
+    for _ in range(20):
+        with contextlib.suppress(OSError):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=2))
+    for _ in range(20):
+        with contextlib.suppress(OSError, ssl.SSLError):
+            hostile(port, (1 << 20).to_bytes(4, "big") + b"\x90" * 100)
+    reports = [result(honest), result(host)]
+    for sock in held:
+        sock.close()
+    for code, report, err in reports:
+        assert code == 0, err
+        assert report["audit"] == "passed"
+    assert reports[1][2].count("refused a connection") <= 2
