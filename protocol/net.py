@@ -313,6 +313,8 @@ class Node:
         self._roster_ready = asyncio.Event()
         self._advertise = host
         self._wake = asyncio.Event()  # something arrived: the game loop has work
+        self._playing = False  # play() is running: links send what follows from a message
+        self._writer: SaveWriter | None = None
         self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
         self._done_links: set[int] = set()  # seats that said bye or closed their link
         self._finished_seats: set[int] = set()  # seats that said bye: done, not gone
@@ -824,7 +826,7 @@ class Node:
         self._leave_after = leave_after
         writer = None
         if save is not None:
-            writer = SaveWriter(save)
+            writer = self._writer = SaveWriter(save)
             writer.header(
                 roster, self.roster_signatures, self.seat, table.mental.sealing_key_bytes()
             )
@@ -832,6 +834,7 @@ class Node:
             table.start()
         heartbeat = self._spawn(self._heartbeat())
         ticker = self._spawn(self._tick())
+        self._playing = True
         decision: asyncio.Task[Action] | None = None
         leaving = asyncio.ensure_future(leave.wait()) if leave is not None else None
         if leaving is not None:
@@ -870,6 +873,7 @@ class Node:
             await self._drain_links()
             raise
         finally:
+            self._playing = False
             heartbeat.cancel()
             ticker.cancel()
             for pending in (decision, leaving):
@@ -905,6 +909,13 @@ class Node:
                 self.say(f"{self._who(seat)} is heard from again.")
         table.receive(envelope)
         self._trace_applied(table)
+        if self._playing:
+            # What follows from a message goes out at once, from here: no hop through
+            # the game loop for each message (the loop is woken only when it has work).
+            self._save(self._writer, table)
+            self._send_outbox(table)
+            if not (table.events or table.wants_action() or table.finished):
+                return
         self._wake.set()
 
     def _save(self, writer: SaveWriter | None, table: TablePeer) -> None:
