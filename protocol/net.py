@@ -28,6 +28,7 @@ roster is signed, the TLS layer itself refuses any certificate not in it.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
@@ -87,7 +88,6 @@ from protocol.wire import (
 log = logging.getLogger("p2pcards.net")
 
 VERSION = 1
-READ_CHUNK = 65536
 MAX_STRANGERS = 64  # connections that have not proved anything yet, in total
 # Per address: a whole table of seats may sit behind one address (one machine, or NAT),
 # and all of them dial us at once when the mesh forms.
@@ -155,18 +155,73 @@ def lan_address() -> str | None:
 # ----------------------------------------------------------- connections
 
 
-class Connection:
-    """One framed, TLS-protected stream to a peer."""
+MAX_QUEUED = 64  # messages a connection holds before anyone reads them (setting up)
 
-    def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits = STRANGER
-    ) -> None:
-        self.reader = reader
-        self.writer = writer
+
+class _Frames(asyncio.Protocol):
+    """The protocol under a `Connection`: bytes in, as they arrive."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.conn._made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.conn._feed(data)
+
+    def eof_received(self) -> bool:
+        return False  # close: a half-closed link has nothing more to say
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.conn._lost()
+
+
+Handler = Callable[[dict[str, Any]], None]
+
+
+class Connection:
+    """One framed, TLS-protected connection to a peer.
+
+    While a table forms, messages wait in a short queue for `recv`. During the game,
+    `serve` hands each message to a handler the moment its frame is complete, inside
+    the transport's callback: no stream buffer, no reading task to wake per message
+    (that hop was a tenth of a seat's CPU per step). Frames are decoded as they
+    arrive, within the connection's limits, so nothing buffers more than one frame.
+    """
+
+    def __init__(self, limits: Limits = STRANGER) -> None:
         self.decoder = FrameDecoder(limits)
-        self._ready: list[Any] = []
+        self.protocol = _Frames(self)
+        self.transport: asyncio.Transport | None = None
         self.last_heard = time.monotonic()
+        self.on_connected: Callable[[], None] | None = None
+        self._messages: collections.deque[dict[str, Any]] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
+        self._ended: WireError | EOFError | None = None
+        self._handler: Handler | None = None
+        self._on_end: Callable[[WireError | EOFError], None] | None = None
+        self._gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._closed = False
+
+    @staticmethod
+    async def dial(host: str, port: int, context: ssl.SSLContext) -> Connection:
+        """A TLS connection to `host:port`."""
+        conn = Connection()
+        await asyncio.get_running_loop().create_connection(
+            lambda: conn.protocol, host, port, ssl=context
+        )
+        return conn
+
+    async def start_tls(self, context: ssl.SSLContext) -> None:
+        """Turn an accepted plain connection into a TLS one (the server's side)."""
+        assert self.transport is not None
+        transport = await asyncio.get_running_loop().start_tls(
+            self.transport, self.protocol, context, server_side=True
+        )
+        if transport is None:
+            raise EOFError("connection closed during the handshake")
+        self.transport = transport
 
     def trust(self) -> None:
         """The other side has proved who it is: frames may now be as large as a peer's."""
@@ -174,58 +229,122 @@ class Connection:
 
     def peer_key(self) -> bytes:
         """The Ed25519 key in the certificate the other side presented."""
-        ssl_object = self.writer.get_extra_info("ssl_object")
+        ssl_object = self.transport.get_extra_info("ssl_object") if self.transport else None
         der = ssl_object.getpeercert(binary_form=True) if ssl_object else None
         return certificate_key(der) if der else b""
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Write one frame and wait until the transport takes it."""
+        """Write one frame."""
         self.post([encode_frame(message)])
-        await self.writer.drain()
 
     def post(self, frames: list[bytes]) -> None:
         """Write frames without waiting: the game loop never blocks on a slow link. A link
         whose unsent bytes pile up past the limit is closed instead (ConnectionError)."""
-        if self.writer.is_closing():
+        transport = self.transport
+        if transport is None or transport.is_closing():
             raise ConnectionError("the link is closed")
-        self.writer.write(b"".join(frames))
-        if self.writer.transport.get_write_buffer_size() > SEND_BUFFER_LIMIT:
-            self.writer.close()
+        transport.write(b"".join(frames))
+        if transport.get_write_buffer_size() > SEND_BUFFER_LIMIT:
+            transport.abort()
             raise ConnectionError("the link does not take what we send")
+
+    def unsent(self) -> int:
+        """Bytes written but not yet taken by the network."""
+        return self.transport.get_write_buffer_size() if self.transport else 0
 
     @property
     def closed(self) -> bool:
         """Whether this link can no longer carry anything."""
-        return self.writer.is_closing()
+        return self.transport is None or self.transport.is_closing()
 
     async def recv(self, timeout: float | None = None) -> dict[str, Any]:
-        """Read one message (a map); WireError for anything else, EOFError at the end."""
-        while not self._ready:
-            chunk = await asyncio.wait_for(self.reader.read(READ_CHUNK), timeout)
-            if not chunk:
-                if self.decoder.pending():
-                    raise WireError("connection closed inside a frame")
-                raise EOFError("connection closed")
-            self._ready.extend(self.decoder.feed(chunk))
-        self.last_heard = time.monotonic()
-        message = self._ready.pop(0)
-        if not isinstance(message, dict):
-            raise WireError("a message must be a map")
-        return message
+        """The next message (a map); WireError for anything else, EOFError at the end."""
+        while not self._messages:
+            if self._ended is not None:
+                raise self._ended
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await asyncio.wait_for(self._waiter, timeout)
+            finally:
+                self._waiter = None
+        return self._messages.popleft()
+
+    def serve(self, handler: Handler, on_end: Callable[[WireError | EOFError], None]) -> None:
+        """From now on, each message goes to `handler` as it arrives, and `on_end` is told
+        once the link ends (a bad frame, or closed). What was already queued goes first."""
+        self._handler, self._on_end = handler, on_end
+        while self._messages:
+            handler(self._messages.popleft())
+        if self._ended is not None:
+            on_end(self._ended)
+
+    def abort(self) -> None:
+        """Close at once, without waiting for anything."""
+        if self.transport is not None:
+            self.transport.abort()
 
     async def close(self) -> None:
         """Close, without waiting long for the other side's TLS close (both sides are done).
 
-        Safe to call again. The wait is shielded: on a slow network it times out, and a
-        plain `wait_for` would cancel the stream's one close future, so that the next
-        caller awaiting it got a CancelledError (seen at 25 ms of latency).
+        Safe to call again; the wait is shielded, so that a timed-out wait does not
+        cancel the future a second caller awaits.
         """
         if self._closed:
             return
         self._closed = True
-        self.writer.close()
+        if self.transport is not None:
+            self.transport.close()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.shield(self.writer.wait_closed()), 0.05)
+            await asyncio.wait_for(asyncio.shield(self._gone), 0.05)
+
+    # ------------------------------------------------------------- the protocol's side
+
+    def _made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        if self.on_connected is not None:
+            self.on_connected()
+
+    def _feed(self, data: bytes) -> None:
+        if self._ended is not None:
+            return
+        try:
+            messages = self.decoder.feed(data)
+        except WireError as exc:
+            self._end(exc)
+            return
+        if messages:
+            self.last_heard = time.monotonic()
+        for message in messages:
+            if not isinstance(message, dict):
+                self._end(WireError("a message must be a map"))
+                return
+            if self._handler is not None:
+                self._handler(message)
+            elif len(self._messages) >= MAX_QUEUED:
+                self._end(WireError(f"sent over {MAX_QUEUED} messages before any was read"))
+                return
+            else:
+                self._messages.append(message)
+        if self._messages and self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def _lost(self) -> None:
+        pending = self.decoder.pending() and self.decoder.failed is None
+        self._end(WireError("connection closed inside a frame") if pending else EOFError())
+        if not self._gone.done():
+            self._gone.set_result(None)
+
+    def _end(self, error: WireError | EOFError) -> None:
+        if self._ended is not None:
+            return
+        self._ended = error
+        if isinstance(error, WireError) and self.transport is not None:
+            self.transport.abort()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+        if self._on_end is not None:
+            self._on_end(error)
 
 
 def _join_proof(secret: str, identity: bytes, seal: bytes, port: int, host_key: bytes) -> bytes:
@@ -319,7 +438,7 @@ class Node:
         self._done_links: set[int] = set()  # seats that said bye or closed their link
         self._finished_seats: set[int] = set()  # seats that said bye: done, not gone
         self._link_done = asyncio.Event()
-        self._gate: StrangerGate[asyncio.StreamWriter] = StrangerGate(
+        self._gate: StrangerGate[Connection] = StrangerGate(
             MAX_STRANGERS, MAX_STRANGERS_PER_ADDRESS
         )
         self._absent: dict[int, _Absence] = {}
@@ -337,9 +456,20 @@ class Node:
     async def listen(self) -> int:
         """Start accepting connections; returns the port. TLS starts per connection, once
         the connection is within the limits for strangers."""
-        self.server = await asyncio.start_server(self._accept, self.bind_host, self.bind_port)
+        loop = asyncio.get_running_loop()
+        self.server = await loop.create_server(self._connection, self.bind_host, self.bind_port)
         self.port = self.server.sockets[0].getsockname()[1]
         return self.port
+
+    def _connection(self) -> asyncio.Protocol:
+        """A connection someone opened to us: it is looked at as soon as it is made."""
+        conn = Connection(STRANGER)
+
+        def accept() -> None:
+            self._spawn(self._accept(conn))
+
+        conn.on_connected = accept
+        return conn.protocol
 
     # ---------------------------------------------------------- hosting
 
@@ -448,27 +578,23 @@ class Node:
                 await joiner.conn.close()
                 self._seats_changed.set()
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername")
+    async def _accept(self, conn: Connection) -> None:
+        assert conn.transport is not None
+        peer = conn.transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         known = self.roster is not None and address in {m.host for m in self.roster.members}
-        admitted, evicted = self._gate.arrive(address, writer, time.monotonic(), known)
+        admitted, evicted = self._gate.arrive(address, conn, time.monotonic(), known)
         for older in evicted:
-            older.close()  # the oldest that proved nothing makes room (see protocol.gate)
+            older.abort()  # the oldest that proved nothing makes room (see protocol.gate)
         if not admitted:
             self.refused += 1
-            writer.close()  # before the handshake: a flood costs us no cryptography
+            conn.abort()  # before the handshake: a flood costs us no cryptography
             return
-        task = asyncio.current_task()
-        if task is not None:  # so that close() can stop a handshake still under way
-            self._tasks.add(task)
-        conn: Connection | None = None
         try:
             # One deadline for the handshake and the whole first message: a peer that
             # trickles bytes (slow loris) cannot hold a connection open.
             async with asyncio.timeout(HANDSHAKE_SECONDS):
-                await writer.start_tls(self._context)
-                conn = Connection(reader, writer, STRANGER)
+                await conn.start_tls(self._context)
                 first = await conn.recv()
                 kind = first.get("kind")
                 if kind == "join":
@@ -483,16 +609,13 @@ class Node:
             unlogged = self._gate.log_now(address, time.monotonic())
             if unlogged is not None:
                 more = f" (and {unlogged} more since the last line)" if unlogged else ""
-                log.warning("refused a connection from %s: %s%s", address, exc, more)
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(conn.send({"kind": "refused", "reason": str(exc)}), 1)
-            writer.close()
+                log.warning("refused a connection from %s: %s", address, f"{exc}{more}")
+            with contextlib.suppress(Exception):
+                await conn.send({"kind": "refused", "reason": str(exc)})
+            await conn.close()
             return
         finally:
-            self._gate.leave(writer)
-            if task is not None:
-                self._tasks.discard(task)
+            self._gate.leave(conn)
         if joiner is not None:
             joiner.watcher = self._spawn(self._watch_joiner(joiner))
 
@@ -535,8 +658,8 @@ class Node:
         where = f"{invite.host}:{invite.port}"
         for attempt in range(4):
             try:
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection(invite.host, invite.port, ssl=client_context()), 10
+                conn = await asyncio.wait_for(
+                    Connection.dial(invite.host, invite.port, client_context()), 10
                 )
                 break
             except (ConnectionResetError, ConnectionAbortedError, ssl.SSLError) as exc:
@@ -550,7 +673,6 @@ class Node:
                 raise TableSetupError(
                     f"cannot reach {where}: {exc.strerror or exc or type(exc).__name__}"
                 ) from None
-        conn = Connection(reader, writer, STRANGER)
         try:
             await self._join_over(conn, invite, timeout)
         except (EOFError, OSError, ssl.SSLError) as exc:
@@ -660,10 +782,7 @@ class Node:
         assert self.roster is not None
         member = self.roster.members[other]
         context = client_context(self.cert, self.key)
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(member.host, member.port, ssl=context), timeout
-        )
-        conn = Connection(reader, writer, STRANGER)
+        conn = await asyncio.wait_for(Connection.dial(member.host, member.port, context), timeout)
         if conn.peer_key() != member.identity:
             await conn.close()
             raise RemoteProtocolError(other, "presented a certificate that is not its roster key")
@@ -714,7 +833,10 @@ class Node:
         if seat in self._absent:
             del self._absent[seat]
             self.say(f"{self._who(seat)} is back.")
-        self._spawn(self._read_from(seat, conn))
+        conn.serve(
+            lambda message: self._on_message(seat, conn, message),
+            lambda error: self._on_end(seat, conn, error),
+        )
         # Tell the seat how many of its messages we hold, so that it sends the rest
         # (all of them on a new table; what was lost with the link after a crash).
         held = 0 if self.table is None else self.table.expects(seat)
@@ -725,50 +847,54 @@ class Node:
         if self.roster is not None and len(self.links) == len(self.roster.members) - 1:
             self._mesh_ready.set()
 
-    async def _read_from(self, seat: int, conn: Connection) -> None:
-        """Read envelopes from one peer for as long as the link lasts."""
+    def _on_message(self, seat: int, conn: Connection, message: dict[str, Any]) -> None:
+        """One message on the link to `seat`, taken the moment its frame is complete."""
         try:
-            while True:
-                message = await conn.recv()
-                kind = message.get("kind")
-                if kind == "ping":
-                    continue
-                if kind == "bye":
-                    self._finished_seats.add(seat)
-                    return
-                if kind == "resume":
-                    # Send from where the seat says it stands; what it already has it drops.
-                    self._link_sent[seat] = int_field(message, "next", 0, 1 << 62)
-                    self._wake.set()
-                    continue
-                if kind != "env":
-                    raise WireError(f"unexpected {str(kind)[:40]!r} during the game")
-                envelope = Envelope.from_wire(message)
-                if envelope.seat != seat:
-                    raise RemoteProtocolError(seat, f"relayed a message as seat {envelope.seat}")
-                # Taken here, at once: no queue between the link and the table, so a
-                # flooding link waits on its own socket (TCP pushes back) and every
-                # message costs one hop less.
-                self._deliver(seat, envelope)
-        except EOFError:
-            await conn.close()  # so that the seat counts as gone at once, not when silent
-            return
-        except (ProtocolError, OSError, ssl.SSLError) as exc:
+            kind = message.get("kind")
+            if kind == "ping":
+                return
+            if kind == "bye":
+                self._finished_seats.add(seat)
+                self._link_ended(seat, conn)
+                return
+            if kind == "resume":
+                # Send from where the seat says it stands; what it already has it drops.
+                self._link_sent[seat] = int_field(message, "next", 0, 1 << 62)
+                self._wake.set()
+                return
+            if kind != "env":
+                raise WireError(f"unexpected {str(kind)[:40]!r} during the game")
+            envelope = Envelope.from_wire(message)
+            if envelope.seat != seat:
+                raise RemoteProtocolError(seat, f"relayed a message as seat {envelope.seat}")
+        except ProtocolError as exc:
             log.warning("closing the link to seat %d: %s", seat, exc)
-            await conn.close()
-        finally:
-            if self.links.get(seat) is conn:  # not a link already replaced by a rejoin
-                self._done_links.add(seat)
-                self._link_done.set()
-                playing = self.table is not None and not self.table.finished
-                if playing and seat not in self._finished_seats and seat not in self._absent:
-                    # Said at once, so that a seat back within the second hears "is back"
-                    # after it, whatever the watch's timing.
-                    self._absent[seat] = _Absence(time.monotonic(), "closed", told=True)
-                    self.say(
-                        f"{self._who(seat)} has lost its connection; the table waits "
-                        f"{self._leave_after:.0f} s for it, then ends without it."
-                    )
+            conn.abort()
+            return
+        # Taken here, at once: no queue between the link and the table, so a flooding
+        # link waits on its own socket (TCP pushes back) and every message costs one hop
+        # less.
+        self._deliver(seat, envelope)
+
+    def _on_end(self, seat: int, conn: Connection, error: WireError | EOFError) -> None:
+        if isinstance(error, WireError):
+            log.warning("closing the link to seat %d: %s", seat, error)
+        self._link_ended(seat, conn)
+
+    def _link_ended(self, seat: int, conn: Connection) -> None:
+        if self.links.get(seat) is not conn or seat in self._done_links:
+            return  # a link already replaced by a rejoin, or already counted
+        self._done_links.add(seat)
+        self._link_done.set()
+        playing = self.table is not None and not self.table.finished
+        if playing and seat not in self._finished_seats and seat not in self._absent:
+            # Said at once, so that a seat back within the second hears "is back" after
+            # it, whatever the watch's timing.
+            self._absent[seat] = _Absence(time.monotonic(), "closed", told=True)
+            self.say(
+                f"{self._who(seat)} has lost its connection; the table waits "
+                f"{self._leave_after:.0f} s for it, then ends without it."
+            )
 
     # ------------------------------------------------------------- play
 
@@ -1017,9 +1143,10 @@ class Node:
                     conn.post([frame])
 
     async def _drain_links(self) -> None:
-        for conn in list(self.links.values()):
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.writer.drain(), 2)
+        """Give the links up to two seconds to send what is written (our leave, say)."""
+        deadline = time.monotonic() + 2
+        while any(c.unsent() for c in self.links.values()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     def _trace(self, event: str, step: int) -> None:
         if self.trace is not None:

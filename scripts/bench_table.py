@@ -19,6 +19,7 @@ Figures, per seat count, each the mean over the games:
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -46,21 +47,27 @@ class Figures:
     latencies: tuple[float, ...] = ()
 
 
-def networked_game(seats: int, agent: str, workdir: Path) -> Figures:
-    """One game among separate processes on 127.0.0.1."""
+def networked_game(seats: int, agent: str, workdir: Path, seed: int | None = None) -> Figures:
+    """One game among separate processes on 127.0.0.1 (with `seed`, the same deal each
+    time, through the insecure test seed: for comparing two versions of the code)."""
+    env = dict(os.environ)
+    if seed is not None:
+        env["P2PCARDS_INSECURE_TEST_SEED"] = str(seed)
     traces = [workdir / f"trace{seat}.jsonl" for seat in range(seats)]
     start = time.monotonic()
     command = [P2PCARDS, "host", "rpg-battle", "--seats", str(seats), "--port", "0"]
     command += ["--agent", agent, "--home", str(workdir / "host"), "--round-cap", str(ROUND_CAP)]
     command += ["--json", "--bind", "127.0.0.1", "--trace", str(traces[0])]
-    host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    host = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
     assert host.stdout is not None
     invite = json.loads(host.stdout.readline())["invite"]
     bots = []
     for i in range(1, seats):
         command = [P2PCARDS, "bot", invite, "--agent", agent, "--home", str(workdir / f"bot{i}")]
         command += ["--bind", "127.0.0.1", "--quiet", "--trace", str(traces[i])]
-        bots.append(subprocess.Popen(command))
+        bots.append(subprocess.Popen(command, stderr=subprocess.DEVNULL, env=env))
     report = json.loads(host.communicate(timeout=600)[0].splitlines()[-1])
     for bot in bots:
         bot.wait(timeout=60)
@@ -109,13 +116,18 @@ def main() -> None:
     parser.add_argument("--seats", default="4,8")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--agent", default="greedy")
+    parser.add_argument(
+        "--same-deals", action="store_true",
+        help="deal game i from test seed i (insecure, for comparing two versions of the code)",
+    )  # fmt: skip
     args = parser.parse_args()
     for seats in (int(s) for s in args.seats.split(",")):
         networked: list[Figures] = []
         local: list[Figures] = []
         for game in range(args.games):
             with tempfile.TemporaryDirectory() as tmp:
-                networked.append(networked_game(seats, args.agent, Path(tmp)))
+                seed = game if args.same_deals else None
+                networked.append(networked_game(seats, args.agent, Path(tmp), seed))
             local.append(local_game(seats, args.agent, game))
             n, m = networked[-1], local[-1]
             print(
