@@ -478,6 +478,9 @@ class Node:
         assert self.roster is not None
         others = [m.cert for i, m in enumerate(self.roster.members) if i != self.seat]
         self._context = server_context(self.cert, self.key, b"".join(others))
+        # Nobody new can sit down now: an address that is no seat's gets one handshake
+        # every five seconds (all a seat coming back from a new address needs).
+        self._gate.rate, self._gate.burst = 0.2, 1.0
         self._roster_ready.set()
 
     def free_seats(self) -> int:
