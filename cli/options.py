@@ -54,6 +54,13 @@ def agent_specs(text: str) -> list[str]:
     return specs
 
 
+GameArg = Annotated[str, typer.Argument(help="Game name (see `p2pcards games`).")]
+ExplainOpt = Annotated[
+    bool,
+    typer.Option(
+        "--explain", help="After each searching AI's move, show its best actions and their values."
+    ),
+]
 GameOptionsOpt = Annotated[
     list[str] | None,
     typer.Option(
