@@ -7,44 +7,65 @@ when it runs, so `p2pcards --help` and a bot's start stay cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ai.defaults import AGENTS
 from cli.agent_stdio import register as register_agent_stdio_command
-from cli.errors import USAGE, fail
+from cli.errors import INTERRUPTED, USAGE, fail
 from cli.lan import register as register_table_commands
 from cli.options import (
     ExplainOpt,
     GameArg,
     GameOptionsOpt,
+    SeedOpt,
     agent_specs,
+    agents_option,
+    alias,
+    chosen_round_cap,
+    chosen_seed,
     game_named,
     game_options,
+    round_cap_option,
     seat_count,
 )
 from cli.records import register as register_record_commands
 from cli.simulate import register as register_simulate_command
 from cli.tournament import register as register_tournament_command
 
-if TYPE_CHECKING:
-    pass
-
 app = typer.Typer(
     name="p2pcards",
-    help="Card games peer to peer: play in the terminal, simulate AI games.",
+    help="Card games peer to peer: play in the terminal or on a LAN, and run AI games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-SeedOpt = Annotated[
-    int | None, typer.Option(help="Seed for the deal and the AIs; the same seed replays the game.")
-]
+
+def _show_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        out.print(f"p2pcards {version('p2pcards')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Show the version and exit.", callback=_show_version, is_eager=True
+        ),
+    ] = False,
+) -> None:
+    """Card games peer to peer: play in the terminal or on a LAN, and run AI games."""
 
 
 @app.command("games")
@@ -81,41 +102,47 @@ def rules(game: GameArg) -> None:
 def play(
     game: GameArg,
     seats: Annotated[int | None, typer.Option(help="Seats at the table (you are seat 0).")] = None,
-    ai: Annotated[
-        str, typer.Option(help=f"AI for the other seats: {', '.join(AGENTS)}.")
+    agents: Annotated[
+        str,
+        agents_option(
+            f"AIs for the other seats, round the table: {', '.join(AGENTS)} (with options, "
+            "e.g. expectimax:think_ms=500)."
+        ),
     ] = "expectimax",
     seed: SeedOpt = None,
-    round_cap: Annotated[
-        int | None, typer.Option(help="End the game after this many rounds (default: no cap).")
-    ] = None,
+    round_cap: Annotated[int, round_cap_option(0, "a person plays to the rulebook's end")] = 0,
     explain: ExplainOpt = False,
     option: GameOptionsOpt = None,
+    ai: Annotated[str | None, typer.Option("--ai", hidden=True)] = None,
 ) -> None:
     """Play a game in the terminal: you at seat 0, AI in the other seats."""
-    import secrets
-
     from ai.agents import make_agent
+    from ai.match import seating
     from cli.play import Quit, run_local_game
     from cli.views import view_for
     from p2pcards.dealer import LocalDealer
 
     g = game_named(game)
     n = seat_count(g, seats)
-    options = game_options(g, n, option, round_cap=round_cap)
-    spec = agent_specs(ai)[0]
-    seed = secrets.randbelow(10**9) if seed is None else seed
+    cap = chosen_round_cap(round_cap)
+    options = game_options(g, n, option, round_cap=cap)
+    specs = seating(agent_specs(alias(agents, "expectimax", ai, "--agents", "--ai")), n - 1, 0)
+    seed = chosen_seed(seed)
+    shown = ", ".join(dict.fromkeys(specs))
     out.print(
-        f"[bold]{g.title}[/] — {n} seats, you are seat 0, AI: {spec}, seed {seed}. Type ? for help."
+        f"[bold]{g.title}[/] — {n} seats, you are seat 0, AI: {escape(shown)}, seed {seed}. "
+        "Type ? for help."
     )
-    state = g.new_initial_state(n, round_cap=round_cap, **options)
-    agents = {s: make_agent(spec, seed * 1000 + s) for s in range(1, n)}
+    state = g.new_initial_state(n, round_cap=cap, **options)
+    agents_by_seat = {s: make_agent(spec, seed * 1000 + s) for s, spec in enumerate(specs, 1)}
     try:
         final = run_local_game(
-            state, view_for(g.name), agents, LocalDealer(seed), out, out.input, explain=explain
-        )
+            state, view_for(g.name), agents_by_seat, LocalDealer(seed), out, out.input,
+            explain=explain,
+        )  # fmt: skip
     except (Quit, KeyboardInterrupt):
         out.print(f"\nYou left the table. Replay this deal with --seed {seed}.")
-        return
+        raise typer.Exit(INTERRUPTED) from None
     winners = [s for s, r in enumerate(final.returns()) if r > 0]
     if winners == [0]:
         out.print("[bold green]You win![/]")

@@ -6,6 +6,7 @@ from rich.text import Text
 
 USAGE = 2  # bad command-line input
 FAILURE = 1  # something went wrong while running
+INTERRUPTED = 130  # Ctrl-C, or the person left: the shells' 128 + SIGINT
 
 err = Console(stderr=True, highlight=False)
 

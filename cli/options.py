@@ -111,3 +111,52 @@ def check_range(option: str, value: float, low: float, high: float) -> None:
     """A usage error unless `low <= value <= high` (one line, exit 2)."""
     if not low <= value <= high:
         raise fail(f"{option} must be between {low:g} and {high:g}, not {value:g}")
+
+
+# One spelling per idea across the commands (docs/cli.md): these are the shared options.
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Seed for the deals and the AIs (default: a random one, printed); the same seed "
+        "and the same answers give the same game.",
+        show_default=False,
+    ),
+]
+
+
+def chosen_seed(seed: int | None) -> int:
+    """The seed asked for, or a fresh random one (to print, so the run can be repeated)."""
+    import secrets
+
+    if seed is None:
+        return secrets.randbelow(10**9)
+    check_range("--seed", seed, 0, 2**63 - 1)
+    return seed
+
+
+def round_cap_option(default: int, where: str) -> Any:
+    """The --round-cap option with its default for a kind of command (`where` says why)."""
+    return typer.Option(
+        "--round-cap",
+        help=f"Rounds before the tie-break decides the game; 0: no cap ({where}).",
+    )
+
+
+def chosen_round_cap(rounds: int) -> int | None:
+    """The engine's round cap for a --round-cap value: 0 is no cap."""
+    check_range("--round-cap", rounds, 0, 1_000_000)
+    return rounds or None
+
+
+def agents_option(help_text: str) -> Any:
+    """The --agents option (docs/cli.md), with help saying whose seats the agents take."""
+    return typer.Option("--agents", help=help_text)
+
+
+def alias(value: Any, default: Any, old: Any, name: str, old_name: str) -> Any:
+    """An option's value, or its hidden old spelling's when only that was given."""
+    if old is None:
+        return value
+    if value != default:
+        raise fail(f"give {name} or {old_name} (its old spelling), not both")
+    return old
