@@ -15,7 +15,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from cli.errors import fail
-from cli.options import GameOptionsOpt, agent_specs, check_range, game_options
+from cli.options import (
+    GameOptionsOpt,
+    agent_specs,
+    agents_option,
+    alias,
+    check_range,
+    chosen_round_cap,
+    game_options,
+    round_cap_option,
+)
 from protocol.defaults import DEFAULT_TARGET, LEAVE_SECONDS, SILENT_SECONDS
 
 if TYPE_CHECKING:
@@ -69,12 +78,14 @@ def host(
         ),
     ] = None,
     name: NameOpt = None,
-    ai: Annotated[
+    ai_seats: Annotated[
         int, typer.Option(help="Fill this many seats with AI peers (separate processes).")
     ] = 0,
-    ai_agent: Annotated[str, typer.Option(help="Agent for the --ai seats.")] = "expectimax",
+    agents: Annotated[
+        str, agents_option("Agents for the --ai-seats, comma-separated, round those seats.")
+    ] = "expectimax",
     agent: AgentOpt = None,
-    round_cap: Annotated[int | None, typer.Option(help="End after this many rounds.")] = None,
+    round_cap: Annotated[int, round_cap_option(0, "people play to the rulebook's end")] = 0,
     home: HomeOpt = None,
     timeout: TimeoutOpt = SILENT_SECONDS,
     leave_timeout: LeaveTimeoutOpt = LEAVE_SECONDS,
@@ -88,6 +99,8 @@ def host(
         typer.Option(help="Send the announcements to ADDR:PORT instead (implies --announce)."),
     ] = None,
     option: GameOptionsOpt = None,
+    ai: Annotated[int | None, typer.Option("--ai", hidden=True)] = None,
+    ai_agent: Annotated[str | None, typer.Option("--ai-agent", hidden=True)] = None,
 ) -> None:
     """Open a table and print its invite code; play when every seat is taken."""
     import asyncio
@@ -116,14 +129,14 @@ def host(
     except (UnknownGameError, P2PCardsError) as exc:
         raise fail(str(exc)) from None
     check_range("--port", port, 0, 65535)
-    if round_cap is not None:
-        check_range("--round-cap", round_cap, 1, 1_000_000)
-    capped = {} if round_cap is None else {"round_cap": round_cap}
+    cap = chosen_round_cap(round_cap)
+    capped = {} if cap is None else {"round_cap": cap}
     options = {**capped, **game_options(g, seats, option, **capped)}
-    if not 0 <= ai < seats:
-        raise fail(f"--ai must leave at least the host's seat: 0 to {seats - 1}")
-    if ai:
-        agent_specs(ai_agent)  # a bad agent is a usage error now, not a seat that never comes
+    ai_seats = alias(ai_seats, 0, ai, "--ai-seats", "--ai")
+    if not 0 <= ai_seats < seats:
+        raise fail(f"--ai-seats must leave at least the host's seat: 0 to {seats - 1}")
+    # A bad agent is a usage error now, not a seat that never comes.
+    ai_specs = agent_specs(alias(agents, "expectimax", ai_agent, "--agents", "--ai-agent"))
     plan_seat = seat_plan(timeout, leave_timeout, as_json, False)
     target: tuple[str, int] | None = None
     if beacon is not None or announce:
@@ -139,7 +152,10 @@ def host(
         identity, check_name(name or "host"), decide, directory, watch=watch,
         test_seed=insecure_test_seed(),
     )  # fmt: skip
-    plan = HostPlan(g.name, seats, options, bind, port, advertised, ai, ai_agent, plan_seat, target)
+    plan = HostPlan(
+        g.name, seats, options, bind, port, advertised, ai_seats, tuple(ai_specs), plan_seat,
+        target,
+    )  # fmt: skip
     with trace_file(trace) as trace_out:
         code = leave_cleanly(lambda: asyncio.run(run_host(plan, seat, trace_out)))
     raise typer.Exit(code)

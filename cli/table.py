@@ -325,8 +325,8 @@ class HostPlan:
     bind: str
     port: int
     advertise: str
-    ai: int
-    ai_agent: str
+    ai_seats: int
+    ai_agents: tuple[str, ...]  # round the AI seats
     seat: SeatPlan
     beacon: tuple[str, int] | None
 
@@ -348,7 +348,7 @@ async def run_host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int
         out.print(f"Table open for {game}, {seats} seats. Invite code:\n\n  [bold]{invite}[/]\n")
         out.print(f"Your fingerprint: {seat.identity.fingerprint}. Waiting for players…")
     with tempfile.TemporaryDirectory(prefix="p2pcards-ai-") as homes:
-        bots = [_start_bot(invite, plan, i, Path(homes)) for i in range(plan.ai)]
+        bots = [_start_bot(invite, plan, i, Path(homes)) for i in range(plan.ai_seats)]
         beacons = None
         if plan.beacon is not None:
             code = seat.identity.fingerprint
@@ -400,8 +400,10 @@ def _stop_bots(bots: list[subprocess.Popen[bytes]]) -> None:
 def _start_bot(invite: Invite, plan: HostPlan, index: int, homes: Path) -> subprocess.Popen[bytes]:
     """An AI peer as its own process, with its own identity (in a home removed afterwards)."""
     home = homes / f"ai{index + 1}"
-    command = [sys.executable, "-m", "cli", "bot", str(invite), "--agent", plan.ai_agent]
-    command += ["--home", str(home), "--name", f"AI {index + 1}", "--quiet"]
+    agent = plan.ai_agents[index % len(plan.ai_agents)]
+    name = f"AI {index + 1} ({agent.partition(':')[0]})"[:MAX_NAME]
+    command = [sys.executable, "-m", "cli", "bot", str(invite), "--agent", agent]
+    command += ["--home", str(home), "--name", name, "--quiet"]
     command += ["--bind", plan.bind, "--timeout", str(plan.seat.timeout)]
     command += ["--leave-timeout", str(plan.seat.leave_timeout)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL)

@@ -85,7 +85,7 @@ def test_play_to_the_end_through_stdin() -> None:
     # Answer "2" (the first card on offer when there is one), then "1": when "2" is not a
     # choice the prompt asks again and gets "1". With a round cap the game must end.
     result = run(
-        "play", "rpg-battle", "--ai", "greedy", "--seed", "7", "--round-cap", "30",
+        "play", "rpg-battle", "--agents", "greedy", "--seed", "7", "--round-cap", "30",
         stdin="2\n1\n" * 5000,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

@@ -17,7 +17,7 @@ def test_play_getgem_to_the_end_through_stdin() -> None:
     # "2" is a card or a declaration when there is one; "1" ends the turn or lets an
     # effect happen. A round cap makes sure the game ends.
     result = run(
-        "play", "getgem", "--seats", "3", "--ai", "greedy", "--seed", "3", "--round-cap", "40",
+        "play", "getgem", "--seats", "3", "--agents", "greedy", "--seed", "3", "--round-cap", "40",
         stdin="2\n1\n" * 3000,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

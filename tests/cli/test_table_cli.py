@@ -20,8 +20,11 @@ def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
         (["host", "rpg-battle", "--port", "-1"], "--port must be between 0 and 65535"),
         (["host", "rpg-battle", "--timeout", "-5"], "--timeout must be between"),
         (["host", "rpg-battle", "--leave-timeout", "-1"], "--leave-timeout must be between"),
-        (["host", "rpg-battle", "--round-cap", "0"], "--round-cap must be between"),
-        (["host", "rpg-battle", "--ai", "1", "--ai-agent", "nonsense"], "nonsense"),
+        (["host", "rpg-battle", "--round-cap", "-1"], "--round-cap must be between"),
+        (["host", "rpg-battle", "--ai-seats", "2"], "--ai-seats must leave"),
+        (["host", "rpg-battle", "--ai-seats", "1", "--agents", "nonsense"], "nonsense"),
+        (["host", "rpg-battle", "--ai", "1", "--ai-agent", "nonsense"], "nonsense"),  # old names
+        (["host", "rpg-battle", "--ai", "1", "--ai-seats", "1"], "not both"),
         (["host", "rpg-battle", "--advertise", "[/]"], "is not an IP address or host name"),
         (["host", "rpg-battle", "--bind", "not an address"], "is not an IP address"),
         (["host", "rpg-battle", "--name", "tab\there"], "--name must be"),

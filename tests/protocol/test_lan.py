@@ -30,7 +30,7 @@ def test_ai_peers_play_a_whole_game_in_separate_processes(tmp_path: Path, seats:
 
 
 def test_the_host_fills_seats_with_ai_processes(tmp_path: Path) -> None:
-    host, _ = open_table(tmp_path, 3, "--ai", "2")
+    host, _ = open_table(tmp_path, 3, "--ai-seats", "2")
     code, report, err = result(host)
     assert code == 0, err
     assert report["audit"] == "passed" and len(report["returns"]) == 3
