@@ -7,6 +7,8 @@ STAMP="$VENV/.p2pcards-installed"
 WANT="$(python3 -c 'import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())' "$ROOT/pyproject.toml")"
 if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
     LOG="$(mktemp)"
+    # Said before the quiet install, so the first run is not a blank screen for a minute.
+    echo "p2pcards: setting up $VENV (first run, or pyproject.toml changed; about a minute)..." >&2
     if ! {
         { [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"; } &&
         "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip &&
@@ -18,4 +20,5 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; 
     fi
     rm -f "$LOG"
     echo "$WANT" >"$STAMP"
+    echo "p2pcards: ready." >&2
 fi
