@@ -132,6 +132,9 @@ class CommandBot:
         self.move_timeout = move_timeout
         self._proc: subprocess.Popen[bytes] | None = None
         self._errors: IO[bytes] | None = None
+        # Where the program's stderr goes (the harness's --log-dir); a temporary file
+        # otherwise, read only for the last line of a crash report.
+        self.stderr_path: Path | None = None
         self._buffer = b""
         self._seat = 0  # of the last observation: the result message names it
 
@@ -167,7 +170,10 @@ class CommandBot:
     def _start(self) -> subprocess.Popen[bytes]:
         if self._proc is None:
             # Closed in close(); a file, not a pipe, so a chatty bot never blocks on stderr.
-            self._errors = tempfile.TemporaryFile()  # noqa: SIM115
+            if self.stderr_path is not None:
+                self._errors = self.stderr_path.open("w+b")  # noqa: SIM115
+            else:
+                self._errors = tempfile.TemporaryFile()  # noqa: SIM115
             env = {**os.environ, "P2PCARDS_SEED": str(self.seed)}
             try:
                 self._proc = subprocess.Popen(

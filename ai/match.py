@@ -1,21 +1,91 @@
-"""Headless games among agents: one game (`play_match`) and a series (`simulate`)."""
+"""Headless games among agents: one game (`play_match`) and a series (`simulate`).
+
+An agent spec may carry a label, `name=LABEL` among its options
+(`expectimax:think_ms=50:name=fast`): the label names the agent in tables and records,
+and is taken off before the spec reaches `make_agent`. Without one the label is the
+whole spec, never shortened, so two settings of one agent stay apart.
+"""
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from ai.agents import Agent, make_agent
+from ai.agents import Agent, make_agent, split_specs
 from ai.defaults import DEFAULT_ROUND_CAP as DEFAULT_ROUND_CAP  # scripts import it here
-from ai.errors import AgentCrashed, AgentFailure, AgentIllegalAction, AgentTimedOut
+from ai.errors import (
+    AgentCrashed,
+    AgentFailure,
+    AgentIllegalAction,
+    AgentSpecError,
+    AgentTimedOut,
+)
+from ai.records import event_of
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State, forfeit_returns
 from p2pcards.errors import IllegalActionError
+from p2pcards.history import Event
 
-# Called after each agent's move with the game's seed, the seat, its observation, the
+# Called after each agent's move with the game's number, the seat, its observation, the
 # action and the agent (whose `last` report `--explain` prints).
 MoveHook = Callable[[int, int, State, Action, Agent], None]
+
+
+def split_label(spec: str) -> tuple[str, str]:
+    """The spec's label and the spec `make_agent` takes (without `name=`).
+
+    The options are the spec's `:`-separated parts after its kind, quotes respected (a
+    `cmd:"..."` program may hold colons); the last `name=` wins. AgentSpecError for an
+    empty label or one with a comma (it could not be given in --agents).
+    """
+    parts = _split_outside_quotes(spec.strip(), ":")
+    kept, label = parts[:1], None
+    for part in parts[1:]:
+        if part.startswith("name="):
+            label = part[len("name=") :].strip()
+            if not label or "," in label:
+                raise AgentSpecError(f"name= needs a label without commas, not {part!r}")
+        else:
+            kept.append(part)
+    bare = ":".join(kept)
+    return (label or spec.strip()), bare
+
+
+def _split_outside_quotes(text: str, separator: str) -> list[str]:
+    parts, current, quote = [], "", ""
+    for ch in text:
+        if ch == quote:
+            quote = ""
+        elif not quote and ch in "\"'":
+            quote = ch
+        if ch == separator and not quote:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts
+
+
+def labels(specs: list[str]) -> list[str]:
+    """The label of each spec; AgentSpecError if two different specs share one."""
+    seen: dict[str, str] = {}
+    out = []
+    for spec in specs:
+        label, _ = split_label(spec)
+        if seen.setdefault(label, spec) != spec:
+            raise AgentSpecError(f"two agents are labelled {label!r}: {seen[label]} and {spec}")
+        out.append(label)
+    return out
+
+
+def labelled_specs(text: str) -> list[str]:
+    """Comma-separated specs, each with its label checked (not yet made)."""
+    specs = split_specs(text)
+    labels(specs)
+    return specs
 
 
 @dataclass(frozen=True)
@@ -28,7 +98,7 @@ class MatchResult:
     """
 
     seed: int
-    agents: tuple[str, ...]  # by seat
+    agents: tuple[str, ...]  # specs by seat, as given (labels included)
     returns: tuple[float, ...]  # by seat
     winners: tuple[int, ...]
     steps: int
@@ -36,6 +106,7 @@ class MatchResult:
     faulty_seat: int | None = None
     error: str = ""
     seconds: float = field(default=0.0, compare=False)
+    actions: tuple[Event, ...] = ()  # every step in full, when asked to record them
 
 
 def play_match(
@@ -46,29 +117,45 @@ def play_match(
     on_move: MoveHook | None = None,
     move_timeout: float | None = None,
     options: Mapping[str, Any] | None = None,
+    number: int = 0,
+    record: bool = False,
+    log_dir: Path | None = None,
 ) -> MatchResult:
     """Play one game, agent_specs[i] in seat i, everything seeded from `seed`; `options` are
-    the game's own (getgem's match=True, say)."""
+    the game's own (getgem's match=True, say).
+
+    `number` is the game's number in its run (for `on_move` and log names); `record` keeps
+    every action in the result; `log_dir` receives each bot program's stderr, in
+    game-NUMBER-seat-S.log.
+    """
     started = time.monotonic()
     game = games.load(game_name)
     state = game.new_initial_state(len(agent_specs), round_cap=round_cap, **(options or {}))
     dealer = LocalDealer(seed)
-    agents = [
-        make_agent(spec, seed * 1000 + seat, move_timeout) for seat, spec in enumerate(agent_specs)
-    ]
+    agents = []
+    for seat, spec in enumerate(agent_specs):
+        agent = make_agent(split_label(spec)[1], seed * 1000 + seat, move_timeout)
+        if log_dir is not None and hasattr(agent, "stderr_path"):
+            agent.stderr_path = log_dir / f"game-{number}-seat-{seat}.log"
+        agents.append(agent)
+    events: list[Event] = []
     steps = 0
     seat = 0
     try:
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(dealer.sample(state))
+                action = dealer.sample(state)
             else:
                 seat = state.current_player()
                 observation = state.observation(seat)
                 action = _timed_act(agents[seat], observation, move_timeout)
                 if on_move is not None:
-                    on_move(seed, seat, observation, action, agents[seat])
-                _apply_agent_action(state, action)
+                    on_move(number, seat, observation, action, agents[seat])
+            # Read before the action changes the state; kept once the action is applied.
+            event = event_of(state, action) if record and isinstance(action, Action) else None
+            _apply_agent_action(state, action)
+            if event is not None:
+                events.append(event)
             steps += 1
     except AgentFailure as failure:
         n = len(agent_specs)
@@ -77,7 +164,7 @@ def play_match(
         seconds = time.monotonic() - started
         return MatchResult(
             seed, tuple(agent_specs), returns, winners, steps, failure.status, seat,
-            str(failure), seconds,
+            str(failure), seconds, tuple(events),
         )  # fmt: skip
     finally:
         for agent in agents:
@@ -87,7 +174,9 @@ def play_match(
     returns = tuple(state.returns())
     winners = tuple(s for s, r in enumerate(returns) if r > 0)
     seconds = time.monotonic() - started
-    return MatchResult(seed, tuple(agent_specs), returns, winners, steps, seconds=seconds)
+    return MatchResult(
+        seed, tuple(agent_specs), returns, winners, steps, seconds=seconds, actions=tuple(events)
+    )
 
 
 def _timed_act(agent: Agent, observation: State, move_timeout: float | None) -> Action:
@@ -117,7 +206,8 @@ def _apply_agent_action(state: State, action: object) -> None:
 
 @dataclass
 class Tally:
-    """Wins (a shared win counts as a fraction) per agent and per seat."""
+    """Wins (a shared win counts as a fraction) per agent and per seat, and failures per
+    agent; agents are counted under their labels."""
 
     games: int = 0
     wins_by_agent: dict[str, float] = field(default_factory=dict)
@@ -125,17 +215,32 @@ class Tally:
     wins_by_seat: dict[int, float] = field(default_factory=dict)
     wins_by_agent_seat: dict[str, dict[int, float]] = field(default_factory=dict)
     steps: int = 0
+    failures: dict[str, dict[str, int]] = field(default_factory=dict)  # label -> status -> games
+    specs: dict[str, str] = field(default_factory=dict)  # label -> spec
 
     def add(self, result: MatchResult) -> None:
         """Count one game."""
         self.games += 1
         self.steps += result.steps
-        for seat, (spec, value) in enumerate(zip(result.agents, result.returns, strict=True)):
-            self.games_by_agent[spec] = self.games_by_agent.get(spec, 0) + 1
-            self.wins_by_agent[spec] = self.wins_by_agent.get(spec, 0.0) + value
+        names = labels(list(result.agents))
+        for seat, (spec, label, value) in enumerate(
+            zip(result.agents, names, result.returns, strict=True)
+        ):
+            self.specs[label] = spec
+            self.failures.setdefault(label, {})
+            self.games_by_agent[label] = self.games_by_agent.get(label, 0) + 1
+            self.wins_by_agent[label] = self.wins_by_agent.get(label, 0.0) + value
             self.wins_by_seat[seat] = self.wins_by_seat.get(seat, 0.0) + value
-            by_seat = self.wins_by_agent_seat.setdefault(spec, {})
+            by_seat = self.wins_by_agent_seat.setdefault(label, {})
             by_seat[seat] = by_seat.get(seat, 0.0) + value
+        if result.faulty_seat is not None:
+            culprit = self.failures[names[result.faulty_seat]]
+            culprit[result.status] = culprit.get(result.status, 0) + 1
+
+    @property
+    def failed_games(self) -> int:
+        """Games that ended with an agent's failure."""
+        return sum(sum(by_status.values()) for by_status in self.failures.values())
 
 
 def seating(agent_specs: list[str], seats: int, game_index: int) -> list[str]:
@@ -152,10 +257,23 @@ def simulate(
     round_cap: int | None = DEFAULT_ROUND_CAP,
     on_move: MoveHook | None = None,
     options: Mapping[str, Any] | None = None,
+    move_timeout: float | None = None,
+    deals: Sequence[int] = (),
+    on_game: Callable[[int, MatchResult], None] | None = None,
+    record: bool = False,
+    log_dir: Path | None = None,
 ) -> Tally:
-    """Play `num_games` games with seats rotated; game i uses seed + i."""
+    """Play `num_games` games with seats rotated; game i uses seed + i, or with a deal book
+    `deals`, its seeds in order (cycling). `on_game` hears of each game as it ends."""
     tally = Tally()
     for i in range(num_games):
         specs = seating(agent_specs, seats, i)
-        tally.add(play_match(game_name, specs, seed + i, round_cap, on_move, options=options))
+        game_seed = deals[i % len(deals)] if deals else seed + i
+        result = play_match(
+            game_name, specs, game_seed, round_cap, on_move, move_timeout, options, i, record,
+            log_dir,
+        )  # fmt: skip
+        tally.add(result)
+        if on_game is not None:
+            on_game(i, result)
     return tally

@@ -4,7 +4,17 @@ import math
 
 import pytest
 
-from ai.ratings import Rating, Score, Sprt, elo, wilson
+from ai.ratings import (
+    PENTANOMIAL,
+    TRINOMIAL,
+    Rating,
+    Score,
+    Sprt,
+    elo,
+    los,
+    pentanomial,
+    wilson,
+)
 
 
 def test_a_score_counts_wins_draws_and_losses() -> None:
@@ -33,14 +43,24 @@ def test_elo_is_the_logistic_transform_of_the_score() -> None:
     assert rating.elo_error == pytest.approx((elo(rating.high) - elo(rating.low)) / 2)
 
 
-def test_sprt_log_likelihood_ratio_by_hand() -> None:
-    sprt = Sprt(elo0=0, elo1=100, alpha=0.05, beta=0.05)
-    points = [1.0, 1.0, 0.0, 1.0, 0.5]
-    n, mean = 5, 3.5 / 5
-    var = sum((p - mean) ** 2 for p in points) / n
-    s0, s1 = 0.5, 1 / (1 + 10 ** (-100 / 400))
-    assert sprt.llr(points) == pytest.approx(n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var))
-    assert sprt.bounds == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
+def test_sprt_log_likelihood_ratio_matches_fishtest_and_fastchess() -> None:
+    # Reference figures of fastchess's SPRT tests (logistic Elo, the generalized LLR).
+    trinomial = (21184, 40708, 21404)  # losses, draws, wins
+    assert Sprt(elo0=0.5, elo1=2.5).llr(trinomial) == pytest.approx(-1.57, abs=0.01)
+    assert Sprt(elo0=0, elo1=2).llr((57030, 106593, 57433)) == pytest.approx(-2.59, abs=0.01)
+    # Pairs scoring 0, 0.5, 1 (a win and a loss, or two draws), 1.5 and 2 points.
+    pairs = (223, 9863, 20279 + 1000, 10037, 246)
+    assert Sprt(elo0=0.5, elo1=2.5).llr(pairs, PENTANOMIAL) == pytest.approx(-3.07, abs=0.01)
+    assert Sprt().bounds == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
+    assert Sprt().llr((0, 0, 0)) == 0.0
+
+
+def test_pentanomial_counts_and_los() -> None:
+    assert pentanomial([0.0, 2.0, 1.0, 1.0, 0.5, 1.5, 2 / 3]) == (1, 2, 2, 1, 1)
+    assert los((10, 0, 10), TRINOMIAL) == pytest.approx(0.5)
+    assert los((1, 0, 9), TRINOMIAL) > 0.99 > los((5, 0, 6), TRINOMIAL) > 0.5
+    assert los((0, 0, 3), TRINOMIAL) == 1.0  # no variance yet: all wins
+    assert los((), PENTANOMIAL[:0]) == 0.5
 
 
 def test_sprt_decides_for_a_clearly_stronger_and_a_clearly_equal_agent() -> None:
@@ -52,7 +72,16 @@ def test_sprt_decides_for_a_clearly_stronger_and_a_clearly_equal_agent() -> None
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("elo2=3", "takes elo0"), ("elo1=x", "needs a number"), ("elo0=5 elo1=5", "different")],
+    [
+        ("elo2=3", "takes elo0"),
+        ("elo1=x", "needs a number"),
+        ("elo0=5 elo1=5", "elo0 below elo1"),
+        ("elo0=10 elo1=0", "elo0 below elo1"),
+        ("alpha=0", "alpha and beta between 0 and 1"),
+        ("beta=1.5", "alpha and beta between 0 and 1"),
+        ("alpha=0.6 beta=0.5", "alpha \\+ beta below 1"),
+        ("elo1=nan", "finite"),
+    ],
 )
 def test_bad_sprt_options_are_explained(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
