@@ -26,7 +26,7 @@ from rich.markup import escape
 
 from ai.agents import make_agent
 from ai.errors import AgentFailure, AgentSpecError
-from cli.errors import FAILURE, USAGE, err, fail
+from cli.errors import FAILURE, INTERRUPTED, USAGE, err, fail
 from cli.options import check_range
 from cli.play import Quit, answer_to, prompt_line, show_choices
 from cli.views import view_for
@@ -450,7 +450,6 @@ def leave_cleanly(run: Callable[[], int]) -> int:
     try:
         return run()
     except (LeaveTable, KeyboardInterrupt) as exc:
-        interrupted = isinstance(exc, KeyboardInterrupt) or str(exc) == "left the table"
         if _SAVING:
             path, home = _SAVING[-1]
             err.print(
@@ -462,7 +461,7 @@ def leave_cleanly(run: Callable[[], int]) -> int:
             err.print("\nYou left before the game began.")
         if isinstance(exc, LeaveTable) and exc.reason.startswith("its agent failed"):
             return FAILURE
-        return 130 if interrupted else 0
+        return INTERRUPTED  # the game goes on without us: not done (docs/cli.md)
 
 
 @contextlib.contextmanager
