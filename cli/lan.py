@@ -92,7 +92,10 @@ def host(
     as_json: JsonOpt = False,
     trace: TraceOpt = None,
     announce: Annotated[
-        bool, typer.Option(help="Announce the table on the LAN (UDP broadcast) while it waits.")
+        bool,
+        typer.Option(
+            "--announce", help="Announce the table on the LAN (UDP broadcast) while it waits."
+        ),
     ] = False,
     beacon: Annotated[
         str | None,
@@ -162,7 +165,7 @@ def host(
 
 
 BindOpt = Annotated[str, typer.Option(help="Address to listen on for the other seats.")]
-QuietOpt = Annotated[bool, typer.Option(help="Print nothing but errors.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", help="Print nothing but errors.")]
 ResumeOpt = Annotated[
     Path | None,
     typer.Option(help="Take your seat again after a crash, from the save file it left."),
