@@ -171,7 +171,7 @@ class CommandBot:
         if self._proc is None:
             # Closed in close(); a file, not a pipe, so a chatty bot never blocks on stderr.
             if self.stderr_path is not None:
-                self._errors = self.stderr_path.open("w+b")  # noqa: SIM115
+                self._errors = self.stderr_path.open("w+b")
             else:
                 self._errors = tempfile.TemporaryFile()  # noqa: SIM115
             env = {**os.environ, "P2PCARDS_SEED": str(self.seed)}

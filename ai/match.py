@@ -21,7 +21,7 @@ from ai.errors import (
     AgentSpecError,
     AgentTimedOut,
 )
-from ai.records import event_of
+from ai.records import GameRecord, event_of
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State, forfeit_returns
@@ -277,3 +277,18 @@ def simulate(
         if on_game is not None:
             on_game(i, result)
     return tally
+
+
+def game_record(
+    result: MatchResult,
+    number: int,
+    game_name: str,
+    options: Mapping[str, Any],
+    round_cap: int | None,
+) -> GameRecord:
+    """A played game (with its actions recorded) as a records file keeps it."""
+    return GameRecord(
+        number, game_name, len(result.agents), dict(options), round_cap, result.seed,
+        tuple(labels(list(result.agents))), result.agents, result.actions, result.returns,
+        result.status, result.faulty_seat, result.error, result.seconds,
+    )  # fmt: skip

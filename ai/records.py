@@ -302,3 +302,35 @@ def _returns(value: object, seats: int) -> tuple[float, ...]:
 def find(records: Sequence[GameRecord], number: int) -> GameRecord | None:
     """The record of the game with this number, if there is one."""
     return next((r for r in records if r.number == number), None)
+
+
+# ------------------------------------------------------------------ deal books
+
+
+class DealBookError(P2PCardsError, ValueError):
+    """A deal book that is not a list of seeds."""
+
+
+def read_deals(path: Path) -> tuple[int, ...]:
+    """A deal book's seeds, in order: one per line, `#` starts a comment, blank lines are
+    skipped. DealBookError names the line of anything else; OSError if it cannot be read."""
+    seeds: list[int] = []
+    with path.open("rb") as stream:
+        for number, raw in enumerate(stream, 1):
+            if len(raw) > 1000:
+                raise DealBookError(f"{path}, line {number}: longer than 1000 bytes")
+            try:
+                line = raw.decode("utf-8").partition("#")[0].strip()
+            except UnicodeDecodeError:
+                raise DealBookError(f"{path}, line {number}: not UTF-8") from None
+            if not line:
+                continue
+            if not line.isdigit() or not line.isascii() or int(line) > 2**63 - 1:
+                raise DealBookError(
+                    f"{path}, line {number}: a seed is a whole number from 0 to 2^63-1, "
+                    f"not {line[:40]!r}"
+                )
+            seeds.append(int(line))
+    if not seeds:
+        raise DealBookError(f"{path} holds no seeds (one per line; # starts a comment)")
+    return tuple(seeds)

@@ -160,3 +160,17 @@ def alias(value: Any, default: Any, old: Any, name: str, old_name: str) -> Any:
     if value != default:
         raise fail(f"give {name} or {old_name} (its old spelling), not both")
     return old
+
+
+def check_at_least(option: str, value: float, low: float) -> None:
+    """A usage error unless `value >= low` (one line, exit 2)."""
+    if not value >= low:
+        raise fail(f"{option} must be at least {low:g}, not {value:g}")
+
+
+def check_positive(option: str, value: float | None) -> None:
+    """A usage error unless `value` (when given) is a finite number above 0 (one line, exit 2)."""
+    import math
+
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise fail(f"{option} must be more than 0, not {value:g}")

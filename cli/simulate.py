@@ -1,30 +1,130 @@
-"""`p2pcards simulate`: AI-only games one after another, with wins per agent and per seat."""
+"""`p2pcards simulate`: AI-only games one after another, with wins and failures per agent
+and per seat.
+
+Also the pieces `tournament` shares with it: agents with labels, the deal book, the
+records file and the bot-log folder.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from ai.defaults import DEFAULT_ROUND_CAP
+from cli.errors import FAILURE, INTERRUPTED, fail
 from cli.options import (
     ExplainOpt,
     GameArg,
     GameOptionsOpt,
+    SeedOpt,
     agent_specs,
+    check_at_least,
+    check_positive,
+    chosen_round_cap,
+    chosen_seed,
     game_named,
     game_options,
+    round_cap_option,
     seat_count,
 )
 
 if TYPE_CHECKING:
     from ai.agents import Agent
+    from ai.match import MatchResult, Tally
     from p2pcards.engine import Action, State
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
+
+# Options simulate and tournament share (docs/cli.md).
+MoveTimeoutOpt = Annotated[
+    float | None,
+    typer.Option(help="Seconds an agent may take for a move (more than 0); slower loses the game."),
+]
+RecordsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--records", help="Write every game to this file, one JSON line each (`replay` reads it)."
+    ),
+]
+LogDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--log-dir", help="Keep each bot program's stderr here, in game-N-seat-S.log files."
+    ),
+]
+DealsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--deals", help="A deal book: seeds, one per line (# comments), used in order, cycling."
+    ),
+]
+
+
+def labelled_agents(text: str) -> list[str]:
+    """Comma-separated agent specs, `name=LABEL` allowed in each: labels checked (two
+    different agents may not share one) and every agent made once, or a usage error."""
+    from ai.agents import split_specs
+    from ai.errors import AgentSpecError
+    from ai.match import labels, split_label
+
+    specs = split_specs(text)
+    try:
+        labels(specs)
+        bare = [split_label(spec)[1] for spec in specs]
+    except AgentSpecError as exc:
+        raise fail(str(exc)) from None
+    agent_specs(",".join(bare))  # makes each agent once: a usage error for a bad one
+    return specs
+
+
+def deal_book(path: Path | None) -> tuple[int, ...]:
+    """The seeds of a --deals file (none without one), or a usage error naming the line."""
+    from ai.records import DealBookError, read_deals
+
+    if path is None:
+        return ()
+    try:
+        return read_deals(path)
+    except DealBookError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"--deals {path}: {exc.strerror or exc}") from None
+
+
+def open_records(path: Path | None, append: bool = False) -> IO[str] | None:
+    """The --records file, opened to write (to append, when a run carries on); exit 1 if it
+    cannot be."""
+    if path is None:
+        return None
+    try:
+        return path.open("a" if append else "w", encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write --records {path}: {exc.strerror or exc}", FAILURE) from None
+
+
+def made_log_dir(path: Path | None) -> Path | None:
+    """The --log-dir folder, made if missing; exit 1 if it cannot be."""
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise fail(f"cannot make --log-dir {path}: {exc.strerror or exc}", FAILURE) from None
+    return path.resolve()
+
+
+def failure_summary(failures: dict[str, dict[str, int]]) -> str:
+    """ "fast crash 2, bot timeout 1": the agents that failed, and how often."""
+    return ", ".join(
+        f"{agent} {status} {count}"
+        for agent, by_status in failures.items()
+        for status, count in sorted(by_status.items())
+    )
 
 
 def simulate(
@@ -32,85 +132,159 @@ def simulate(
     seats: Annotated[int | None, typer.Option(help="Seats at each table.")] = None,
     agents: Annotated[
         str,
-        typer.Option(help="Agents, comma-separated; seated round the table and rotated each game."),
+        typer.Option(
+            help="Agents, comma-separated, seated round the table and rotated each game; "
+            "name=LABEL in a spec labels it (expectimax:think_ms=50:name=fast)."
+        ),
     ] = "greedy,random",
-    num_games: Annotated[int, typer.Option("--games", min=1, help="How many games.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
+    num_games: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
+    seed: SeedOpt = None,
     round_cap: Annotated[
-        int, typer.Option(min=1, help="Rounds before the tie-break decides the game.")
+        int, round_cap_option(DEFAULT_ROUND_CAP, "headless games")
     ] = DEFAULT_ROUND_CAP,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    move_timeout: MoveTimeoutOpt = None,
+    records: RecordsOpt = None,
+    log_dir: LogDirOpt = None,
+    deals: DealsOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the results as JSON (other text on stderr).")
+    ] = False,
     explain: ExplainOpt = False,
     option: GameOptionsOpt = None,
 ) -> None:
-    """Play AI-only games and report wins per agent and per seat."""
-    from rich.table import Table
+    """Play AI-only games and report wins and failures per agent and per seat.
 
+    Game i uses seed + i (or the deal book's seeds in order). Exits 1 when an agent failed
+    in some game (crashed, timed out, or played an illegal move), after the full report.
+    """
+    from ai.match import Tally, game_record
     from ai.match import simulate as run_simulation
+    from ai.records import write
     from cli.play import explanation
     from cli.views import view_for
 
     g = game_named(game)
     n = seat_count(g, seats)
-    options = game_options(g, n, option, round_cap=round_cap)
-    specs = agent_specs(agents)
+    cap = chosen_round_cap(round_cap)
+    options = game_options(g, n, option, round_cap=cap)
+    specs = labelled_agents(agents)
+    check_at_least("--games", num_games, 1)
+    check_positive("--move-timeout", move_timeout)
+    book = deal_book(deals)
+    seed = chosen_seed(seed)
     view = view_for(g.name)
+    logs = made_log_dir(log_dir)
+    stream = open_records(records)
+    err.print(f"{g.name}: {num_games} games, {n} seats, seed {seed}" + (
+        f", {len(book)} deals from {deals}" if book else ""
+    ))  # fmt: skip
 
-    def show_thought(game_seed: int, seat: int, obs: State, action: Action, agent: Agent) -> None:
+    def show_thought(number: int, seat: int, obs: State, action: Action, agent: Agent) -> None:
         thought = explanation(agent, obs, view)
         if thought:
             # With --json the results own stdout; explanations go to stderr.
             (err if as_json else out).print(
-                f"game {game_seed}, seat {seat} ({agent.name}) {thought}", soft_wrap=True
+                f"game {number}, seat {seat} ({agent.name}) {thought}", soft_wrap=True
             )
 
+    tally = Tally()
+
+    def on_game(number: int, result: MatchResult) -> None:
+        tally.add(result)
+        if stream is not None:
+            try:
+                write(stream, game_record(result, number, g.name, options, cap))
+            except OSError as exc:
+                raise fail(f"cannot write --records {records}: {exc}", FAILURE) from None
+
     hook = show_thought if explain else None
-    tally = run_simulation(g.name, specs, n, num_games, seed, round_cap, hook, options)
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "game": g.name,
-                    "seats": n,
-                    "games": tally.games,
-                    "seed": seed,
-                    "mean_steps": tally.steps / tally.games,
-                    "agents": {
-                        spec: {
-                            "games": tally.games_by_agent[spec],
-                            "wins": tally.wins_by_agent[spec],
-                            "wins_by_seat": {
-                                str(s): w for s, w in sorted(tally.wins_by_agent_seat[spec].items())
-                            },
-                        }
-                        for spec in sorted(tally.games_by_agent)
-                    },
-                    "wins_by_seat": {str(s): w for s, w in sorted(tally.wins_by_seat.items())},
-                },
-                indent=2,
-            )
+    interrupted = False
+    try:
+        run_simulation(
+            g.name, specs, n, num_games, seed, cap, hook, options, move_timeout, book, on_game,
+            record=stream is not None, log_dir=logs,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if stream is not None:
+            stream.close()
+    if tally.games:
+        _report(g.name, n, seed, book, num_games, tally, as_json, records)
+    if interrupted:
+        err.print(f"\nstopped after {tally.games} of {num_games} games (Ctrl-C)")
+        raise typer.Exit(INTERRUPTED)
+    if tally.failed_games:
+        err.print(
+            f"{tally.failed_games} of {tally.games} games ended by an agent's failure: "
+            f"{failure_summary(tally.failures)}"
+            + ("" if log_dir else " (--log-dir keeps each bot's stderr)")
         )
+        raise typer.Exit(FAILURE)
+
+
+def _report(
+    game: str,
+    seats: int,
+    seed: int,
+    book: tuple[int, ...],
+    num_games: int,
+    tally: Tally,
+    as_json: bool,
+    records: Path | None,
+) -> None:
+    from rich.table import Table
+
+    if as_json:
+        data: dict[str, Any] = {
+            "game": game,
+            "seats": seats,
+            "games": tally.games,
+            "seed": seed,
+            "deals": list(book) or None,
+            "mean_steps": tally.steps / tally.games,
+            "agents": {
+                label: {
+                    "spec": tally.specs[label],
+                    "games": tally.games_by_agent[label],
+                    "wins": tally.wins_by_agent[label],
+                    "wins_by_seat": {
+                        str(s): w for s, w in sorted(tally.wins_by_agent_seat[label].items())
+                    },
+                    "failures": tally.failures[label],
+                }
+                for label in sorted(tally.games_by_agent)
+            },
+            "wins_by_seat": {str(s): w for s, w in sorted(tally.wins_by_seat.items())},
+            "failed_games": tally.failed_games,
+            "records": None if records is None else str(records),
+        }
+        print(json.dumps(data, indent=2))
         return
-    table = Table(
-        title=f"{g.name}: {tally.games} games, {n} seats, seeds {seed}–{seed + num_games - 1}"
-    )
-    table.add_column("agent")
+    seeds = f"deal book of {len(book)}" if book else f"seeds {seed}–{seed + num_games - 1}"
+    table = Table(title=f"{game}: {tally.games} games, {seats} seats, {seeds}")
+    table.add_column("agent", overflow="fold")
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
-    for s in range(n):
+    for s in range(seats):
         table.add_column(f"wins at seat {s}", justify="right")
-    for spec in sorted(tally.games_by_agent):
-        wins = tally.wins_by_agent[spec]
-        played = tally.games_by_agent[spec]
-        by_seat = tally.wins_by_agent_seat[spec]
+    table.add_column("failures", justify="right")
+    for label in sorted(tally.games_by_agent):
+        wins = tally.wins_by_agent[label]
+        played = tally.games_by_agent[label]
+        by_seat = tally.wins_by_agent_seat[label]
+        failed = failure_summary({"": tally.failures[label]}).strip() or "-"
         table.add_row(
-            spec, str(played), f"{wins:g}", f"{wins / played:.1%}",
-            *(f"{by_seat.get(s, 0.0):g}" for s in range(n)),
+            label, str(played), f"{wins:g}", f"{wins / played:.1%}",
+            *(f"{by_seat.get(s, 0.0):g}" for s in range(seats)), failed,
         )  # fmt: skip
     out.print(table)
     seat_line = ", ".join(f"seat {s}: {w:g}" for s, w in sorted(tally.wins_by_seat.items()))
     out.print(f"wins by seat — {seat_line}")
+    labelled = {label: spec for label, spec in tally.specs.items() if label != spec}
+    for label, spec in sorted(labelled.items()):
+        out.print(f"{label} = {spec}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
