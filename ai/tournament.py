@@ -4,8 +4,9 @@ The schedule is a pure function of the configuration: every pairing (round-robin
 every agent against the first (gauntlet), `games` games each. Games come in pairs on
 the same deal with the seats turned round, so luck of the deal cancels out, and over
 each pair every agent holds every seat equally often. Each game's seed derives from
-`--seed`, the pairing and the game's index, so with deterministic agents (node budgets)
-the results do not depend on how many workers ran them, or in what order.
+`--seed`, the pairing and the game's index (or comes from a deal book, one seed per deal,
+every pairing playing the same deals), so with deterministic agents the results do not
+depend on how many workers ran them, or in what order.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
-from ai.match import MatchResult, play_match
-from ai.ratings import Rating, Sprt
+from ai.errors import AgentSpecError
+from ai.match import MatchResult, labels, play_match
+from ai.ratings import PENTANOMIAL, TRINOMIAL, Rating, Sprt, los, pentanomial, trinomial
 from ai.results_db import ResultsDatabase, StoredGame
 
 FORMATS = ("round-robin", "gauntlet")
@@ -43,10 +46,15 @@ class TournamentConfig:
     round_cap: int | None = 100
     move_timeout: float | None = None
     options: tuple[tuple[str, Any], ...] = ()  # the game's own options, as (key, value) pairs
+    deals: tuple[int, ...] = ()  # a deal book's seeds, used in order instead of derived ones
 
     def __post_init__(self) -> None:
         if len(set(self.agents)) < 2 or len(set(self.agents)) != len(self.agents):
             raise TournamentError("a tournament needs at least two different agents")
+        try:
+            labels(list(self.agents))
+        except AgentSpecError as exc:
+            raise TournamentError(str(exc)) from None
         if self.format not in FORMATS:
             raise TournamentError(f"--format is round-robin or gauntlet, not {self.format!r}")
         if self.games < 1:
@@ -65,16 +73,33 @@ class TournamentConfig:
             for i in range(self.games):
                 # Games 2k and 2k+1 share a deal; the pair round the table turns one seat.
                 seats = tuple(pair[(seat + i) % 2] for seat in range(self.seats))
-                specs.append(GameSpec(len(specs), p, seats, game_seed(self.seed, p, i // 2)))
+                specs.append(GameSpec(len(specs), p, seats, self.deal_seed(p, i // 2)))
         return specs
+
+    def deal_seed(self, pairing: int, deal: int) -> int:
+        """The seed of a pairing's deal: the deal book's, in order and cycling, or derived."""
+        if self.deals:
+            return self.deals[deal % len(self.deals)]
+        return game_seed(self.seed, pairing, deal)
+
+    def labels(self) -> dict[str, str]:
+        """Each agent's label (its `name=`, or the whole spec)."""
+        return dict(zip(self.agents, labels(list(self.agents)), strict=True))
+
+    def pair_of(self, game: StoredGame) -> tuple[int, int]:
+        """The pairing and deal a game belongs to: games 2k and 2k+1 of a pairing share one."""
+        return game.pairing, (game.number - game.pairing * self.games) // 2
 
     def stored(self) -> dict[str, Any]:
         """The configuration as JSON data, for the database."""
         data = asdict(self)
         data["agents"] = list(self.agents)
-        del data["options"]
-        if self.options:  # left out when empty, so tournaments stored before them resume
+        del data["options"], data["deals"]
+        # Left out when empty, so tournaments stored before they existed resume.
+        if self.options:
             data["options"] = dict(self.options)
+        if self.deals:
+            data["deals"] = list(self.deals)
         return data
 
 
@@ -94,8 +119,20 @@ def game_seed(base: int, pairing: int, deal: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def run_games(config: TournamentConfig, specs: tuple[GameSpec, ...]) -> list[MatchResult]:
+@dataclass(frozen=True)
+class Keeping:
+    """What a run keeps of each game besides its result: every action (for a records file),
+    and each bot's stderr in a folder (on the machine that plays the game)."""
+
+    records: bool = False
+    log_dir: str | None = None
+
+
+def run_games(
+    config: TournamentConfig, specs: tuple[GameSpec, ...], keeping: Keeping = Keeping()
+) -> list[MatchResult]:
     """Play scheduled games one after another (in a worker)."""
+    log_dir = Path(keeping.log_dir) if keeping.log_dir is not None else None
     return [
         play_match(
             config.game,
@@ -104,6 +141,9 @@ def run_games(config: TournamentConfig, specs: tuple[GameSpec, ...]) -> list[Mat
             config.round_cap,
             move_timeout=config.move_timeout,
             options=dict(config.options),
+            number=spec.number,
+            record=keeping.records,
+            log_dir=log_dir,
         )
         for spec in specs
     ]
@@ -128,9 +168,11 @@ def play(
     executor: Executor,
     workers: int,
     on_game: Callable[[StoredGame], None] = lambda game: None,
-    stop: Callable[[list[StoredGame]], bool] | None = None,
+    stop: Callable[[], bool] | None = None,
     batched: bool = False,
     interrupted: threading.Event | None = None,
+    keeping: Keeping = Keeping(),
+    on_result: Callable[[GameSpec, MatchResult], None] | None = None,
 ) -> int:
     """Play the games not yet in the database, storing each as it comes back.
 
@@ -141,7 +183,9 @@ def play(
     does not outweigh short games (they are stored when their task returns; a run killed
     meanwhile plays them again on --resume, to the same results). Setting `interrupted`
     (from a signal handler, say) stops the run within a fifth of a second, after storing
-    what has come back. Returns how many games were played.
+    what has come back. `on_result` gets each game's full result (its actions, when
+    `keeping` asks for them) before `on_game` gets the stored game; `stop` is asked after
+    each batch of results. Returns how many games were played.
     """
     done = {game.number for game in database.games()}
     todo = [spec for spec in config.schedule() if spec.number not in done]
@@ -151,7 +195,7 @@ def play(
     played = 0
     try:
         for batch in itertools.islice(batches, 2 * workers):
-            running[executor.submit(run_games, config, batch)] = batch
+            running[executor.submit(run_games, config, batch, keeping)] = batch
         while running:
             finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
             if interrupted is not None and interrupted.is_set():
@@ -160,13 +204,15 @@ def play(
                 batch = running.pop(future)
                 for spec, result in zip(batch, future.result(), strict=True):
                     game = stored_game(spec, result)
+                    if on_result is not None:
+                        on_result(spec, result)
                     database.add(game)
                     played += 1
                     on_game(game)
-            if stop is not None and stop(database.games()):
+            if stop is not None and stop():
                 break
             for batch in itertools.islice(batches, len(finished)):
-                running[executor.submit(run_games, config, batch)] = batch
+                running[executor.submit(run_games, config, batch, keeping)] = batch
     finally:
         for future in running:
             future.cancel()
@@ -182,12 +228,36 @@ def points_by_agent(game: StoredGame) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
+class PairingStats:
+    """A pairing's statistics beyond its rating: the first agent's paired-deal counts, and
+    its likelihood of superiority (over paired deals when there are any, else games)."""
+
+    pentanomial: tuple[int, int, int, int, int]  # deals scoring 0, 0.5, 1, 1.5, 2 points
+    los: float
+
+
+@dataclass(frozen=True)
 class Standings:
     """Ratings per agent (against the field) and per pairing (first agent against second)."""
 
     agents: dict[str, Rating]
     pairings: dict[tuple[str, str], Rating]
     failures: dict[str, dict[str, int]]  # agent -> status -> games lost that way
+    paired: dict[tuple[str, str], PairingStats] = field(default_factory=dict)
+
+
+def paired_points(config: TournamentConfig, games: list[StoredGame]) -> dict[int, list[float]]:
+    """Per pairing, the first agent's points over each deal both of whose games are stored."""
+    pairs = config.pairings()
+    halves: dict[tuple[int, int], list[float]] = {}
+    for game in games:
+        first = pairs[game.pairing][0]
+        halves.setdefault(config.pair_of(game), []).append(points_by_agent(game)[first])
+    out: dict[int, list[float]] = {p: [] for p in range(len(pairs))}
+    for (pairing, _), points in sorted(halves.items()):
+        if len(points) == 2:
+            out[pairing].append(sum(points))
+    return out
 
 
 def standings(config: TournamentConfig, games: list[StoredGame]) -> Standings:
@@ -205,30 +275,89 @@ def standings(config: TournamentConfig, games: list[StoredGame]) -> Standings:
         if game.faulty_seat is not None:
             culprit = failures[game.agents[game.faulty_seat]]
             culprit[game.status] = culprit.get(game.status, 0) + 1
+    paired: dict[tuple[str, str], PairingStats] = {}
+    for pairing, deals in paired_points(config, games).items():
+        pair = pairs[pairing]
+        if not by_pair[pair]:
+            continue
+        counts = pentanomial(deals)
+        chance = los(counts, PENTANOMIAL) if deals else los(trinomial(by_pair[pair]), TRINOMIAL)
+        paired[pair] = PairingStats(counts, chance)
     return Standings(
         {agent: Rating.of(values) for agent, values in by_agent.items() if values},
         {pair: Rating.of(values) for pair, values in by_pair.items() if values},
         failures,
+        paired,
     )
 
 
-def sprt_stop(config: TournamentConfig, sprt: Sprt) -> Callable[[list[StoredGame]], bool]:
-    """A stop rule for two agents: decided on the games numbered 0..k-1 with none missing,
-    so the decision does not depend on which worker finished first."""
-    if len(config.agents) != 2:
-        raise TournamentError("--sprt compares exactly two agents")
+@dataclass(frozen=True)
+class SprtStatus:
+    """Where the SPRT stands: its log-likelihood ratio, bounds and decision, on the counts
+    of the unbroken run of games from number 0 (paired deals when the games come in pairs)."""
 
-    def stop(games: list[StoredGame]) -> bool:
-        return sprt_decision(config, sprt, games) is not None
+    llr: float
+    lower: float
+    upper: float
+    decision: str | None  # H0, H1, or None: play on
+    games: int  # games the test has used
+    counts: tuple[int, ...]  # pentanomial (paired) or losses, draws, wins
+    paired: bool
 
-    return stop
+    def line(self) -> str:
+        """ "LLR 1.23 [-2.94, 2.94]", with the decision once there is one."""
+        text = f"LLR {self.llr:.2f} [{self.lower:.2f}, {self.upper:.2f}]"
+        return text + (f" {self.decision} accepted" if self.decision else "")
 
 
-def sprt_decision(config: TournamentConfig, sprt: Sprt, games: list[StoredGame]) -> str | None:
-    """H0, H1 or None, on the unbroken run of games from number 0."""
-    prefix = []
-    for expected, game in enumerate(games):
-        if game.number != expected:
-            break
-        prefix.append(points_by_agent(game)[config.agents[0]])
-    return sprt.decision(prefix)
+class SprtTracker:
+    """The SPRT of a two-agent tournament, fed games as they are stored (in any order).
+
+    The test sees only the games numbered 0..k-1 with none missing, so its decision does
+    not depend on which worker finished first; with paired deals (games 2k and 2k+1), only
+    whole pairs of that run.
+    """
+
+    def __init__(self, config: TournamentConfig, sprt: Sprt, games: list[StoredGame]) -> None:
+        """Start from the games already stored."""
+        if len(config.agents) != 2:
+            raise TournamentError("--sprt compares exactly two agents")
+        self.config, self.sprt = config, sprt
+        self.paired = config.games >= 2
+        self._waiting: dict[int, float] = {}
+        self._next = 0  # the first game number not yet in the run
+        self._points: list[float] = []
+        self._counts = [0, 0, 0, 0, 0] if self.paired else [0, 0, 0]
+        for game in games:
+            self.add(game)
+
+    def add(self, game: StoredGame) -> None:
+        """Count one stored game."""
+        self._waiting[game.number] = points_by_agent(game)[self.config.agents[0]]
+        while self._next in self._waiting:
+            self._points.append(self._waiting.pop(self._next))
+            self._next += 1
+            if not self.paired:
+                self._counts[min(2, max(0, round(2 * self._points[-1])))] += 1
+            elif self._next % 2 == 0:
+                pair = self._points[-2] + self._points[-1]
+                self._counts[min(4, max(0, round(2 * pair)))] += 1
+
+    def status(self) -> SprtStatus:
+        """The test on the games counted so far."""
+        scores = PENTANOMIAL if self.paired else TRINOMIAL
+        llr = self.sprt.llr(self._counts, scores)
+        lower, upper = self.sprt.bounds
+        used = 2 * sum(self._counts) if self.paired else sum(self._counts)
+        return SprtStatus(
+            llr, lower, upper, self.sprt.decide(llr), used, tuple(self._counts), self.paired
+        )
+
+    def decided(self) -> bool:
+        """Whether the test has accepted either hypothesis (a stop rule for `play`)."""
+        return self.status().decision is not None
+
+
+def sprt_status(config: TournamentConfig, sprt: Sprt, games: list[StoredGame]) -> SprtStatus:
+    """The SPRT on stored games."""
+    return SprtTracker(config, sprt, games).status()

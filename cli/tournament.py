@@ -1,4 +1,10 @@
-"""`p2pcards tournament`: many headless games in parallel, stored in SQLite as they finish."""
+"""`p2pcards tournament`: many headless games in parallel, stored in SQLite as they finish.
+
+What it shows follows cutechess-cli and fastchess: every agent's score in the progress
+line (and the SPRT's log-likelihood ratio with its bounds), then per agent W-D-L, score,
+95% interval, Elo and failures, and per pairing its LOS and the pentanomial counts of its
+paired deals.
+"""
 
 from __future__ import annotations
 
@@ -10,21 +16,51 @@ import signal
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from ai.defaults import DEFAULT_ROUND_CAP
-from cli.errors import FAILURE, fail
-from cli.options import GameOptionsOpt, agent_specs, game_named, game_options, seat_count
+from cli.errors import FAILURE, INTERRUPTED, fail
+from cli.options import (
+    GameOptionsOpt,
+    SeedOpt,
+    check_at_least,
+    check_positive,
+    chosen_round_cap,
+    chosen_seed,
+    game_named,
+    game_options,
+    round_cap_option,
+    seat_count,
+)
+from cli.simulate import (
+    DealsOpt,
+    LogDirOpt,
+    MoveTimeoutOpt,
+    RecordsOpt,
+    deal_book,
+    failure_summary,
+    labelled_agents,
+    made_log_dir,
+    open_records,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from ai.match import MatchResult
     from ai.ratings import Rating, Sprt
     from ai.results_db import ResultsDatabase, StoredGame
-    from ai.tournament import TournamentConfig
+    from ai.tournament import (
+        GameSpec,
+        Keeping,
+        SprtStatus,
+        SprtTracker,
+        Standings,
+        TournamentConfig,
+    )
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -36,38 +72,42 @@ def tournament(
         str,
         typer.Option(
             help='Agents, comma-separated: built-in names with options, cmd:"PROGRAM", '
-            "script:FILE.py, or plugin names."
+            "script:FILE.py, or plugin names; name=LABEL in a spec labels it."
         ),
     ],
     seats: Annotated[int | None, typer.Option(help="Seats at each table.")] = None,
     num_games: Annotated[
-        int, typer.Option("--games", min=1, help="Games per pairing (best even: deals are paired).")
+        int, typer.Option("--games", help="Games per pairing (best even: deals are paired).")
     ] = 10,
     format: Annotated[
         str, typer.Option(help="round-robin (every pair) or gauntlet (all against the first).")
     ] = "round-robin",
     jobs: Annotated[
-        int | None, typer.Option(min=1, help="Worker processes (default: one per core).")
+        int | None, typer.Option(help="Worker processes (default: one per core).")
     ] = None,
     db: Annotated[Path, typer.Option(help="SQLite file that keeps every finished game.")] = Path(
         "tournament.sqlite"
     ),
     resume: Annotated[
-        bool, typer.Option("--resume", help="Carry on the tournament stored in --db.")
+        bool,
+        typer.Option("--resume", help="Carry on the tournament stored in --db (its seed too)."),
     ] = False,
-    seed: Annotated[int, typer.Option(help="Seed every game's seed derives from.")] = 0,
+    seed: SeedOpt = None,
     as_json: Annotated[
-        Path | None, typer.Option("--json", help="Write the standings to this JSON file.")
+        bool, typer.Option("--json", help="Print the standings as JSON (other text on stderr).")
+    ] = False,
+    standings_file: Annotated[
+        Path | None, typer.Option("--standings", help="Write the standings to this JSON file.")
     ] = None,
     as_csv: Annotated[
         Path | None, typer.Option("--csv", help="Write every game to this CSV file.")
     ] = None,
-    move_timeout: Annotated[
-        float | None,
-        typer.Option(help="Seconds an agent may take for a move; slower loses the game."),
-    ] = None,
+    records: RecordsOpt = None,
+    log_dir: LogDirOpt = None,
+    deals: DealsOpt = None,
+    move_timeout: MoveTimeoutOpt = None,
     round_cap: Annotated[
-        int, typer.Option(min=1, help="Rounds before the tie-break decides a game.")
+        int, round_cap_option(DEFAULT_ROUND_CAP, "headless games")
     ] = DEFAULT_ROUND_CAP,
     sprt: Annotated[
         str | None,
@@ -79,42 +119,80 @@ def tournament(
         str | None, typer.Option(help="Run the games on this Dask scheduler (tcp://HOST:PORT).")
     ] = None,
     dask_local: Annotated[
-        int | None, typer.Option(min=1, help="Run on a local Dask cluster of N worker processes.")
+        int | None, typer.Option(help="Run on a local Dask cluster of N worker processes.")
     ] = None,
     option: GameOptionsOpt = None,
 ) -> None:
-    """Play AI-vs-AI games in parallel, seats rotated, every game stored as it finishes."""
+    """Play AI-vs-AI games in parallel, seats rotated, every game stored as it finishes.
+
+    Exits 1 when an agent failed in some game, after the full report; 130 on Ctrl-C (carry
+    on with --resume).
+    """
     from ai.ratings import Sprt
-    from ai.results_db import ResultsDatabase
-    from ai.tournament import TournamentConfig, TournamentError, sprt_stop
+    from ai.results_db import ResultsDatabase, ResultsDatabaseError
+    from ai.tournament import Keeping, SprtTracker, TournamentConfig, TournamentError
 
     g = game_named(game)
     n = seat_count(g, seats)
-    options = game_options(g, n, option, round_cap=round_cap)
-    specs = agent_specs(agents)
-    try:
-        config = TournamentConfig(
-            g.name, tuple(specs), n, num_games, format, seed, round_cap, move_timeout,
-            tuple(sorted(options.items())),
-        )  # fmt: skip
-        test = Sprt.parse(sprt) if sprt is not None else None
-        stop = sprt_stop(config, test) if test is not None else None
-    except (TournamentError, ValueError) as exc:
-        raise fail(str(exc)) from None
+    cap = chosen_round_cap(round_cap)
+    options = game_options(g, n, option, round_cap=cap)
+    specs = labelled_agents(agents)
+    check_at_least("--games", num_games, 1)
+    if jobs is not None:
+        check_at_least("--jobs", jobs, 1)
+    if dask_local is not None:
+        check_at_least("--dask-local", dask_local, 1)
+    check_positive("--move-timeout", move_timeout)
     if cluster and dask_local:
         raise fail("give --cluster or --dask-local, not both")
-    database = ResultsDatabase(db)
+    book = deal_book(deals)
     try:
-        database.begin(config.stored(), resume)
-        executor, workers, shut = _executor(jobs, cluster, dask_local)
+        test = Sprt.parse(sprt) if sprt is not None else None
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    try:
+        database = ResultsDatabase(db)
+    except ResultsDatabaseError as exc:
+        raise fail(str(exc)) from None
+    stream: IO[str] | None = None
+    try:
+        stored = database.config()
+        if seed is None and resume and "seed" in stored:
+            seed = int(stored["seed"])  # carrying on: the stored tournament's seed
+        if not book and resume and stored.get("deals"):
+            book = tuple(int(s) for s in stored["deals"])
+        seed = chosen_seed(seed)
+        try:
+            config = TournamentConfig(
+                g.name, tuple(specs), n, num_games, format, seed, cap, move_timeout,
+                tuple(sorted(options.items())), book,
+            )  # fmt: skip
+            tracker = SprtTracker(config, test, database.games()) if test is not None else None
+        except TournamentError as exc:
+            raise fail(str(exc)) from None
+        try:
+            database.begin(config.stored(), resume)
+        except ResultsDatabaseError as exc:
+            raise fail(str(exc)) from None
+        logs = made_log_dir(log_dir)
+        stream = open_records(records, append=resume)
+        keeping = Keeping(stream is not None, None if logs is None else str(logs))
         total = len(config.schedule())
+        err.print(
+            f"{g.name}: {total} games, {n} seats, {format}, seed {seed}"
+            + (f", {len(book)} deals from the deal book" if book else "")
+        )
+        executor, workers, shut = _executor(jobs, cluster, dask_local)
         # Ctrl-C only sets a flag: the loop stops between games, never halfway through
         # storing one, and the workers are not left to a KeyboardInterrupt of their own.
         interrupted = threading.Event()
         previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.set())
         try:
             on_cluster = bool(cluster or dask_local)
-            _run(config, database, executor, workers, total, stop, on_cluster, interrupted)
+            _run(
+                config, database, executor, workers, total, tracker, on_cluster, interrupted,
+                keeping, stream,
+            )  # fmt: skip
         finally:
             signal.signal(signal.SIGINT, previous)
         if interrupted.is_set():
@@ -123,21 +201,40 @@ def tournament(
                 f"\nstopped: {database.count()} of {total} games are stored in {db}; "
                 "carry on with the same command and --resume"
             )
-            raise typer.Exit(130)
+            raise typer.Exit(INTERRUPTED)
         shut(False)
         games = database.games()
     finally:
         database.close()
-    _report(config, games, total, test)
-    if as_json is not None:
-        _write_json(as_json, config, games, test)
-    if as_csv is not None:
-        _write_csv(as_csv, games)
+        if stream is not None:
+            stream.close()
+    from ai.tournament import standings
+
+    table = standings(config, games)
+    status = tracker.status() if tracker is not None else None
+    _report(config, table, len(games), total, test, status, err if as_json else out)
+    data = _standings_json(config, table, len(games), test, status)
+    if as_json:
+        print(json.dumps(data, indent=2))
+    try:
+        if standings_file is not None:
+            standings_file.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        if as_csv is not None:
+            _write_csv(as_csv, games)
+    except OSError as exc:
+        raise fail(f"cannot write {exc.filename}: {exc.strerror}", FAILURE) from None
+    failed = {config.labels()[a]: f for a, f in table.failures.items() if f}
+    if failed:
+        count = sum(sum(f.values()) for f in failed.values())
+        err.print(
+            f"{count} of {len(games)} games ended by an agent's failure: "
+            f"{failure_summary(failed)}"
+            + ("" if log_dir else " (--log-dir keeps each bot's stderr)")
+        )
+        raise typer.Exit(FAILURE)
 
 
 Shutdown = Callable[[bool], None]  # argument: cancel what has not started
-if TYPE_CHECKING:  # StoredGame is imported when a tournament runs
-    StopRule = Callable[[list[StoredGame]], bool] | None
 
 
 def _executor(
@@ -164,9 +261,11 @@ def _run(
     executor: Executor,
     workers: int,
     total: int,
-    stop: StopRule,
+    tracker: SprtTracker | None,
     on_cluster: bool,
     interrupted: threading.Event,
+    keeping: Keeping,
+    stream: IO[str] | None,
 ) -> None:
     from rich.progress import (
         BarColumn,
@@ -176,30 +275,61 @@ def _run(
         TimeRemainingColumn,
     )
 
+    from ai.match import game_record
+    from ai.records import write
     from ai.tournament import play, points_by_agent
 
     stored = database.games()
-    first = config.agents[0]
-    points = [points_by_agent(game).get(first) for game in stored]
+    labels = config.labels()
+    points = {agent: 0.0 for agent in config.agents}
+    played = {agent: 0 for agent in config.agents}
+
+    def count(game: StoredGame) -> None:
+        for agent, value in points_by_agent(game).items():
+            points[agent] += value
+            played[agent] += 1
+
+    def line() -> str:
+        scores = " · ".join(
+            f"{labels[a]} {points[a]:g}/{played[a]}"
+            + (f" {points[a] / played[a]:.0%}" if played[a] else "")
+            for a in config.agents
+        )
+        return scores + (f" · {tracker.status().line()}" if tracker is not None else "")
+
+    for game in stored:
+        count(game)
     columns = (
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
     )  # fmt: skip
+    options = dict(config.options)
+
+    def on_result(spec: GameSpec, result: MatchResult) -> None:
+        if stream is not None:
+            try:
+                write(
+                    stream, game_record(result, spec.number, config.game, options, config.round_cap)
+                )
+            except OSError as exc:
+                raise fail(f"cannot write the records: {exc}", FAILURE) from None
+
     with Progress(*columns, console=err, transient=False) as progress:
-        task = progress.add_task(_running(first, points), total=total, completed=len(stored))
+        task = progress.add_task(line(), total=total, completed=len(stored))
 
         def on_game(game: StoredGame) -> None:
-            points.append(points_by_agent(game).get(first))
-            progress.update(task, advance=1, description=_running(first, points))
+            count(game)
+            if tracker is not None:
+                tracker.add(game)
+            progress.update(task, advance=1, description=line())
 
-        play(config, database, executor, workers, on_game, stop, on_cluster, interrupted)
-
-
-def _running(first: str, points: list[float | None]) -> str:
-    mine = [p for p in points if p is not None]
-    if not mine:
-        return f"{first}: -"
-    return f"{first}: {sum(mine):g}/{len(mine)} ({sum(mine) / len(mine):.0%})"
+        stop = tracker.decided if tracker is not None else None
+        if stop is not None and stop():
+            return  # decided before this run: nothing to play
+        play(
+            config, database, executor, workers, on_game, stop, on_cluster, interrupted,
+            keeping, on_result,
+        )  # fmt: skip
 
 
 def _elo(rating: Rating) -> str:
@@ -210,14 +340,18 @@ def _elo(rating: Rating) -> str:
 
 
 def _report(
-    config: TournamentConfig, games: list[StoredGame], total: int, test: Sprt | None
+    config: TournamentConfig,
+    table: Standings,
+    played: int,
+    total: int,
+    test: Sprt | None,
+    status: SprtStatus | None,
+    console: Console,
 ) -> None:
     from rich.table import Table
 
-    from ai.tournament import sprt_decision, standings
-
-    table = standings(config, games)
-    title = f"{config.game}: {len(games)} of {total} games, {config.seats} seats, {config.format}"
+    labels = config.labels()
+    title = f"{config.game}: {played} of {total} games, {config.seats} seats, {config.format}"
     by_agent = Table(title=title)
     by_agent.add_column("agent", overflow="fold")
     for column in ("games", "W-D-L", "score", "95% interval", "Elo", "failures"):
@@ -226,33 +360,45 @@ def _report(
         s = rating.score
         failed = ", ".join(f"{k} {v}" for k, v in sorted(table.failures[agent].items())) or "-"
         by_agent.add_row(
-            agent, str(s.games), f"{s.wins}-{s.draws}-{s.losses}", f"{s.rate:.1%}",
+            labels[agent], str(s.games), f"{s.wins}-{s.draws}-{s.losses}", f"{s.rate:.1%}",
             f"{rating.low:.1%}–{rating.high:.1%}", _elo(rating), failed,
         )  # fmt: skip
-    out.print(by_agent)
-    pairs = Table(title="pairings (score of the first)")
+    console.print(by_agent)
+    pairs = Table(title="pairings (score of the first; ptnml: paired deals scoring 0, ½, 1, 1½, 2)")
     pairs.add_column("pairing", overflow="fold")
-    for column in ("games", "W-D-L", "score", "95% interval", "Elo"):
+    for column in ("games", "W-D-L", "score", "95% interval", "Elo", "LOS", "ptnml(0-2)"):
         pairs.add_column(column, justify="right")
     for (a, b), rating in table.pairings.items():
         s = rating.score
+        extra = table.paired.get((a, b))
         pairs.add_row(
-            f"{a} vs {b}", str(s.games), f"{s.wins}-{s.draws}-{s.losses}", f"{s.rate:.1%}",
-            f"{rating.low:.1%}–{rating.high:.1%}", _elo(rating),
+            f"{labels[a]} vs {labels[b]}", str(s.games), f"{s.wins}-{s.draws}-{s.losses}",
+            f"{s.rate:.1%}", f"{rating.low:.1%}–{rating.high:.1%}", _elo(rating),
+            "-" if extra is None else f"{extra.los:.1%}",
+            "-" if extra is None else " ".join(map(str, extra.pentanomial)),
         )  # fmt: skip
-    out.print(pairs)
-    if test is not None:
-        decision = sprt_decision(config, test, games)
-        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[decision]
-        out.print(f"SPRT elo0={test.elo0:g} elo1={test.elo1:g}: {verdict}")
+    console.print(pairs)
+    for label, spec in sorted((labels[a], a) for a in config.agents if labels[a] != a):
+        console.print(f"{label} = {spec}", soft_wrap=True)
+    if test is not None and status is not None:
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[status.decision]
+        counted = "paired deals" if status.paired else "games"
+        console.print(
+            f"SPRT elo0={test.elo0:g} elo1={test.elo1:g} alpha={test.alpha:g} "
+            f"beta={test.beta:g}: LLR {status.llr:.2f} [{status.lower:.2f}, {status.upper:.2f}]"
+            f" — {verdict} after {status.games} games ({counted} "
+            f"{' '.join(map(str, status.counts))})"
+        )
 
 
-def _write_json(
-    path: Path, config: TournamentConfig, games: list[StoredGame], test: Sprt | None
-) -> None:
-    from ai.tournament import sprt_decision, standings
-
-    table = standings(config, games)
+def _standings_json(
+    config: TournamentConfig,
+    table: Standings,
+    played: int,
+    test: Sprt | None,
+    status: SprtStatus | None,
+) -> dict[str, Any]:
+    labels = config.labels()
 
     def rated(rating: Rating) -> dict[str, Any]:
         s = rating.score
@@ -262,19 +408,33 @@ def _write_json(
             "elo": _finite(rating.elo), "elo_error": _finite(rating.elo_error),
         }  # fmt: skip
 
-    data = {
+    def pairing(a: str, b: str, rating: Rating) -> dict[str, Any]:
+        extra = table.paired.get((a, b))
+        return {
+            "agents": [labels[a], labels[b]],
+            **rated(rating),
+            "los": None if extra is None else extra.los,
+            "pentanomial": None if extra is None else list(extra.pentanomial),
+        }
+
+    sprt: dict[str, Any] | None = None
+    if test is not None and status is not None:
+        sprt = {
+            "elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha, "beta": test.beta,
+            "llr": status.llr, "bounds": [status.lower, status.upper],
+            "decision": status.decision, "games": status.games, "paired": status.paired,
+            "counts": list(status.counts),
+        }  # fmt: skip
+    return {
         "config": config.stored(),
-        "games": len(games),
+        "games": played,
         "agents": {
-            agent: {**rated(rating), "failures": table.failures[agent]}
+            labels[agent]: {"spec": agent, **rated(rating), "failures": table.failures[agent]}
             for agent, rating in table.agents.items()
         },
-        "pairings": [
-            {"agents": [a, b], **rated(rating)} for (a, b), rating in table.pairings.items()
-        ],
-        "sprt": None if test is None else sprt_decision(config, test, games),
+        "pairings": [pairing(a, b, rating) for (a, b), rating in table.pairings.items()],
+        "sprt": sprt,
     }
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
 def _finite(value: float) -> float | None:

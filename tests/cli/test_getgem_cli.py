@@ -41,7 +41,7 @@ def test_a_getgem_tournament_stores_every_game(tmp_path: Path) -> None:
     db = tmp_path / "gg.sqlite"
     result = run(
         "tournament", "getgem", "--agents", "greedy,random", "--seats", "3", "--games", "4",
-        "--jobs", "1", "--db", str(db), "--json", str(tmp_path / "out.json"),
+        "--jobs", "1", "--db", str(db), "--standings", str(tmp_path / "out.json"),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     report = json.loads((tmp_path / "out.json").read_text())

@@ -111,7 +111,7 @@ def test_a_dask_local_cluster_gives_the_same_results(
 
 
 def test_standings_json_and_the_table(tmp_path: Path) -> None:
-    done = tournament(tmp_path, "json", "--json", str(tmp_path / "s.json"))
+    done = tournament(tmp_path, "json", "--standings", str(tmp_path / "s.json"))
     assert done.returncode == 0, done.stderr
     data = json.loads((tmp_path / "s.json").read_text())
     assert data["games"] == 20 and data["config"]["agents"] == AGENTS.split(",")
@@ -140,21 +140,24 @@ def test_an_existing_database_needs_resume_and_a_foreign_one_is_refused(tmp_path
 def test_sprt_stops_once_decided(tmp_path: Path) -> None:
     done = subprocess.run(
         [P2PCARDS, "tournament", "rpg-battle", "--agents", "greedy,random", "--games", "400",
-         "--db", str(tmp_path / "sprt.sqlite"), "--json", str(tmp_path / "sprt.json"),
+         "--db", str(tmp_path / "sprt.sqlite"), "--standings", str(tmp_path / "sprt.json"),
          "--sprt", "elo0=0 elo1=200 alpha=0.05 beta=0.05"],
         capture_output=True, text=True, timeout=600, env=ENV,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     data = json.loads((tmp_path / "sprt.json").read_text())
-    assert data["sprt"] == "H1" and data["games"] < 400
-    assert "H1 accepted" in done.stdout
+    assert data["sprt"]["decision"] == "H1" and data["games"] < 400
+    low, high = data["sprt"]["bounds"]
+    assert data["sprt"]["llr"] >= high > 0 > low and data["sprt"]["paired"]
+    assert sum(data["sprt"]["counts"]) * 2 == data["sprt"]["games"] <= data["games"]
+    assert "H1 accepted" in done.stdout and "LLR" in done.stdout
 
 
 def test_the_javascript_example_bot_plays_a_tournament(tmp_path: Path) -> None:
     spec = f'cmd:"node {EXAMPLES / "bot.js"}"'
     done = subprocess.run(
         [P2PCARDS, "tournament", "rpg-battle", "--agents", f"{spec},random", "--games", "10",
-         "--db", str(tmp_path / "js.sqlite"), "--json", str(tmp_path / "js.json"),
+         "--db", str(tmp_path / "js.sqlite"), "--standings", str(tmp_path / "js.json"),
          "--move-timeout", "10"],
         capture_output=True, text=True, timeout=600, env=ENV,
     )  # fmt: skip
