@@ -1,15 +1,22 @@
 #!/usr/bin/env node
-// An rpg-battle bot in JavaScript, speaking the p2pcards bot protocol (docs/bot-protocol.md):
-// one JSON object per line in, one per line out.
+// An rpg-battle bot in JavaScript, speaking version 2 of the p2pcards bot protocol
+// (docs/bot-protocol.md): one JSON object per line in, one per line out.
 //
-//   p2pcards tournament rpg-battle --agents 'cmd:"node scripts/examples/bot.js",random'
+//   p2pcards tournament rpg-battle --agents 'cmd:"node scripts/examples/bot.js":heal_below=0.4',random
 //
 // Its plan is simple: hit the weakest opposing character as hard as it can, heal when a
-// friend is below half health, dodge every attack, refill the hand, otherwise pass.
+// friend is below `heal_below` of its health, dodge every attack, refill the hand,
+// otherwise pass. In another game it plays its first legal action.
 "use strict";
 const readline = require("readline");
 
 const POWER = { "attack": 1, "attack-ii": 2, "attack-iii": 3, "attack-all": 1, "attack-all-ii": 2 };
+const options = { heal_below: 0.5 };
+let steps = 0; // events seen this game, to show what the harness sends
+
+function send(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
 
 function choose(state, actions) {
   const hp = Object.fromEntries(state.characters.map((c) => [c.id, c]));
@@ -24,7 +31,7 @@ function choose(state, actions) {
     }
     if (a.card.startsWith("heal") && a.target) {
       const friend = hp[a.target];
-      return friend.hp * 2 < friend.max_hp ? 50 : 3;
+      return friend.hp < friend.max_hp * options.heal_below ? 50 : 3;
     }
     return 1;
   };
@@ -36,9 +43,32 @@ function choose(state, actions) {
 const lines = readline.createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   const message = JSON.parse(line);
-  if (message.type === "observe") {
-    const action = choose(message.state, message.actions);
-    process.stdout.write(JSON.stringify({ type: "act", action }) + "\n");
+  switch (message.type) {
+    case "hello": // the harness speaks version 2: say who we are and what can be set
+      send({
+        type: "hello", protocol: 2, name: "example-js", author: "p2pcards", version: "2.0",
+        options: [{ name: "heal_below", type: "float", default: 0.5, min: 0, max: 1 }],
+      });
+      break;
+    case "setoption":
+      if (message.name in options) options[message.name] = message.value;
+      break;
+    case "isready":
+      send({ type: "readyok" });
+      break;
+    case "newgame": // one process plays game after game: forget the last one
+      steps = 0;
+      break;
+    case "observe": {
+      steps += (message.events || []).length;
+      const action = message.game === "rpg-battle" ? choose(message.state, message.actions) : 0;
+      send({ type: "act", action });
+      break;
+    }
+    case "result":
+      steps += (message.events || []).length;
+      console.error(`game over after ${steps} steps seen; returns ${message.returns}`);
+      break;
+    default: // a later version's message: ignore it
   }
-  // "result" (the game is over) needs no answer; the harness then closes our input.
 });
