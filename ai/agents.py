@@ -144,7 +144,7 @@ def make_agent(spec: str, seed: int | None = None, move_timeout: float | None = 
     if kind == "cmd":
         from ai.bots import CommandBot
 
-        return CommandBot(_unquote(rest), seed, move_timeout)
+        return CommandBot.from_spec(rest, seed, move_timeout)
     if kind == "script":
         from ai.bots import ScriptAgent
 

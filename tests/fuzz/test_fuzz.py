@@ -93,7 +93,9 @@ def test_a_bot_that_sends_a_deep_or_endless_line_loses_its_game(written: str) ->
     try:
         with pytest.raises(AgentIllegalAction):
             bot.act(_decision())
-        assert len(bot._buffer) <= MAX_LINE + (64 << 10)  # never more than the limit and a read
+        assert bot._program is not None
+        # never more than the limit and a read
+        assert len(bot._program.buffer) <= MAX_LINE + (64 << 10)
     finally:
         bot.close()
 
