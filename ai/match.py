@@ -26,7 +26,7 @@ from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State, forfeit_returns
 from p2pcards.errors import IllegalActionError
-from p2pcards.history import Event
+from p2pcards.history import Event, witnessed
 
 # Called after each agent's move with the game's number, the seat, its observation, the
 # action and the agent (whose `last` report `--explain` prints).
@@ -139,6 +139,9 @@ def play_match(
             agent.stderr_path = log_dir / f"game-{number}-seat-{seat}.log"
         agents.append(agent)
     events: list[Event] = []
+    # Agents that are told every step as their seat saw it (a bot's events since its last
+    # question): the optional `witness(event)` hook.
+    witnesses = [(s, a.witness) for s, a in enumerate(agents) if hasattr(a, "witness")]
     steps = 0
     seat = 0
     try:
@@ -153,9 +156,13 @@ def play_match(
                     on_move(number, seat, observation, action, agents[seat])
             # Read before the action changes the state; kept once the action is applied.
             event = event_of(state, action) if record and isinstance(action, Action) else None
+            told = [(w, witnessed(state, action, s)) for s, w in witnesses] if isinstance(
+                action, Action) else []  # fmt: skip
             _apply_agent_action(state, action)
             if event is not None:
                 events.append(event)
+            for witness, seen in told:
+                witness(seen)
             steps += 1
     except AgentFailure as failure:
         n = len(agent_specs)
