@@ -95,7 +95,17 @@ def decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Actio
             except AgentFailure as exc:
                 raise LeaveTable(f"its agent failed: {exc}") from None
 
-        return by_agent, None
+        witness = getattr(agent, "witness", None)
+        if witness is None:
+            return by_agent, None
+
+        def tell(before: State, action: Action) -> None:
+            # A bot is told each step as this seat saw it (its events since the last question).
+            from p2pcards.history import witnessed
+
+            witness(witnessed(before, action, before.viewer))
+
+        return by_agent, tell
 
     terminal = Terminal()
     return terminal.decide, terminal.watch
