@@ -7,15 +7,27 @@
 // Its plan is simple: hit the weakest opposing character as hard as it can, heal when a
 // friend is below `heal_below` of its health, dodge every attack, refill the hand,
 // otherwise pass. In another game it plays its first legal action.
+//
+// `node bot.js --log FILE` appends every line it reads and writes to FILE ("< " in, "> "
+// out): the whole conversation, to see what the harness sends.
 "use strict";
+const fs = require("fs");
 const readline = require("readline");
+
+const logAt = process.argv.indexOf("--log");
+const logFile = logAt >= 0 ? process.argv[logAt + 1] : null;
+function log(direction, line) {
+  if (logFile) fs.appendFileSync(logFile, `${direction} ${line}\n`);
+}
 
 const POWER = { "attack": 1, "attack-ii": 2, "attack-iii": 3, "attack-all": 1, "attack-all-ii": 2 };
 const options = { heal_below: 0.5 };
 let steps = 0; // events seen this game, to show what the harness sends
 
 function send(message) {
-  process.stdout.write(JSON.stringify(message) + "\n");
+  const line = JSON.stringify(message);
+  log(">", line);
+  process.stdout.write(line + "\n");
 }
 
 function choose(state, actions) {
@@ -42,6 +54,7 @@ function choose(state, actions) {
 
 const lines = readline.createInterface({ input: process.stdin });
 lines.on("line", (line) => {
+  log("<", line);
   const message = JSON.parse(line);
   switch (message.type) {
     case "hello": // the harness speaks version 2: say who we are and what can be set
