@@ -1,13 +1,13 @@
-"""Terminal rendering of GETGEM: the table, prompts and a public log of moves."""
+"""Terminal rendering of GETGEM: the table, prompts, help and the log's sentences."""
 
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cli.wording import says, seat_label
+from cli.views import Drew, Told
+from cli.wording import Seats, count, listed
 from p2pcards.engine import Action
 from p2pcards.games.getgem import GetGemState
 from p2pcards.games.getgem.actions import (
@@ -27,6 +27,18 @@ from p2pcards.games.getgem.actions import (
     TakeBack,
     Trade,
 )
+from p2pcards.history import Event
+
+HELP = """\
+GETGEM: hold fire, water and thunder (gem cards or element cards) to win.
+Your turn: you draw 1, then use action cards (Peeping Draw once a turn), discard 3 gems to
+take a random card from a player, or 2 gems of one element to take its element card
+(from the middle or from whoever holds it). Ending the turn, you may declare victory by
+laying 3 cards face up; at the end of each other seat's turn you take one back, and when
+the last comes back your whole hand is shown: fire, water and thunder win (a Rainbow Gem
+stands in for any one, unless you hold a Curse Gem). Barrier cancels a card that chose you.
+A Curse Gem can never be discarded; the hand limit is 6 at the end of your turn.
+`p2pcards rules getgem` has the whole rulebook and our choices."""
 
 GEM_STYLE = {"fire": "red", "water": "blue", "thunder": "yellow", "rainbow": "magenta"}
 EFFECT_NAMES = {"steal-push": "Steal & Push"}
@@ -50,17 +62,13 @@ def effect_name(effect: str) -> str:
     return EFFECT_NAMES.get(effect, effect.replace("-", " ").title())
 
 
-def count(n: int) -> str:
-    """'1 card', '4 cards'."""
-    return f"{n} card" + ("" if n == 1 else "s")
-
-
 def _split(cards: str) -> list[str]:
     return cards.split(",")
 
 
-def board(state: GetGemState, you: int | None, log: Sequence[str]) -> RenderableType:
-    """The whole table as one renderable: hands, elements, declarations, piles, last moves."""
+def board(state: GetGemState, seats: Seats) -> RenderableType:
+    """The whole table as one renderable: hands, elements, declarations, piles, your hand."""
+    you = seats.you
     over = state.is_terminal()
     title = f"Turn {state.turns_played()}"
     if state.options.match:
@@ -79,7 +87,7 @@ def board(state: GetGemState, you: int | None, log: Sequence[str]) -> Renderable
         elements = Text(" ".join(state.elements(seat)) or "-")
         laid = state.laid(seat)
         row: list[RenderableType] = [
-            marker + seat_label(seat, you),
+            marker + seats.on_board(seat),
             str(state.hand_size(seat)),
             elements,
             names(state, laid) if laid else "-",
@@ -101,8 +109,6 @@ def board(state: GetGemState, you: int | None, log: Sequence[str]) -> Renderable
         for i, card in enumerate(state.hand(you)):
             hand += (Text(", ") if i else Text("")) + card_name(state, card)
         parts.append(hand if state.hand_size(you) else Text("your hand: (empty)", style="bold"))
-    if log:
-        parts.append(Panel("\n".join(log), title="last moves", expand=False))
     return Group(*parts)
 
 
@@ -138,7 +144,7 @@ def describe_choice(state: GetGemState, action: Action) -> str:
         victim = action.seat
         return (
             f"discard {names(state, _split(action.cards))} → a random card from seat {victim} "
-            f"({count(state.hand_size(victim))})"
+            f"({count(state.hand_size(victim), 'card')})"
         )
     if isinstance(action, Element):
         owner = state.element_owner(action.element)
@@ -170,57 +176,188 @@ def _describe_play(state: GetGemState, action: Play) -> str:
     if action.effect != action.card:
         text = f"{effect_name(action.effect)} (the {text} card)"
     if action.seat is not None:
-        text += f" → seat {action.seat} ({count(state.hand_size(action.seat))})"
+        text += f" → seat {action.seat} ({count(state.hand_size(action.seat), 'card')})"
     if action.pick is not None:
         text += f": take {card_name(state, action.pick).plain} from the discard pile"
     return text
 
 
-def describe_move(before: GetGemState, action: Action, you: int | None) -> str | None:
-    """A log line for a move, as the person at seat `you` may see it (None: not worth a line)."""
-    d = before.decision()
-    seat = d.seat
+def _listed(state: GetGemState, cards: Sequence[str | None]) -> str:
+    """'Fire Gem, Water Gem and Curse Gem' (or 'no cards'): cards in a sentence."""
+    return listed([card_name(state, c).plain for c in cards]) or "no cards"
+
+
+def _log_play(state: GetGemState, action: Play, seats: Seats) -> str:
+    """'Steal on seat 2', 'Excavation Arm, taking Fire Gem from the discard pile'."""
+    text = card_name(state, action.card).plain
+    if action.effect != action.card:
+        text = f"{effect_name(action.effect)} (the {text} card)"
+    if action.seat is not None:
+        text += f" on {seats.label(action.seat)}"
+    if action.pick is not None:
+        text += f", taking {card_name(state, action.pick).plain} from the discard pile"
+    return text
+
+
+def narrate(before: GetGemState, event: Event, after: GetGemState, seats: Seats) -> list[Told]:
+    """A step in sentences, as `seats.you` may know it: the move and what it did (cards
+    taken, pushed, looked at; the hand shown at a declaration's end and why it did or did
+    not win), and the result at the end."""
+    d, action, actor = before.decision(), event.action, event.actor
+    says = seats.says
+    told: list[Told] = []
     if isinstance(action, Pick):
-        return f"{says(seat, you, 'draft')} the {before.character_card(action.character).name}"
-    if isinstance(action, Play):
-        return f"{says(seat, you, 'play')} {_describe_play(before, action)}"
-    if isinstance(action, GemTake | Pickpocket):
-        paid = names(before, _split(action.cards))
-        return f"{says(seat, you, 'discard')} {paid} to take from {seat_label(action.seat, you)}"
-    if isinstance(action, Element):
-        paid = names(before, _split(action.cards))
-        return f"{says(seat, you, 'discard')} {paid} for the {action.element} element"
-    if isinstance(action, Declare):
-        laid = names(before, _split(action.cards))
-        return f"{says(seat, you, 'declare')} victory, laying {laid}"
-    if isinstance(action, Pass):
-        if d.kind == "action":
-            return f"{says(seat, you, 'end')} the turn"
-        if d.kind == "window":
-            return f"{seat_label(seat, you)}: no Barrier"
-        return None
-    if isinstance(action, Barrier):
-        return f"{says(seat, you, 'cancel')} it with a Barrier"
-    if isinstance(action, Guard):
-        return f"{says(seat, you, 'cancel')} it (Guardian)"
-    if isinstance(action, Push):
-        seen = action.card if you in (seat, d.target) else None
-        shown = f": {card_name(before, seen).plain}" if seen else ""
-        return f"{says(seat, you, 'push')} a card to {seat_label(d.target or 0, you)}{shown}"
-    if isinstance(action, Discard | Trade):
-        return f"{says(seat, you, action.kind)} {card_name(before, action.card).plain}"
-    if isinstance(action, TakeBack):
-        text = f"{says(seat, you, 'take')} back {card_name(before, action.card).plain}"
-        return text + (" and shows the hand" if d.count == 1 else "")
-    if isinstance(action, Take):
-        thief, victim = d.receiver, d.target
-        assert thief is not None and victim is not None
-        seen = action.card if you in (thief, victim) else None
-        text = f"{says(thief, you, 'take')} a random card from {seat_label(victim, you)}"
-        return text + (f": {card_name(before, seen).plain}" if seen else "")
-    if isinstance(action, Deal):
-        return None  # draws show in the hand sizes
-    return str(action)
+        told.append(f"{says(actor, 'draft')} the {before.character_card(action.character).name}.")
+    elif isinstance(action, Play):
+        told.append(f"{says(actor, 'play')} {_log_play(before, action, seats)}.")
+    elif isinstance(action, GemTake | Pickpocket):
+        paid = _listed(before, _split(action.cards))
+        take = "a random card"
+        told.append(
+            f"{says(actor, 'discard')} {paid} to take {take} from {seats.label(action.seat)}."
+        )
+    elif isinstance(action, Element):
+        owner = before.element_owner(action.element)
+        source = "the middle" if owner is None else seats.label(owner)
+        paid = _listed(before, _split(action.cards))
+        told.append(
+            f"{says(actor, 'discard')} {paid} and {seats.verb(actor, 'take')} the "
+            f"{action.element} element card from {source}."
+        )
+    elif isinstance(action, Declare):
+        laid = _listed(before, _split(action.cards))
+        told.append(f"{says(actor, 'declare')} victory, laying {laid} face up.")
+    elif isinstance(action, Pass):
+        told.extend(_pass(before, d.kind, actor, after, seats))
+    elif isinstance(action, Barrier):
+        told.append(f"{says(actor, 'cancel')} it with {card_name(before, action.card).plain}.")
+    elif isinstance(action, Guard):
+        told.append(f"{says(actor, 'cancel')} it (the Guardian's ability).")
+    elif isinstance(action, Push):
+        card = _pushed(before, action, d.target or 0, after, seats.you)
+        told.append(f"{says(actor, 'push')} {card} to {seats.label(d.target or 0)}.")
+    elif isinstance(action, Discard):
+        told.append(f"{says(actor, 'discard')} {card_name(before, action.card).plain}.")
+    elif isinstance(action, Trade):
+        card = card_name(before, action.card).plain
+        told.append(f"{says(actor, 'trade')} in {card} for a new card (the Merchant's ability).")
+    elif isinstance(action, TakeBack):
+        told.extend(_take_back(before, action, actor, after, seats))
+    elif isinstance(action, Take):
+        move = before.chance_move()
+        thief, victim = move.to, move.source or 0
+        if action.card is None:
+            told.append(f"{says(thief, 'take')} a random card from {seats.label(victim)}.")
+        else:
+            card = card_name(before, action.card).plain
+            told.append(f"{says(thief, 'take')} {seats.whose(victim)} {card}.")
+    elif isinstance(action, Deal):
+        to = event.to if event.to is not None else 0
+        told.append(Drew(to, None if action.card is None else card_name(before, action.card).plain))
+    if after.turns_played() > before.turns_played() and not after.is_terminal():
+        told.append(seats.turn(after.turn_seat(), f"turn {after.turns_played()}"))
+    if after.game_number() > before.game_number():
+        told.append(
+            f"Game {before.game_number()} goes to {seats.label(after.last_winner() or 0)}; "
+            f"points: {_points(after, seats)}. Game {after.game_number()} is dealt."
+        )
+    if after.is_terminal() and not before.is_terminal():
+        told.append(result(after, seats))
+    return told
+
+
+def _pushed(before: GetGemState, action: Push, to: int, after: GetGemState, you: int | None) -> str:
+    """The pushed card's name if the viewer may know it (its giver, or its receiver, who
+    finds it in hand), else 'a card'."""
+    card = action.card
+    if card is None and you == to:
+        new = list(after.hand(to))
+        for old in before.hand(to):
+            new.remove(old)
+        card = new[0] if len(new) == 1 else None
+    return "a card" if card is None else card_name(before, card).plain
+
+
+def _pass(
+    before: GetGemState, kind: str, actor: int, after: GetGemState, seats: Seats
+) -> list[str]:
+    """Ending a turn, keeping cards, or letting an effect happen (and what it then does)."""
+    if kind == "action":
+        return [f"{seats.says(actor, 'end')} the turn."]
+    if kind == "limit":
+        return [f"{seats.says(actor, 'keep')} the rest (a Curse Gem cannot be discarded)."]
+    if kind != "window":
+        return []
+    d = before.decision()
+    chooser, effect = d.actor or 0, str(d.effect)
+    told = [f"{seats.says(actor, 'let')} it happen."]
+    if effect == "full-exchange":
+        told.append(f"{seats.label(chooser).capitalize()} and {seats.label(actor)} swap hands.")
+        if seats.you in (chooser, actor):
+            told.append(f"You now hold {_listed(after, after.hand(seats.you or 0))}.")
+    elif effect == "peeping-draw":
+        hand = after.hand(actor) if seats.you == chooser else []
+        seen = f": {_listed(after, hand)}" if hand else ""
+        told.append(f"{seats.says(chooser, 'look')} at {seats.whose(actor)} hand{seen}.")
+    return told
+
+
+def _take_back(
+    before: GetGemState, action: TakeBack, actor: int, after: GetGemState, seats: Seats
+) -> list[str]:
+    """A laid card taken back; after the last, the hand shown and the victory check."""
+    told = [f"{seats.says(actor, 'take')} back {card_name(before, action.card).plain}."]
+    if before.decision().count != 1:
+        return told
+    hand = after.hand(actor)
+    told.append(f"{seats.says(actor, 'show')} {seats.its(actor)} hand: {_listed(after, hand)}.")
+    if (
+        not after.laid(actor)
+        and after.last_winner() == actor
+        and (after.is_terminal() or after.game_number() > before.game_number())
+    ):
+        return told  # the result line says it
+    told.append(f"No victory: {why_not(after, actor, hand)}.")
+    return told
+
+
+def why_not(state: GetGemState, seat: int, hand: Sequence[str | None]) -> str:
+    """Why a shown hand (and the seat's element cards) does not make fire, water and thunder."""
+    gems = [state.card_type(c).gem for c in hand if c is not None]
+    have = set(gems) | set(state.elements(seat))
+    missing = [g for g in ("fire", "water", "thunder") if g not in have]
+    rainbows = gems.count("rainbow")
+    character = state.character(seat)
+    priest = character is not None and state.character_card(character).ability == "priest"
+    text = f"no {' or '.join(missing)} gem"
+    if rainbows and "curse" in gems and not priest:
+        return text + "; the Curse Gem voids the Rainbow Gem"
+    if rainbows:
+        return text + f"; {count(rainbows, 'Rainbow Gem')} can stand in for only {rainbows}"
+    return text
+
+
+def _points(state: GetGemState, seats: Seats) -> str:
+    return ", ".join(f"{seats.label(s)} {p}" for s, p in enumerate(state.scores()))
+
+
+def result(state: GetGemState, seats: Seats) -> str:
+    """Who won and why: fire, water and thunder shown, the match's points, or the turn cap."""
+    winners = state.winners()
+    if len(winners) == 1 and state.last_winner() == winners[0]:
+        if state.options.match:
+            return (
+                f"Game over: {seats.says(winners[0], 'win')} the match ({_points(state, seats)})."
+            )
+        return (
+            f"Game over: {seats.says(winners[0], 'win')}, showing fire, water and thunder "
+            "at the end of a declaration."
+        )
+    shared = listed([seats.label(s) for s in winners])
+    cap = f"the turn cap ({state.options.turn_cap} turns)"
+    if state.options.match:
+        return f"Game over at {cap}: the most points, {_points(state, seats)}; {shared} win."
+    return f"Game over at {cap}: a draw between {shared}."
 
 
 def is_reaction(state: GetGemState) -> bool:

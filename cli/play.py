@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from cli.narration import Narrator
+from cli.wording import Seats
 
 if TYPE_CHECKING:
     from ai.agents import Agent
@@ -14,17 +18,21 @@ if TYPE_CHECKING:
     from p2pcards.dealer import LocalDealer
     from p2pcards.engine import Action, State
 
-HELP = """\
+KEYS = """\
 Type the number of a choice and press Enter.
-  ?   this help
-  b   show the board again
-  q   quit the game (also Ctrl-D)
-Your characters act left to right; each may play one card or pass.
-Dodge and Counter are Quick Actions: you are asked about them when attacked."""
+  ?       this help
+  b       the board again
+  l [N]   the whole game so far, a page at a time (l again: the next page; l N: page N)
+  q       quit the game (also Ctrl-D)"""
 
 
 class Quit(Exception):
     """The person asked to leave the table."""
+
+
+def local_names(agents: dict[int, Agent], num_players: int) -> list[str]:
+    """Each seat's agent name ('expectimax'), '' for the person's."""
+    return [agents[s].name if s in agents else "" for s in range(num_players)]
 
 
 def run_local_game(
@@ -38,28 +46,41 @@ def run_local_game(
     explain: bool = False,
 ) -> State:
     """Play to the end: agents for their seats, the person (via `read_line`) for seat `you`.
+    Before each of the person's decisions, everything since the last one is told; at the
+    end, the rest, the final board and the result.
 
     With `explain`, each searching agent's move is followed by what its search thought.
     """
-    log: deque[str] = deque(maxlen=8)
+    narrator = Narrator(view, Seats(you, local_names(agents, state.num_players)))
+    seen = state.observation(you)
     while not state.is_terminal():
+        thought = None
         if state.is_chance_node():
             action = dealer.sample(state)
         elif state.current_player() == you:
-            action = ask(state.observation(you), view, console, read_line, log, you)
+            action = ask(seen, narrator, console, read_line)
         else:
             seat = state.current_player()
             observation = state.observation(seat)
             action = agents[seat].act(observation)
             thought = explanation(agents[seat], observation, view) if explain else None
-            if thought:
-                console.print(f"[dim]seat {seat} {thought}[/]")
-        line = view.describe_move(state, action, you)
         state.apply_action(action)
-        if line:
-            log.append(line)
-    console.print(view.board(state.observation(you), you, log))
+        now = state.observation(you)
+        narrator.saw(seen, action, now)
+        seen = now
+        if thought:
+            narrator.tell([f"  (seat {seat} {Text.from_markup(thought).plain})"])
+    finish(seen, narrator, console)
     return state
+
+
+def finish(final: State, narrator: Narrator, console: Console) -> None:
+    """The end of a game: what happened since the person's last decision, the final board
+    (its result is the last line told)."""
+    show_news(narrator, console)
+    console.print(narrator.view.board(final, narrator.seats))
+    if narrator.history:
+        console.print(f"[bold]{escape(narrator.history[-1])}[/]")
 
 
 def explanation(agent: Agent, observation: State, view: GameView) -> str | None:
@@ -74,30 +95,55 @@ def explanation(agent: Agent, observation: State, view: GameView) -> str | None:
     return report.explain(lambda action: view.describe_choice(observation, action))
 
 
-def show_choices(
-    obs: State, view: GameView, console: Console, log: deque[str], you: int
-) -> list[Action]:
-    """Draw the board, the question and the numbered choices; the choices."""
+def show_news(narrator: Narrator, console: Console) -> None:
+    """Everything told since the person's last decision."""
+    news = narrator.news()
+    if news:
+        console.print(Text("\n".join(news)))
+
+
+def show_choices(obs: State, narrator: Narrator, console: Console) -> list[Action]:
+    """Tell what happened, draw the board, the question and the numbered choices; the choices."""
+    view = narrator.view
     actions = obs.legal_actions()
-    console.print(view.board(obs, you, log))
-    console.print(f"[bold]{view.prompt(obs)}[/]")
+    show_news(narrator, console)
+    console.print(view.board(obs, narrator.seats))
+    console.print(f"[bold]{escape(view.prompt(obs))}[/]")
     for i, action in enumerate(actions, 1):
         console.print(f"  [cyan]{i:2}[/]  {view.describe_choice(obs, action)}")
     return actions
 
 
+def show_history(narrator: Narrator, console: Console, asked: str) -> None:
+    """A page of the whole history: `asked` is 'l' (the next page) or 'l N'."""
+    pages = narrator.pages()
+    number = asked[1:].strip()
+    if number.isdigit() and 1 <= int(number) <= pages:
+        page = int(number)
+    elif number:
+        console.print(f"[yellow]There are {pages} pages: type l 1 to l {pages}.[/]")
+        return
+    else:
+        page = narrator.reading % pages + 1
+    narrator.reading = page
+    console.print(f"[bold]The game so far, page {page} of {pages}[/] (l: next page)")
+    console.print(Text("\n".join(narrator.page(page)) or "(nothing yet)"))
+
+
 def answer_to(
-    answer: str, actions: list[Action], obs: State, view: GameView, console: Console,
-    log: deque[str], you: int,
-) -> Action | None:  # fmt: skip
+    answer: str, actions: list[Action], obs: State, narrator: Narrator, console: Console
+) -> Action | None:
     """The action a typed answer picks, or None (after helping) to ask again; Quit on q."""
     answer = answer.strip().lower()
     if answer in ("q", "quit", "exit"):
         raise Quit
     if answer in ("?", "h", "help"):
-        console.print(HELP)
+        console.print(KEYS)
+        console.print(Text(narrator.view.HELP))
     elif answer in ("b", "board"):
-        console.print(view.board(obs, you, log))
+        console.print(narrator.view.board(obs, narrator.seats))
+    elif answer == "l" or (answer.startswith("l ") and len(answer) > 2):
+        show_history(narrator, console, answer)
     elif answer.isdigit() and 1 <= int(answer) <= len(actions):
         return actions[int(answer) - 1]
     else:
@@ -107,26 +153,22 @@ def answer_to(
 
 def prompt_line(actions: list[Action]) -> str:
     """The input prompt for a menu of `actions`."""
-    return f"choice [1-{len(actions)}, ? help, q quit]: "
+    return f"choice [1-{len(actions)}, ? help, l log, q quit]: "
 
 
 def ask(
-    obs: State,
-    view: GameView,
-    console: Console,
-    read_line: Callable[[str], str],
-    log: deque[str],
-    you: int,
+    obs: State, narrator: Narrator, console: Console, read_line: Callable[[str], str]
 ) -> Action:
-    """Show the board and numbered choices; ask until the answer is one of them (Quit on q/EOF)."""
+    """Tell the news, show the board and numbered choices; ask until the answer is one of
+    them (Quit on q/EOF)."""
     if len(obs.legal_actions()) == 1:
         return obs.legal_actions()[0]  # nothing to choose (e.g. no playable card): no prompt
-    actions = show_choices(obs, view, console, log, you)
+    actions = show_choices(obs, narrator, console)
     while True:
         try:
             answer = read_line(prompt_line(actions))
         except EOFError:
             raise Quit from None
-        action = answer_to(answer, actions, obs, view, console, log, you)
+        action = answer_to(answer, actions, obs, narrator, console)
         if action is not None:
             return action

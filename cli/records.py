@@ -85,7 +85,9 @@ def audit(path: FileArg) -> None:
 
 def replay(path: FileArg) -> None:
     """Show a saved game move by move, as the seat that saved it saw it."""
+    from cli.narration import Narrator
     from cli.views import view_for
+    from cli.wording import Seats
     from p2pcards import games
     from p2pcards.errors import P2PCardsError
 
@@ -95,15 +97,17 @@ def replay(path: FileArg) -> None:
         state = game.new_initial_state(saved.num_seats, **saved.roster.options)
         state = state.observation(saved.seat)
         view = view_for(game.name)
-        for number, record in enumerate(table.steps, 1):
+        seats = Seats(saved.seat, [member.name for member in saved.roster.members], by_name=True)
+        narrator = Narrator(view, seats)
+        for record in table.steps:
             state.see(list(record.sightings))
-            line = view.describe_move(state, record.action, saved.seat)
+            narrator.watch(state, record.action)
             state.apply_action(record.action)
-            if line:
-                out.print(f"{number:4}  {escape(line)}")
     except (P2PCardsError, TypeError, KeyError) as exc:
         raise fail(f"{path}: the saved moves do not replay: {exc}", FAILURE) from None
-    out.print(view.board(state, saved.seat, []))
+    for number, line in enumerate(narrator.news(), 1):
+        out.print(f"{number:4}  {escape(line)}")
+    out.print(view.board(state, seats))
     outcome = table.outcome
     if state.is_terminal():
         winners = [s for s, r in enumerate(state.returns()) if r > 0]

@@ -1,16 +1,25 @@
-"""Terminal rendering of rpg-battle: the board, prompts and a public log of moves."""
-
-from collections.abc import Sequence
+"""Terminal rendering of rpg-battle: the board, prompts, help and the log's sentences."""
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cli.wording import says, seat_label
+from cli.views import Drew, Told
+from cli.wording import Seats, count, listed
 from p2pcards.engine import Action
 from p2pcards.games.rpg_battle import RpgBattleState
 from p2pcards.games.rpg_battle.actions import Deal, Discard, EndTurn, Pass, Pick, Play, React, Take
+from p2pcards.history import Event
+
+HELP = """\
+Your characters act left to right; each may play one card or pass.
+Attacks deal STR x the card's power; heals give MAG x its power (never above max HP;
+a knocked-out character comes back only with Revive). Dodge and Counter are Quick
+Actions: you are asked about them when one of your characters is attacked (Dodge: no
+damage; Counter: the attacker takes the damage instead). When every character of a
+seat is knocked out, that seat is out; the last with a character standing wins.
+At the end of your turn, draw 1 card, or draw back up to 5 if you hold 3 or fewer.
+`p2pcards rules rpg-battle` has the whole rulebook and our choices."""
 
 
 def _name(state: RpgBattleState, character: str | None) -> str:
@@ -30,8 +39,9 @@ def hp_bar(hp: int, max_hp: int, width: int = 12) -> Text:
     return Text("█" * filled, style=colour) + Text("░" * (width - filled), style="dim")
 
 
-def board(state: RpgBattleState, you: int | None, log: Sequence[str]) -> RenderableType:
-    """The whole table as one renderable: characters, hands, piles, last moves."""
+def board(state: RpgBattleState, seats: Seats) -> RenderableType:
+    """The whole table as one renderable: seats and their characters, piles, your hand."""
+    you = seats.you
     decision = state.decision()
     table = Table(title=f"Round {state.round()}", expand=False, show_lines=False)
     table.add_column("seat")
@@ -43,7 +53,7 @@ def board(state: RpgBattleState, you: int | None, log: Sequence[str]) -> Rendera
     table.add_column("cards", justify="right")
     for seat in range(state.num_players):
         marker = "▶ " if seat == state.turn_seat() and decision.kind != "over" else "  "
-        label = marker + seat_label(seat, you)
+        label = marker + seats.on_board(seat)
         chars: list[str | None] = [*state.characters(seat)] or [None]
         for i, c in enumerate(chars):
             row_label = label if i == 0 else ""
@@ -68,8 +78,6 @@ def board(state: RpgBattleState, you: int | None, log: Sequence[str]) -> Rendera
     if you is not None:
         hand = [_card(state, c) for c in state.hand(you)]
         parts.append(Text("your hand: ", style="bold") + Text(", ".join(hand) or "(empty)"))
-    if log:
-        parts.append(Panel("\n".join(log), title="last moves", expand=False))
     return Group(*parts)
 
 
@@ -133,40 +141,137 @@ def _describe_play(state: RpgBattleState, action: Play) -> str:
     return f"{text}: [dim]{effect}[/]"
 
 
-def describe_move(before: RpgBattleState, action: Action, you: int | None) -> str | None:
-    """A log line for a move, as the person at seat `you` may see it (None: not worth a line)."""
-    d = before.decision()
-    who = seat_label(d.seat, you) if d.seat >= 0 else ""
+def _who(state: RpgBattleState, character: str, seats: Seats) -> str:
+    """'your Kalen', "seat 2's Vex": a character by its owner."""
+    owner = state.owner(character)
+    return f"{seats.whose(owner)} {_name(state, character)}" if owner is not None else "?"
+
+
+NO_EFFECT_IF_NO_CHANGE = ("heal", "heal-all", "absorb", "revive")
+AIMED = ("attack", "heal", "absorb", "revive", "discard", "steal")  # played at someone
+
+
+def narrate(
+    before: RpgBattleState, event: Event, after: RpgBattleState, seats: Seats
+) -> list[Told]:
+    """A step in sentences, as `seats.you` may know it: the move, then what it did to every
+    character's HP (hits, Counters, heals, KOs), who is out, and the result at the end."""
+    d, action, actor = before.decision(), event.action, event.actor
+    told: list[Told] = []
+    changes = _hp_changes(before, after, seats)
     if isinstance(action, Pick):
-        return f"{says(d.seat, you, 'draft')} {_name(before, action.character)}"
-    if isinstance(action, Play):
-        text = f"{_name(before, d.character)} ({who}) plays {_card(before, action.card)}"
-        if action.target is not None:
-            text += f" on {_name(before, action.target)}"
-        if action.seat is not None:
-            text += f" against {seat_label(action.seat, you)}"
-        return text
-    if isinstance(action, Pass):
-        if d.kind == "react":
-            return f"{_name(before, d.character)} takes {d.damage} damage"
-        return f"{_name(before, d.character)} ({who}) passes" if d.kind == "play" else None
-    if isinstance(action, React):
-        return f"{_name(before, d.character)} ({who}) answers with {_card(before, action.card)}"
-    if isinstance(action, Discard):
-        return f"{says(d.seat, you, 'discard')} {_card(before, action.card)}"
-    if isinstance(action, EndTurn):
-        amount = "up to 5" if action.refill else "1"
-        draw = "draw" if d.seat == you else "draws"
-        return f"{says(d.seat, you, 'end')} the turn and {draw} {amount}"
-    if isinstance(action, Take):
-        thief, victim = d.receiver, d.victim
-        assert thief is not None and victim is not None
-        seen = action.card if you in (thief, victim) else None
-        text = f"{says(thief, you, 'steal')} a card from {seat_label(victim, you)}"
-        return text + (f": {_card(before, seen)}" if seen else "")
-    if isinstance(action, Deal):
-        return None  # draws are summarised by the end-of-turn line and hand sizes
-    return str(action)
+        told.append(f"{seats.says(actor, 'draft')} {_name(before, action.character)}.")
+    elif isinstance(action, Play):
+        line = _play_sentence(before, action, seats)
+        quiet = not changes and not line.endswith("does nothing.")
+        if quiet and before.card_type(action.card).effect in NO_EFFECT_IF_NO_CHANGE:
+            line += " It has no effect."
+        told.append(line)
+    elif isinstance(action, React):
+        target, attacker = _who(before, d.character or "", seats), _name(before, d.attacker)
+        card = _card(before, action.card)
+        if before.card_type(action.card).effect == "counter":
+            told.append(
+                f"{target} counters with {card}: the {d.damage} damage goes back to {attacker}."
+            )
+        else:
+            told.append(f"{target} dodges {attacker}'s attack with {card}: no damage.")
+    elif isinstance(action, Pass) and d.kind == "play":  # (taking a hit: the HP line says it)
+        told.append(f"{_who(before, d.character or '', seats)} passes.")
+    elif isinstance(action, Discard):
+        told.append(f"{seats.says(actor, 'discard')} {_card(before, action.card)}.")
+    elif isinstance(action, EndTurn):
+        told.append(f"{seats.says(actor, 'end')} the turn.")
+    elif isinstance(action, Deal):
+        told.append(Drew(event.to if event.to is not None else d.seat, _known(before, action.card)))
+    elif isinstance(action, Take):
+        told.append(_take_sentence(before, action, event, seats))
+    told.extend(changes)
+    told.extend(
+        f"{seats.says(seat, 'be')} out of the game: every character knocked out."
+        for seat in range(before.num_players)
+        if seat in before.active_seats() and seat not in after.active_seats()
+        and before.characters(seat) and not after.is_terminal()
+    )  # fmt: skip
+    if after.is_terminal() and not before.is_terminal():
+        told.append(result(after, seats))
+    elif _turn_begins(before, after):
+        told.append(seats.turn(after.turn_seat(), f"round {after.round()}"))
+    return told
+
+
+def _turn_begins(before: RpgBattleState, after: RpgBattleState) -> bool:
+    """Whether a seat's turn began with this step (the draft's picks are no turns)."""
+    turn = (after.turn_seat(), after.round())
+    return turn != (before.turn_seat(), before.round()) and after.decision().kind != "pick"
+
+
+def _known(state: RpgBattleState, card: str | None) -> str | None:
+    return None if card is None else _card(state, card)
+
+
+def _play_sentence(before: RpgBattleState, action: Play, seats: Seats) -> str:
+    """ "seat 1's Vex plays Attack III on your Kalen (12 damage)."'"""
+    d = before.decision()
+    card = before.card_type(action.card)
+    actor = before.stats(d.character or "")
+    text = f"{_who(before, d.character or '', seats)} plays {card.name}"
+    aimed = action.target is not None or action.seat is not None
+    if not aimed and card.effect in AIMED:
+        return text + " at no one: it does nothing."
+    if action.target is not None:
+        text += f" on {_who(before, action.target, seats)}"
+    if action.seat is not None:
+        text += f" against {seats.label(action.seat)}"
+    if card.effect == "attack":
+        text += f" ({actor.str * card.power} damage)"
+    elif card.effect == "attack-all":
+        text += f" ({actor.str * card.power} damage to each opposing character)"
+    elif card.effect == "discard" and action.seat is not None:
+        text += f": {seats.label(action.seat)} must discard {count(card.power, 'card')}"
+    return text + "."
+
+
+def _take_sentence(before: RpgBattleState, action: Take, event: Event, seats: Seats) -> str:
+    """'seat 1 takes a card from seat 2', 'you take seat 2's Dodge', 'seat 1 takes your Heal'."""
+    thief, victim = event.to, before.chance_move().source
+    assert thief is not None and victim is not None
+    if action.card is None:
+        return f"{seats.says(thief, 'take')} a card from {seats.label(victim)}."
+    return f"{seats.says(thief, 'take')} {seats.whose(victim)} {_card(before, action.card)}."
+
+
+def _hp_changes(before: RpgBattleState, after: RpgBattleState, seats: Seats) -> list[Told]:
+    """What a step did to each character's HP, in seat order."""
+    told: list[Told] = []
+    for seat in range(before.num_players):
+        for c in before.characters(seat):
+            was, now = before.hp(c), after.hp(c)
+            who = _who(before, c, seats)
+            if now < was:
+                ko = " and is knocked out" if now == 0 else ""
+                told.append(f"{who} takes {was - now} damage ({was} → {now} HP){ko}.")
+            elif was == 0 < now:
+                told.append(f"{who} is revived with {now} HP.")
+            elif now > was:
+                told.append(f"{who} heals {now - was} ({was} → {now} HP).")
+    return told
+
+
+def result(state: RpgBattleState, seats: Seats) -> str:
+    """Who won and why: the last with a character standing, or the round cap's tie-break."""
+    winners = state.winners()
+    wins = (
+        seats.says(winners[0], "win")
+        if len(winners) == 1
+        else f"{listed([seats.label(s) for s in winners])} share the win"
+    )
+    if len(state.active_seats()) > 1:
+        return (
+            f"Game over at the round cap ({state.options.round_cap} rounds): {wins} on the "
+            "tie-break, most characters standing, then most HP."
+        )
+    return f"Game over: {wins}, the last with a character standing."
 
 
 def is_reaction(state: RpgBattleState) -> bool:

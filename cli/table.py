@@ -15,7 +15,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +26,11 @@ from rich.markup import escape
 from ai.agents import make_agent
 from ai.errors import AgentFailure, AgentSpecError
 from cli.errors import FAILURE, INTERRUPTED, USAGE, err, fail
+from cli.narration import Narrator
 from cli.options import check_range
-from cli.play import Quit, answer_to, prompt_line, show_choices
+from cli.play import Quit, answer_to, finish, prompt_line, show_choices
 from cli.views import view_for
+from cli.wording import Seats
 from p2pcards.engine import Action, State
 from protocol.discovery import Beacon
 from protocol.discovery import announce as announce_table
@@ -119,14 +120,22 @@ class Terminal:
     question can time out (a reaction) without leaving a reader behind."""
 
     def __init__(self) -> None:
-        self.log: deque[str] = deque(maxlen=8)
+        self.names: list[str] = []  # the players' names round the table, once seated
+        self.narrator: Narrator | None = None
         self._lines: asyncio.Queue[str | None] | None = None
 
     def watch(self, before: State, action: Action) -> None:
-        """Log each move as this seat may see it."""
-        line = view_for(before.game.name).describe_move(before, action, before.viewer)
-        if line:
-            self.log.append(line)
+        """Tell each move as this seat may know it."""
+        if self.narrator is None:
+            seats = Seats(before.viewer, self.names, by_name=True)
+            self.narrator = Narrator(view_for(before.game.name), seats)
+        self.narrator.watch(before, action)
+
+    def finish(self) -> None:
+        """The end of the game: the news since the last decision, the final board, the result."""
+        final = None if self.narrator is None else self.narrator.last
+        if self.narrator is not None and final is not None and final.is_terminal():
+            finish(final, self.narrator, out)
 
     def _start(self) -> asyncio.Queue[str | None]:
         loop = asyncio.get_running_loop()
@@ -147,8 +156,9 @@ class Terminal:
         if len(obs.legal_actions()) == 1:
             return obs.legal_actions()[0]
         view = view_for(obs.game.name)
-        you = obs.current_player()
-        actions = show_choices(obs, view, out, self.log, you)
+        if self.narrator is None:  # no step seen yet (a seat resumed at its own move)
+            self.narrator = Narrator(view, Seats(obs.current_player(), self.names, by_name=True))
+        actions = show_choices(obs, self.narrator, out)
         decline = next((a for a in actions if a.kind == "pass"), actions[0])
         loop = asyncio.get_running_loop()
         timed = view.is_reaction(obs)
@@ -164,7 +174,7 @@ class Terminal:
             if line is None:
                 raise LeaveTable("closed its input")
             try:
-                action = answer_to(str(line), actions, obs, view, out, self.log, you)
+                action = answer_to(str(line), actions, obs, self.narrator, out)
             except Quit:
                 raise LeaveTable("quit") from None
             if action is not None:
@@ -255,6 +265,9 @@ async def _run_table(node: Node, plan: SeatPlan, rejoin: bool = False) -> TableO
     try:
         if node.table is None:
             node.prepare()
+        terminal = getattr(node.me.watch, "__self__", None)  # the person here, if any
+        if isinstance(terminal, Terminal) and node.roster is not None:
+            terminal.names[:] = [member.name for member in node.roster.members]
         await node.connect_mesh(rejoin=rejoin)
         path = _save_path(node, rejoin)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -268,6 +281,8 @@ async def _run_table(node: Node, plan: SeatPlan, rejoin: bool = False) -> TableO
             report = path.with_name(path.stem + "-desync.json")
             report.write_text(json.dumps(node.table.desync_report(), indent=2))
             err.print(f"A replica went out of step; the desync report: {report}")
+        if isinstance(terminal, Terminal):
+            terminal.finish()
         if not plan.quiet:
             err.print(f"Saved the signed transcript to {path} (check it: p2pcards audit FILE).")
         return outcome

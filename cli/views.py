@@ -1,21 +1,39 @@
-"""Which terminal view draws which game."""
+"""Which terminal view draws which game, and what every view provides."""
 
 import importlib
-from collections.abc import Sequence
 from typing import Protocol, cast
 
 from rich.console import RenderableType
 
+from cli.wording import Seats
 from p2pcards.engine import Action, State
+from p2pcards.history import Event
+
+
+class Drew:
+    """A card drawn, as the viewer knows it (`card` None: hidden): the log sums a run of
+    draws up in one line per seat."""
+
+    __slots__ = ("card", "seat")
+
+    def __init__(self, seat: int, card: str | None) -> None:
+        self.seat = seat
+        self.card = card
+
+
+Told = str | Drew  # one item of what a viewer is told: a sentence, or a card drawn
 
 
 class GameView(Protocol):
     """What the terminal needs from a game's view module."""
 
-    def board(self, state: State, you: int | None, log: Sequence[str]) -> RenderableType: ...
+    HELP: str  # the game's own help at the prompt (`?`)
+
+    def board(self, state: State, seats: Seats) -> RenderableType: ...
     def prompt(self, state: State) -> str: ...
     def describe_choice(self, state: State, action: Action) -> str: ...
-    def describe_move(self, before: State, action: Action, you: int | None) -> str | None: ...
+    def narrate(self, before: State, event: Event, after: State, seats: Seats) -> list[Told]: ...
+    def result(self, state: State, seats: Seats) -> str: ...
     def is_reaction(self, state: State) -> bool: ...
 
 
