@@ -29,6 +29,7 @@ FORMAT = "p2pcards-game-record"
 VERSION = 1
 MAX_LINE = 16 << 20  # bytes in one record: a long game is well under 1 MiB
 MAX_STEPS = 1_000_000  # actions in one record
+MAX_DEPTH = 4  # nesting of a record's values: the record, actions, an entry, its action
 STATUSES = ("ok", "crash", "timeout", "illegal", "error")
 _KEYS = {
     "format", "version", "number", "game", "seats", "options", "round_cap", "seed",
@@ -129,8 +130,37 @@ def read(path: Path) -> Iterator[GameRecord]:
                 raise RecordError(f"{path}, line {number}: {exc}") from None
 
 
+def pick(path: Path, number: int | None = None) -> tuple[GameRecord, int]:
+    """The record of game `number` (the file's first without one), checked in full, and how
+    many records the file holds; RecordError if it has no such game or a line is broken."""
+    found: GameRecord | None = None
+    count = 0
+    with path.open("rb") as stream:
+        for line_number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            count += 1
+            if found is not None:
+                continue
+            try:
+                data = _json(line)
+                if number is None or (isinstance(data, dict) and data.get("number") == number):
+                    found = from_json(data)
+            except RecordError as exc:
+                raise RecordError(f"{path}, line {line_number}: {exc}") from None
+    if found is None:
+        which = "no games" if number is None else f"no game numbered {number}"
+        raise RecordError(f"{path} holds {which} ({count} records)")
+    return found, count
+
+
 def parse_line(line: bytes) -> GameRecord:
     """One record from its line of JSON, checked field by field and replayed."""
+    return from_json(_json(line))
+
+
+def _json(line: bytes) -> Any:
+    """A line's JSON data, or RecordError."""
     if len(line) > MAX_LINE:
         raise RecordError(f"a line of {len(line)} bytes, over {MAX_LINE}")
     try:
@@ -141,7 +171,7 @@ def parse_line(line: bytes) -> GameRecord:
         raise RecordError("JSON nested too deep") from None
     except ValueError as exc:  # also a number over Python's digit limit
         raise RecordError(f"not JSON: {exc}") from None
-    return from_json(data)
+    return data
 
 
 def _no_constant(name: str) -> Any:
@@ -150,6 +180,8 @@ def _no_constant(name: str) -> Any:
 
 def from_json(data: object) -> GameRecord:
     """A record from JSON data: every field checked, then the game replayed to its result."""
+    if _deeper_than(data, MAX_DEPTH):
+        raise RecordError(f"nested deeper than a record ({MAX_DEPTH} levels)")
     obj = _mapping(data, "a record")
     missing = sorted(_KEYS - set(obj))
     if missing:
@@ -266,6 +298,24 @@ def _check_end(record: GameRecord, state: State) -> None:
     forfeit = tuple(forfeit_returns(record.seats, [record.faulty_seat]))
     if record.returns != forfeit:
         raise RecordError(f"a forfeit's returns are {forfeit}, not {record.returns}")
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether lists and maps nest deeper than `limit` (walked without recursion: a deep
+    value must be refused before anything recurses into it, repr included)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: list[object] = [*item.keys(), *item.values()]
+        elif isinstance(item, list | tuple):
+            children = list(item)
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _mapping(value: object, what: str) -> Mapping[str, Any]:

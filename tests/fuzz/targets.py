@@ -20,6 +20,7 @@ import base64
 import contextlib
 import copy
 import functools
+import json
 import random
 import shutil
 import subprocess
@@ -39,6 +40,10 @@ from hypothesis import strategies as st
 
 from ai.bots import observe_message, parse_act
 from ai.errors import AgentFailure
+from ai.match import game_record as match_record
+from ai.match import play_match
+from ai.records import RecordError, parse_line
+from ai.records import from_json as record_from_json
 from p2pcards import games
 from p2pcards.carddb import parse_toml
 from p2pcards.dealer import LocalDealer
@@ -254,6 +259,21 @@ def bot_answer(data: bytes) -> None:
     parse_act(data, _actions())
 
 
+def game_record(data: bytes) -> None:
+    """A line of a records file (simulate/tournament --records), as `replay` reads it."""
+    parse_line(data)
+
+
+def game_record_fields(data: bytes) -> None:
+    """A record's decoded fields, changed field by field (given as msgpack, for the
+    structural mutators), checked and replayed."""
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except Exception:  # msgpack refusing its input is not the decoder under test
+        return
+    record_from_json(value)
+
+
 def cards_rpg_battle(data: bytes) -> None:
     """A cards.toml for rpg-battle."""
     rpg_battle_cards.parse(parse_toml(data, "cards.toml"))
@@ -300,6 +320,15 @@ def _bot_seeds() -> list[bytes]:
         b'{"type":"act","action":' + str(len(_actions()) - 1).encode() + b"}",
         b'{"type": "act", "action": {"kind": "pick", "character": "vex"}, "note": "[x]"}',
     ]
+
+
+@functools.cache
+def _record_seeds() -> list[bytes]:
+    lines = []
+    for game, seats in (("getgem", 2), ("rpg-battle", 2)):
+        result = play_match(game, ["greedy", "random:name=r"][:seats], 3, 20, record=True)
+        lines.append(match_record(result, 0, game, {}, 20).to_line().encode())
+    return lines
 
 
 def _identity_seeds() -> list[bytes]:
@@ -357,6 +386,9 @@ TARGETS: dict[str, Target] = {
         Target("identity-file", identity_file, (ProtocolError,), _identity_seeds, "pem",
                all_seeds_pass=False),
         Target("bot-answer", bot_answer, (AgentFailure,), _bot_seeds, "text"),
+        Target("game-record", game_record, (RecordError,), _record_seeds, "text"),
+        Target("game-record-fields", game_record_fields, (RecordError,),
+               lambda: [_pack(json.loads(line)) for line in _record_seeds()], "msgpack"),
         Target("cards-rpg-battle", cards_rpg_battle, (CardDataError,),
                lambda: [_data_file("p2pcards.games.rpg_battle")], "text"),
         Target("cards-getgem", cards_getgem, (CardDataError,),
