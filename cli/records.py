@@ -23,6 +23,13 @@ out = Console(highlight=False)
 FileArg = Annotated[
     Path, typer.Argument(help="A saved table (.p2pt), as written by host/join/bot.")
 ]
+ReplayArg = Annotated[
+    Path,
+    typer.Argument(
+        help="A saved table (.p2pt), as written by host/join/bot, or a records file (.jsonl) "
+        "of simulate or tournament --records."
+    ),
+]
 
 
 def _rebuilt(path: Path) -> tuple[SavedTable, TablePeer]:
@@ -83,14 +90,26 @@ def audit(path: FileArg) -> None:
     out.print(f"{ended}. Audit passed: every move, shuffle and key checks out.")
 
 
-def replay(path: FileArg) -> None:
-    """Show a saved game move by move, as the seat that saved it saw it."""
+def replay(
+    path: ReplayArg,
+    game_number: Annotated[
+        int | None,
+        typer.Option("--game", help="Which game of a records file (its number; default: first)."),
+    ] = None,
+) -> None:
+    """Show a saved game move by move, as the seat that saved it saw it; or a game of a
+    records file, every card in the open."""
     from cli.narration import Narrator
     from cli.views import view_for
     from cli.wording import Seats
     from p2pcards import games
     from p2pcards.errors import P2PCardsError
 
+    if _is_records(path):
+        _replay_record(path, game_number)
+        return
+    if game_number is not None:
+        raise fail("--game picks a game of a records file; a saved table holds one game")
     saved, table = _rebuilt(path)
     try:
         game = games.load(saved.roster.game)
@@ -116,6 +135,58 @@ def replay(path: FileArg) -> None:
         out.print(f"The table ended early ({outcome.ended}) after {len(table.steps)} steps.")
     else:
         out.print(f"The game stopped {_where_it_stops(table)}, before its end.")
+
+
+def _is_records(path: Path) -> bool:
+    """Whether a file is a records file (JSON lines), not a saved table (binary frames)."""
+    if path.suffix in (".jsonl", ".json"):
+        return True
+    try:
+        with path.open("rb") as f:
+            return f.read(1) == b"{"
+    except OSError:
+        return False  # the saved table's reader reports it
+
+
+def _replay_record(path: Path, number: int | None) -> None:
+    """Show one game of a records file: each action as a spectator's log tells it (every
+    card is in the record), then the final board and the result."""
+    from ai.records import RecordError, pick
+    from cli.narration import Narrator
+    from cli.views import view_for
+    from cli.wording import Seats
+
+    try:
+        record, count = pick(path, number)
+    except RecordError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"cannot read {path}: {exc.strerror or exc}") from None
+    seated = ", ".join(f"{s} {label}" for s, label in enumerate(record.agents))
+    out.print(
+        f"{escape(str(path))}: game {record.number} of {count}, {record.game}, "
+        f"{record.seats} seats, seed {record.seed}; seats: {escape(seated)}"
+        + ("" if count == 1 or number is not None else " (--game N shows another)")
+    )
+    view = view_for(record.game)
+    seats = Seats(None, record.agents)
+    narrator = Narrator(view, seats)
+    state = record.new_state()  # the record replayed when it was read: these steps apply
+    for event in record.actions:
+        narrator.watch(state, event.action)
+        state.apply_action(event.action)
+    for number, line in enumerate(narrator.news(), 1):
+        out.print(f"{number:4}  {escape(line)}")
+    out.print(view.board(state, seats))
+    if record.status == "ok":
+        out.print(view.result(state, seats))
+    else:
+        assert record.faulty_seat is not None
+        label = record.agents[record.faulty_seat]
+        out.print(
+            f"Seat {record.faulty_seat} ({escape(label)}) lost by {record.status}: "
+            f"{escape(record.error)}"
+        )
 
 
 def register(app: typer.Typer) -> None:
