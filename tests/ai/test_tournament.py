@@ -1,5 +1,6 @@
 """Tournaments as a library: the schedule, worker-count independence, failing bots recorded."""
 
+import random
 import sys
 from collections import Counter
 from pathlib import Path
@@ -7,9 +8,18 @@ from pathlib import Path
 import pytest
 
 from ai.agents import AGENTS
-from ai.match import play_match
+from ai.match import MatchResult, play_match
+from ai.ratings import Sprt
 from ai.results_db import ResultsDatabase, ResultsDatabaseError, StoredGame
-from ai.tournament import TournamentConfig, TournamentError, local_executor, play, standings
+from ai.tournament import (
+    Keeping,
+    SprtTracker,
+    TournamentConfig,
+    TournamentError,
+    local_executor,
+    play,
+    standings,
+)
 
 FAST = ("greedy", "random", "expectimax:nodes=60:samples=2")
 
@@ -152,3 +162,87 @@ def test_an_in_process_agent_that_raises_loses_the_game_instead_of_stopping_the_
     result = play_match("rpg-battle", ["greedy", "raiser"], seed=1)
     assert (result.status, result.faulty_seat, result.returns) == ("crash", 1, (1.0, 0.0))
     assert "ZeroDivisionError: oops" in result.error
+
+
+def test_a_deal_book_gives_every_pairing_the_same_deals_in_order() -> None:
+    config = TournamentConfig("rpg-battle", FAST, games=6, deals=(5, 6))
+    for pairing in range(3):
+        seeds = [s.seed for s in config.schedule() if s.pairing == pairing]
+        assert seeds == [5, 5, 6, 6, 5, 5]
+    assert config.stored()["deals"] == [5, 6]
+    assert "deals" not in TournamentConfig("rpg-battle", FAST).stored()  # old databases resume
+
+
+def test_two_agents_may_not_share_a_label() -> None:
+    with pytest.raises(TournamentError, match="two agents are labelled 'x'"):
+        TournamentConfig("rpg-battle", ("greedy:name=x", "random:name=x"))
+    config = TournamentConfig("rpg-battle", ("greedy:name=g", "random"))
+    assert config.labels() == {"greedy:name=g": "g", "random": "random"}
+
+
+def made_up(config: TournamentConfig, points: list[float]) -> list[StoredGame]:
+    """Stored games of a two-agent tournament in which the first agent scored `points`."""
+    games = []
+    for spec, p in zip(config.schedule(), points, strict=False):
+        first = spec.agents.index(config.agents[0])
+        returns = tuple(p if seat == first else 1 - p for seat in range(2))
+        games.append(StoredGame(spec.number, spec.pairing, spec.agents, spec.seed, returns,
+                                "ok", None, "", 10, 0.1))  # fmt: skip
+    return games
+
+
+def test_pentanomial_counts_and_los_of_paired_deals() -> None:
+    config = TournamentConfig("rpg-battle", ("greedy", "random"), games=10)
+    # Deals: 2 points, 1 (a win and a loss), 1.5 (a win and a draw), 0, and half a pair.
+    games = made_up(config, [1, 1, 1, 0, 1, 0.5, 0, 0, 1])
+    table = standings(config, games)
+    stats = table.paired[("greedy", "random")]
+    assert stats.pentanomial == (1, 0, 1, 1, 1)
+    assert 0.5 < stats.los < 1.0
+    assert table.pairings[("greedy", "random")].score.games == 9  # every game still rated
+
+
+def test_the_sprt_sees_the_unbroken_run_of_whole_pairs_whatever_the_order() -> None:
+    config = TournamentConfig("rpg-battle", ("greedy", "random"), games=400)
+    games = made_up(config, [1, 1, 1, 0] * 50)
+    sprt = Sprt(elo0=0, elo1=100)
+    in_order = SprtTracker(config, sprt, games)
+    shuffled = SprtTracker(config, sprt, [])
+    for game in random.Random(4).sample(games, len(games)):
+        shuffled.add(game)
+    assert in_order.status() == shuffled.status()
+    status = in_order.status()
+    assert status.paired and status.games == 200 and status.counts == (0, 0, 50, 0, 50)
+    assert status.decision == "H1" and status.llr >= status.upper
+    assert "LLR" in status.line() and "H1 accepted" in status.line()
+    # A missing game stops the run there: later games wait for it.
+    gap = SprtTracker(config, sprt, [g for g in games if g.number != 5])
+    assert gap.status().games == 4
+    with pytest.raises(TournamentError, match="exactly two agents"):
+        SprtTracker(TournamentConfig("rpg-battle", FAST), sprt, [])
+
+
+def test_a_run_hands_back_every_action_and_keeps_each_bots_stderr(tmp_path: Path) -> None:
+    bot = tmp_path / "chatty.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'observe':\n"
+        "        print('thinking about', len(message['actions']), file=sys.stderr, flush=True)\n"
+        "        print(json.dumps({'type': 'act', 'action': 0}), flush=True)\n"
+    )
+    spec = f"cmd:{sys.executable} {bot}:name=chatty"
+    config = TournamentConfig("getgem", (spec, "random"), games=2, round_cap=10)
+    database = ResultsDatabase(tmp_path / "t.sqlite")
+    database.begin(config.stored(), resume=False)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    results: dict[int, MatchResult] = {}
+    with local_executor(1) as executor:
+        play(config, database, executor, 1, keeping=Keeping(True, str(logs)),
+             on_result=lambda spec, result: results.setdefault(spec.number, result))  # fmt: skip
+    database.close()
+    assert sorted(results) == [0, 1] and all(r.actions for r in results.values())
+    assert sorted(p.name for p in logs.iterdir()) == ["game-0-seat-0.log", "game-1-seat-1.log"]
+    assert "thinking about" in (logs / "game-0-seat-0.log").read_text()
