@@ -12,6 +12,7 @@ from ai.match import MatchResult, play_match
 from ai.ratings import Sprt
 from ai.results_db import ResultsDatabase, ResultsDatabaseError, StoredGame
 from ai.tournament import (
+    GameSpec,
     Keeping,
     SprtTracker,
     TournamentConfig,
@@ -239,9 +240,12 @@ def test_a_run_hands_back_every_action_and_keeps_each_bots_stderr(tmp_path: Path
     logs = tmp_path / "logs"
     logs.mkdir()
     results: dict[int, MatchResult] = {}
+
+    def on_result(spec: GameSpec, result: MatchResult) -> None:
+        results[spec.number] = result
+
     with local_executor(1) as executor:
-        play(config, database, executor, 1, keeping=Keeping(True, str(logs)),
-             on_result=lambda spec, result: results.setdefault(spec.number, result))  # fmt: skip
+        play(config, database, executor, 1, keeping=Keeping(True, str(logs)), on_result=on_result)
     database.close()
     assert sorted(results) == [0, 1] and all(r.actions for r in results.values())
     assert sorted(p.name for p in logs.iterdir()) == ["game-0-seat-0.log", "game-1-seat-1.log"]
