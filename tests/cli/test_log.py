@@ -1,0 +1,274 @@
+"""The log a person can follow (issue 14, point 1): every step in plain sentences, only what
+the viewing seat may know, the whole history a page at a time, each game's own help, the
+final board and why the game ended.
+
+Rulebooks: rpg-battle ../shared/seeds/003_cfa394b9cdefb20c.txt, GETGEM
+../shared/seeds/001_8f4b08e2e7b8d5ce.txt.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator, Sequence
+
+from rich.console import Console
+
+from ai.agents import make_agent
+from cli.narration import PAGE, Narrator
+from cli.play import answer_to, run_local_game
+from cli.views import view_for
+from cli.wording import Seats, third_person
+from p2pcards import games
+from p2pcards.dealer import LocalDealer
+from p2pcards.engine import Action, State
+from p2pcards.games.getgem.actions import Deal as GemDeal
+from p2pcards.games.getgem.actions import Declare, Push
+from p2pcards.games.getgem.actions import Pass as GemPass
+from p2pcards.games.getgem.actions import Play as GemPlay
+from p2pcards.games.getgem.actions import Take as GemTake
+from p2pcards.games.rpg_battle.actions import Deal, EndTurn, Pass, Pick, Play, React
+
+RPG = games.load("rpg-battle")
+GETGEM = games.load("getgem")
+
+
+def told(state: State, actions: Sequence[Action], viewer: int) -> list[str]:
+    """Apply `actions` and return what the viewer's log says of them."""
+    narrator = Narrator(view_for(state.game.name), Seats(viewer))
+    for action in actions:
+        before = state.observation(viewer)
+        state.apply_action(action)
+        narrator.saw(before, action, state.observation(viewer))
+    return narrator.news()
+
+
+def console() -> Console:
+    return Console(file=io.StringIO(), width=120, record=True, color_system=None)
+
+
+def answering(out: Console, answer: str = "1") -> Callable[[str], str]:
+    """A person who answers every question with `answer`, the prompt shown on `out`."""
+
+    def read_line(prompt: str) -> str:
+        out.print(prompt)
+        return answer
+
+    return read_line
+
+
+# --------------------------------------------------------------------------- rpg-battle
+
+DRAFT = [Pick(c) for c in ("vex", "sera", "kalen", "gideon", "anya", "mystra")]
+HANDS = (
+    ["attack-iii", "heal", "heal", "heal-ii", "heal-ii"],
+    ["counter", "attack", "heal", "heal", "heal-ii"],
+)
+DEALS = [Deal(c) for hand in HANDS for c in hand]
+# Seat 0's Vex attacks seat 1's Sera for 12 (STR 4 x 3); Sera answers with Counter.
+COUNTERED = [Play("attack-iii", "sera"), React("counter")]
+# Seat 0's other characters pass and it draws; seat 1's Sera (STR 1) attacks Vex, left at
+# 1 HP by the Counter, and seat 0 takes the hit.
+KNOCKED_OUT = [Pass(), Pass(), EndTurn(False), Deal("heal"), Play("attack", "vex"), Pass()]
+
+
+def test_counter_damage_is_told_with_the_hp_it_leaves() -> None:
+    # Rulebook line 59: Counter, "Use when being attacked to reverse the attack".
+    lines = told(RPG.new_initial_state(2), DRAFT + DEALS + COUNTERED, viewer=0)
+    assert "your Vex plays Attack III on seat 1's Sera (12 damage)." in lines
+    assert "seat 1's Sera counters with Counter: the 12 damage goes back to Vex." in lines
+    assert "your Vex takes 12 damage (13 → 1 HP)." in lines
+    assert not any("Sera takes" in line for line in lines)
+
+
+def test_a_knock_out_is_told() -> None:
+    # Rulebook line 26: a character that would drop below 1 HP is knocked out.
+    state = RPG.new_initial_state(2)
+    lines = told(state, DRAFT + DEALS + COUNTERED + KNOCKED_OUT, viewer=1)
+    assert state.hp("vex") == 0
+    assert "seat 0's Vex takes 1 damage (1 → 0 HP) and is knocked out." in lines
+
+
+def test_a_hidden_draw_names_no_card_to_the_other_seats() -> None:
+    for viewer, other in ((0, 1), (1, 0)):
+        lines = told(RPG.new_initial_state(2), DRAFT + DEALS, viewer)
+        mine = "Attack III, Heal, Heal, Heal II and Heal II" if viewer == 0 else (
+            "Counter, Attack, Heal, Heal and Heal II"
+        )  # fmt: skip
+        assert f"you draw {mine}." in lines
+        assert f"seat {other} draws 5 cards." in lines
+        secret = "Counter" if viewer == 0 else "Attack III"
+        assert not any(secret in line for line in lines), lines
+
+
+def test_every_character_reaching_0_hp_has_its_ko_line() -> None:
+    """Whole random games at 2 to 8 seats: each step that leaves a character at 0 HP tells
+    it, and the end tells who won and why."""
+    for seats in (2, 4, 8):
+        state = RPG.new_initial_state(seats, round_cap=40)
+        dealer, agents = LocalDealer(seats), [make_agent("random", s) for s in range(seats)]
+        narrator = Narrator(view_for("rpg-battle"), Seats(0))
+        kos = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = dealer.sample(state)
+            else:
+                action = agents[state.current_player()].act(
+                    state.observation(state.current_player())
+                )
+            before = state.observation(0)
+            fell = [c for s in range(seats) for c in state.characters(s) if state.hp(c) > 0]
+            state.apply_action(action)
+            narrator.saw(before, action, state.observation(0))
+            news = narrator.news()
+            for c in fell:
+                if state.hp(c) == 0:
+                    kos += 1
+                    name = state.stats(c).name
+                    assert any(f"{name} takes" in n and "is knocked out" in n for n in news), news
+        assert kos > 0
+        assert re.match(r"Game over(: | at the round cap)", narrator.history[-1])
+
+
+def test_the_final_board_and_the_result_end_a_local_game() -> None:
+    out = console()
+    final = run_local_game(
+        RPG.new_initial_state(3, round_cap=30), view_for("rpg-battle"),
+        {s: make_agent("random", s) for s in (1, 2)}, LocalDealer(4), out, answering(out),
+    )  # fmt: skip
+    text = out.export_text()
+    tail = text[text.rindex("choice [") :]
+    assert "Round" in tail and "your hand" in tail and "seat 2 (random)" in tail  # the board
+    winners = [s for s, r in enumerate(final.returns()) if r > 0]
+    reason = "the last with a character standing" if len(final.active_seats()) == 1 else "tie-break"
+    assert tail.rstrip().endswith(".") and reason in tail.splitlines()[-1]
+    assert ("you win" if winners == [0] else f"seat {winners[0]} win") in tail.splitlines()[-1]
+
+
+def test_all_news_since_the_last_decision_comes_before_the_next_question() -> None:
+    """At 8 seats a whole round passes between two of the person's decisions: every seat's
+    turn is told (the old log kept 8 lines)."""
+    out = console()
+    run_local_game(
+        RPG.new_initial_state(8, round_cap=3), view_for("rpg-battle"),
+        {s: make_agent("random", s) for s in range(1, 8)}, LocalDealer(2), out,
+        answering(out),
+    )  # fmt: skip
+    text = out.export_text()
+    questions = [m.end() for m in re.finditer(r"choice \[[^\n]*\n", text)]
+    round_2 = text.index("— your turn (round 2) —")
+    between = text[max(q for q in questions if q < round_2) : round_2]  # no question asked
+    turns = [text.index(f"— seat {seat}'s turn (round 1) —") for seat in range(1, 8)]
+    assert turns == sorted(turns) and turns[-1] < round_2
+    assert len(between.splitlines()) > 8 and "— seat 7's turn (round 1) —" in between
+
+
+# ------------------------------------------------------------------------------ GETGEM
+
+
+def fillers(state: State) -> Iterator[str]:
+    """Cards never played here, for every draw a test does not care about: action cards,
+    then fire and thunder (never water, nor a gem that stands in for it)."""
+    pads = ("full-exchange", "excavation-arm", "steal", "push-peep", "fire", "thunder")
+    while True:
+        unseen = state.unseen_cards()  # type: ignore[attr-defined]
+        yield next(c for c in pads if unseen.get(c))
+
+
+def test_a_failed_victory_check_says_why() -> None:
+    # Line 54-56: when the declarer's last laid card is back, its hand is shown, and only fire,
+    # water and thunder win. Line 82: a Curse Gem voids its holder's Rainbow Gems. Seat 0
+    # declares with a Rainbow Gem; seat 1's Steal & Push then gives it seat 1's Curse Gem.
+    state = GETGEM.new_initial_state(2)
+    hands = {0: ["fire", "thunder", "rainbow"], 1: ["push-barrier", "curse"]}
+    narrator = {v: Narrator(view_for("getgem"), Seats(v)) for v in (0, 1)}
+    pad = fillers(state)
+
+    def step(action: Action) -> None:
+        before = {v: state.observation(v) for v in (0, 1)}
+        state.apply_action(action)
+        for v in (0, 1):
+            narrator[v].saw(before[v], action, state.observation(v))
+
+    for _ in range(4):
+        for seat in (0, 1):
+            step(GemDeal(hands[seat].pop(0) if hands[seat] else next(pad)))
+    step(GemDeal(next(pad)))
+    step(Declare("fire,thunder,rainbow"))
+    pushed = False
+    while not state.is_terminal() and state.laid(0):
+        decision = state.decision()
+        if decision.kind == "deal":
+            step(GemDeal(next(pad)))
+        elif decision.kind == "take":
+            step(GemTake(0, state.hand(0)[0]))
+        elif decision.kind == "push":
+            step(Push("curse"))
+        elif decision.kind == "action" and decision.seat == 1 and not pushed:
+            pushed = True
+            step(GemPlay("push-barrier", "steal-push", 0))
+        elif decision.kind == "take-back":
+            step(state.legal_actions()[0])
+        else:
+            step(GemPass())
+    mine, theirs = narrator[0].news(), narrator[1].news()
+    assert not state.is_terminal() and pushed
+    assert "seat 1 pushes Curse Gem to you." in mine  # the receiver knows what it got
+    assert "you push Curse Gem to seat 0." in theirs
+    assert any(line.startswith("you show your hand: ") for line in mine)
+    assert any(line.startswith("seat 0 shows its hand: ") for line in theirs)
+    why = "No victory: no water gem; the Curse Gem voids the Rainbow Gem."
+    assert why in mine and why in theirs
+    assert "you declare victory, laying Fire Gem, Thunder Gem and Rainbow Gem face up." in mine
+    assert any(re.fullmatch(r"seat 0 takes back \w+ Gem\.", line) for line in theirs)
+
+
+def test_question_mark_shows_the_game_s_own_help() -> None:
+    for game, own, other in (
+        ("getgem", "fire, water and thunder", "Dodge"),
+        ("rpg-battle", "Dodge and Counter", "Curse Gem"),
+    ):
+        state = games.load(game).new_initial_state(3)
+        view = view_for(game)
+        out = console()
+        narrator = Narrator(view, Seats(0))
+        assert answer_to("?", state.legal_actions(), state, narrator, out) is None
+        text = out.export_text()
+        assert own in text and other not in text
+        assert "l [N]" in text  # the keys, the history's among them
+
+
+# ----------------------------------------------------------------------- the history key
+
+
+def test_the_history_key_pages_through_the_whole_game() -> None:
+    state = RPG.new_initial_state(2)
+    narrator = Narrator(view_for("rpg-battle"), Seats(0))
+    narrator.tell([f"line {i}." for i in range(1, 2 * PAGE + 6)])
+    out = console()
+    for answer in ("l", "l", "l", "l", "l 2", "l 9"):
+        answer_to(answer, state.legal_actions(), state, narrator, out)
+    text = out.export_text()
+    pages = re.findall(r"page (\d) of 3", text)
+    assert pages == ["1", "2", "3", "1", "2"]
+    assert f"{2 * PAGE + 5:4}  line {2 * PAGE + 5}." in text
+    assert "There are 3 pages" in text
+
+
+# ------------------------------------------------------------------------------ grammar
+
+
+def test_verbs_agree_with_their_subject() -> None:
+    cases = {
+        "push": "pushes", "show": "shows", "take back": "takes back", "carry": "carries",
+        "draw": "draws", "be": "is", "have": "has", "play": "plays", "fix": "fixes",
+    }  # fmt: skip
+    assert {verb: third_person(verb) for verb in cases} == cases
+    seats = Seats(0, ["", "expectimax", "Ann"], by_name=False)
+    assert seats.says(0, "push") == "you push"
+    assert seats.says(1, "push") == "seat 1 pushes"
+    assert seats.says(0, "be out") == "you are out"
+    assert seats.on_board(1) == "seat 1 (expectimax)"
+    named = Seats(0, ["Bo", "Cy", "Ann"], by_name=True)
+    assert named.says(2, "take back") == "Ann (seat 2) takes back"
+    assert named.whose(2) == "Ann's" and named.whose(0) == "your"
