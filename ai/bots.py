@@ -463,6 +463,14 @@ class _Program:
         how = "closed its output" if code is None else f"exited with code {code}"
         return AgentCrashed(f"{self.command} {how}{tail}")
 
+    def forget(self) -> None:
+        """Close this process's copies of the pipes, leaving the program to its owner."""
+        for stream in (self.proc.stdin, self.proc.stdout, self.errors):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
+        self.proc.returncode = 0  # not ours to reap: no warning that it still runs
+
     def close(self) -> None:
         """Close its input (a bot exits when its input ends) and reap it."""
         with contextlib.suppress(OSError):
@@ -493,7 +501,20 @@ def _close_idle() -> None:
         program.close()
 
 
+def _forget_inherited() -> None:
+    """In a forked child (a tournament worker): drop the parent's idle programs, closing
+    only this process's copies of their pipes. Shared, two processes would talk to one
+    bot at once; held open, the bot would never see its input end."""
+    global _idle_lock
+    _idle_lock = threading.Lock()
+    for kept in _idle.values():
+        for program in kept:
+            program.forget()
+    _idle.clear()
+
+
 atexit.register(_close_idle)
+os.register_at_fork(after_in_child=_forget_inherited)
 
 
 class CommandBot:
