@@ -117,6 +117,12 @@ def describe_choice(state: RpgBattleState, action: Action) -> str:
     return str(action)
 
 
+def _moved(action: Play) -> int | None:
+    """An Absorb's amount (rules.md §10; None before the rules name one)."""
+    amount: int | None = getattr(action, "amount", None)
+    return amount
+
+
 def _describe_play(state: RpgBattleState, action: Play) -> str:
     """'Attack III → Vex (seat 1, 13/13): 9 damage' and the like."""
     card = state.card_type(action.card)
@@ -131,8 +137,10 @@ def _describe_play(state: RpgBattleState, action: Play) -> str:
         text += f"{state.hp(action.target)}/{t.hp})"
     elif action.seat is not None:
         text += f" → seat {action.seat} ({state.hand_size(action.seat)} cards)"
+    moved = _moved(action)
     effect = {
         "attack": f"{actor.str * power} damage",
+        "absorb": f"moves {moved} damage to {actor.name}" if moved else card.text,
         "attack-all": f"{actor.str * power} damage to each opposing character",
         "heal": f"heals up to {actor.mag * power}",
         "heal-all": f"heals each of yours up to {actor.mag * power}",
@@ -219,7 +227,9 @@ def _play_sentence(before: RpgBattleState, action: Play, seats: Seats) -> str:
     aimed = action.target is not None or action.seat is not None
     if not aimed and card.effect in AIMED:
         return text + " at no one: it does nothing."
-    if action.target is not None:
+    if action.target == d.character:
+        text += " on itself"
+    elif action.target is not None:
         text += f" on {_who(before, action.target, seats)}"
     if action.seat is not None:
         text += f" against {seats.label(action.seat)}"
@@ -227,6 +237,8 @@ def _play_sentence(before: RpgBattleState, action: Play, seats: Seats) -> str:
         text += f" ({actor.str * card.power} damage)"
     elif card.effect == "attack-all":
         text += f" ({actor.str * card.power} damage to each opposing character)"
+    elif card.effect == "absorb" and _moved(action):
+        text += f", moving {_moved(action)} damage to {actor.name}"
     elif card.effect == "discard" and action.seat is not None:
         text += f": {seats.label(action.seat)} must discard {count(card.power, 'card')}"
     return text + "."
@@ -248,9 +260,10 @@ def _hp_changes(before: RpgBattleState, after: RpgBattleState, seats: Seats) -> 
         for c in before.characters(seat):
             was, now = before.hp(c), after.hp(c)
             who = _who(before, c, seats)
-            if now < was:
-                ko = " and is knocked out" if now == 0 else ""
-                told.append(f"{who} takes {was - now} damage ({was} → {now} HP){ko}.")
+            if now == 0 < was:
+                told.append(f"{who} is knocked out ({was} → 0 HP).")
+            elif now < was:
+                told.append(f"{who} takes {was - now} damage ({was} → {now} HP).")
             elif was == 0 < now:
                 told.append(f"{who} is revived with {now} HP.")
             elif now > was:

@@ -86,7 +86,7 @@ def test_a_knock_out_is_told() -> None:
     state = RPG.new_initial_state(2)
     lines = told(state, DRAFT + DEALS + COUNTERED + KNOCKED_OUT, viewer=1)
     assert state.hp("vex") == 0
-    assert "seat 0's Vex takes 1 damage (1 → 0 HP) and is knocked out." in lines
+    assert "seat 0's Vex is knocked out (1 → 0 HP)." in lines
 
 
 def test_a_hidden_draw_names_no_card_to_the_other_seats() -> None:
@@ -125,7 +125,7 @@ def test_every_character_reaching_0_hp_has_its_ko_line() -> None:
                 if state.hp(c) == 0:
                     kos += 1
                     name = state.stats(c).name
-                    assert any(f"{name} takes" in n and "is knocked out" in n for n in news), news
+                    assert any(f"{name} is knocked out (" in n for n in news), news
         assert kos > 0
         assert re.match(r"Game over(: | at the round cap)", narrator.history[-1])
 
