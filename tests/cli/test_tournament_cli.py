@@ -249,3 +249,46 @@ def test_agent_stdio_plays_a_seat_over_json_lines_and_forgives_a_bad_line() -> N
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
     assert errors == 1 and observed > 10
     assert result is not None and result["seat"] == 1 and sum(result["returns"]) == 1
+
+
+def test_json_on_stdout_a_deal_book_and_resume_taking_the_stored_seed(tmp_path: Path) -> None:
+    book = tmp_path / "deals.txt"
+    book.write_text("# two deals\n11\n12\n")
+    args = [P2PCARDS, "tournament", "getgem", "--agents", "greedy,random:name=rnd", "--games",
+            "4", "--db", str(tmp_path / "t.sqlite"), "--round-cap", "15", "--jobs",
+            "1"]  # fmt: skip
+    first = subprocess.run(
+        [*args, "--seed", "77", "--deals", str(book), "--json", "--records",
+         str(tmp_path / "r.jsonl")],
+        capture_output=True, text=True, timeout=300, env=ENV,
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    data = json.loads(first.stdout)  # stdout is the JSON alone; the tables went to stderr
+    assert "W-D-L" in first.stderr and "seed 77" in first.stderr
+    assert (
+        data["config"]["deals"] == [11, 12] and data["agents"]["rnd"]["spec"] == "random:name=rnd"
+    )
+    (pairing,) = data["pairings"]
+    assert pairing["agents"] == ["greedy", "rnd"] and sum(pairing["pentanomial"]) == 2
+    assert 0 <= pairing["los"] <= 1
+    seeds = [json.loads(line)["seed"] for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert sorted(seeds) == [11, 11, 12, 12]
+    # Carrying on without --seed and --deals takes the stored ones: nothing is left to play.
+    again = subprocess.run([*args, "--resume"], capture_output=True, text=True, timeout=300,
+                           env=ENV)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "seed 77" in again.stderr and "4 of 4 games" in again.stdout
+
+
+def test_the_progress_line_shows_every_agents_score_and_the_llr(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [P2PCARDS, "tournament", "getgem", "--agents", "greedy:name=g,random", "--games", "6",
+         "--db", str(tmp_path / "p.sqlite"), "--round-cap", "15", "--jobs", "1",
+         "--sprt", "elo0=0 elo1=400"],
+        capture_output=True, text=True, timeout=300, env=ENV,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    progress = [line for line in done.stderr.splitlines() if "LLR" in line]
+    assert progress and " g " in f" {progress[-1]}" and "random" in progress[-1]
+    assert "[-2.94, 2.94]" in progress[-1]
+    assert "SPRT elo0=0 elo1=400" in done.stdout and "LLR" in done.stdout
