@@ -8,6 +8,7 @@ records file and the bot-log folder.
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any
 
@@ -189,16 +190,34 @@ def simulate(
 
     tally = Tally()
 
+    # Ctrl-C stops a game at once, but never between counting a game and writing its
+    # record: there it waits until both are done, so the report and the file agree.
+    counting = False
+    pending = False
+
+    def on_sigint(signum: int, frame: object) -> None:
+        nonlocal pending
+        if counting:
+            pending = True
+        else:
+            raise KeyboardInterrupt
+
     def on_game(number: int, result: MatchResult) -> None:
+        nonlocal counting
+        counting = True
         tally.add(result)
         if stream is not None:
             try:
                 write(stream, game_record(result, number, g.name, options, cap))
             except OSError as exc:
                 raise fail(f"cannot write --records {records}: {exc}", FAILURE) from None
+        counting = False
+        if pending:
+            raise KeyboardInterrupt
 
     hook = show_thought if explain else None
     interrupted = False
+    previous = signal.signal(signal.SIGINT, on_sigint)
     try:
         run_simulation(
             g.name, specs, n, num_games, seed, cap, hook, options, move_timeout, book, on_game,
@@ -207,6 +226,7 @@ def simulate(
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        signal.signal(signal.SIGINT, previous)
         if stream is not None:
             stream.close()
     if tally.games:

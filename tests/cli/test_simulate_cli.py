@@ -4,8 +4,10 @@ numeric or spec input checked in one line."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +180,22 @@ def test_tournament_refuses_bad_input_in_one_line(
     done = run("tournament", "getgem", "--db", str(tmp_path / "t.sqlite"), *args)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_ctrl_c_stops_simulate_with_exit_130_after_reporting_the_games_played(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        [P2PCARDS, "simulate", "getgem", "--games", "100000", "--records", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while (not path.exists() or path.stat().st_size == 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    played = len(path.read_text().splitlines())
+    assert played >= 1 and f"stopped after {played} of 100000 games" in err
+    assert "wins by seat" in out and "Traceback" not in err
