@@ -63,6 +63,11 @@ DISCARDS = {"discard": 1, "discard-ii": 2}  # rulebook lines 53-54
 DRAWS = {"draw": 1, "draw-ii": 2}  # rulebook lines 55-56
 
 
+def plays(state, card):
+    """The legal plays of one card (fillers in the hand have plays of their own)."""
+    return [a for a in state.legal_actions() if isinstance(a, Play) and a.card == card]
+
+
 def illegal(state, action) -> None:
     """The action is refused, is not among the legal actions, and changes nothing."""
     before = state.public_digest()
@@ -385,7 +390,7 @@ def test_kod_character_cannot_be_attacked():
     attack(state, "attack-iii", "kalen")
     attack(state, "attack-iii", "kalen")
     illegal(state, Play("attack", "kalen"))
-    assert {a.target for a in state.legal_actions() if isinstance(a, Play)} == {"sybil", "sera"}
+    assert {a.target for a in plays(state, "attack")} == {"sybil", "sera"}
 
 
 def test_kod_character_cannot_act():
@@ -427,12 +432,13 @@ def test_hp_never_exceeds_max_after_heal():
     assert state.hp("kalen") == 17
 
 
-def test_heal_refused_at_full_hp():
-    # rulebook line 43: "Remove MAG damage": our choice (rules.md §8): no healing a
-    # character that has no damage.
+def test_heal_targets_only_characters_with_damage():
+    # rulebook line 43: "Remove MAG damage": our choice (rules.md §8): a Heal that has a
+    # character with damage to act on is played at one, never at a character with none.
     state = seat1_turn_after(("attack", "kalen"), hand1=["heal"])
     illegal(state, Play("heal", "sybil"))
-    assert [a for a in state.legal_actions() if isinstance(a, Play)] == [Play("heal", "kalen")]
+    illegal(state, Play("heal"))  # not at no one either: it has something to act on
+    assert plays(state, "heal") == [Play("heal", "kalen")]
 
 
 def four_way_battle():
@@ -456,7 +462,7 @@ def test_player_out_when_all_characters_kod():
     state = four_way_battle()
     assert state.current_player() == 0
     assert not state.is_terminal()
-    assert {a.target for a in state.legal_actions() if isinstance(a, Play)} == {"mystra"}
+    assert {a.target for a in plays(state, "attack-iii")} == {"mystra"}
     state.apply_action(Pass())
     end_turn(state)
     assert state.current_player() == 3  # seats 1 and 2 get no more turns
@@ -507,8 +513,7 @@ def test_attack_cannot_target_own_character(card):
     state = setup(DUEL, {0: [card]})
     for own in DUEL[0]:
         illegal(state, Play(card, own))
-    targets = {a.target for a in state.legal_actions() if isinstance(a, Play)}
-    assert targets == set(DUEL[1])
+    assert {a.target for a in plays(state, card)} == set(DUEL[1])
 
 
 @pytest.mark.parametrize("card", ATTACK_ALLS)
@@ -731,14 +736,29 @@ def test_heal_removes_mag_times_power(card):
     assert state.discard_pile() == ["attack-iii", card]
 
 
-def test_heal_only_friendly_characters():
-    # rulebook line 43: "one character"; our choice (rules.md §8): one of your own, as Heal
-    # All (line 46) says "friendly". Kalen hits Gideon, then Sybil may not heal him.
+def test_heal_may_target_an_opposing_character():
+    # rulebook line 43: Heal: "Remove MAG damage from one character." beside line 46, Heal All:
+    # "Remove MAG damage from all friendly characters." The book says "friendly" where it means
+    # it; our choice (rules.md §8): one character of either side. Kalen hits Gideon, then Sybil
+    # (MAG 3) heals him; the player's own characters come first in the offer.
     state = seat1_turn_after(("attack-iii", "kalen"), hand1=["attack", "heal"])
     attack(state, "attack", "gideon")
     assert state.hp("gideon") == 17 - 3
-    illegal(state, Play("heal", "gideon"))
-    assert [a for a in state.legal_actions() if isinstance(a, Play)] == [Play("heal", "kalen")]
+    assert plays(state, "heal") == [Play("heal", "kalen"), Play("heal", "gideon")]
+    play(state, "heal", "gideon")
+    assert state.hp("gideon") == 17
+    assert state.hp("kalen") == 17 - 12
+
+
+def test_heal_at_a_kod_opponent_is_refused():
+    # rulebook line 9: a KO'd character "cannot be healed except via the Revive action",
+    # whichever side it is on. Kalen is KO'd, Sera at 26/30; seat 0's Gideon holds a Heal.
+    hits = ("attack-iii", "kalen"), ("attack-ii", "sera"), ("attack-ii", "kalen")
+    state = seat1_turn_after(*hits, extra0=["heal"])
+    end_turn(state)
+    assert (state.hp("kalen"), state.decision().character) == (0, "gideon")
+    illegal(state, Play("heal", "kalen"))
+    assert plays(state, "heal") == [Play("heal", "sera")]
 
 
 @pytest.mark.parametrize("card", HEAL_ALLS)
@@ -757,65 +777,103 @@ def test_heal_all_heals_every_friendly_character(card):
     assert state.hp("sybil") == 23
 
 
-def test_heal_all_needs_a_damaged_friend():
-    # rulebook line 46: "Remove MAG damage"; our choice (rules.md §8): not playable when no
-    # friendly character has damage.
+def test_heal_all_with_no_damage_is_played_to_no_effect():
+    # rulebook line 30: "take one action by playing a card from your hand" (no rule asks that
+    # the card do something); our choice (rules.md §8): a card with nothing to act on may still
+    # be played, to no effect. Heal All with every friend at full HP heals no one.
     state = setup(DUEL, {0: ["heal-all"]})
-    illegal(state, Play("heal-all"))
+    before = hp_map(state)
+    assert plays(state, "heal-all") == [Play("heal-all")]
+    play(state, "heal-all")
+    assert hp_map(state) == before
+    assert state.discard_pile() == ["heal-all"]
+    assert state.hand_size(0) == 4
+    assert state.decision().character == "mystra"
 
 
 # --------------------------------------------------------------------- absorb cards
 
 
+def absorbs(state, card, target):
+    """The amounts offered for an Absorb from `target`."""
+    return [a.amount for a in plays(state, card) if a.target == target]
+
+
 @pytest.mark.parametrize("card", ABSORBS)
 def test_absorb_moves_mag_times_power_damage_to_self(card):
     # rulebook lines 48-50: "Move up to MAG (X 2, X 3) damage from elsewhere to self." Kalen
-    # (MAG 3) takes damage off Sera at 18/30.
+    # (MAG 3) takes damage off Sera at 18/30: the most the card allows.
     state = seat1_turn_after(None, None, ("attack-iii", "sera"), hand1=[card])
     moved = MAG["kalen"] * ABSORBS[card]
-    play(state, card, "sera")
+    state.apply_action(Play(card, "sera", amount=moved))
     assert state.hp("sera") == 18 + moved
     assert state.hp("kalen") == 17 - moved
     assert state.discard_pile() == ["attack-iii", card]
 
 
+@pytest.mark.parametrize("card", ABSORBS)
+def test_absorb_amount_is_the_players_choice(card):
+    # rulebook lines 48-50: "Move UP TO MAG (X 2, X 3) damage": our choice (rules.md §10): the
+    # player names the amount, any whole number from 1 to MAG x power. Kalen moves just 2.
+    state = seat1_turn_after(None, None, ("attack-iii", "sera"), hand1=[card])
+    most = MAG["kalen"] * ABSORBS[card]
+    assert absorbs(state, card, "sera") == list(range(1, most + 1))
+    illegal(state, Play(card, "sera", amount=most + 1))
+    illegal(state, Play(card, "sera", amount=0))
+    illegal(state, Play(card, "sera"))  # an Absorb names its amount
+    state.apply_action(Play(card, "sera", amount=2))
+    assert (state.hp("sera"), state.hp("kalen")) == (20, 15)
+
+
 def test_absorb_moves_no_more_than_the_damage_there():
-    # rulebook line 49: "up to MAG X 2": Sera has only 2 damage, so Absorb II (6) moves 2.
+    # rulebook line 49: "up to MAG X 2" damage "from elsewhere": Sera has only 2 damage, so
+    # Absorb II (6) can move 1 or 2.
     state = seat1_turn_after(None, ("attack", "sera"), hand1=["absorb-ii"])
-    play(state, "absorb-ii", "sera")
+    assert absorbs(state, "absorb-ii", "sera") == [1, 2]
+    illegal(state, Play("absorb-ii", "sera", amount=3))
+    state.apply_action(Play("absorb-ii", "sera", amount=2))
     assert (state.hp("sera"), state.hp("kalen")) == (30, 15)
 
 
-def test_absorb_never_knocks_out_the_absorber():
-    # rulebook line 50: "Move up to MAG X 3"; our choice (rules.md §10): never a KO
-    # for the absorber. Kalen at 5 takes 4 of Sera's 12 damage, not 9.
+def test_absorb_may_knock_out_the_absorber():
+    # rulebook line 48: "Move up to MAG damage from elsewhere to self"; line 9: "If they would
+    # drop below 1 HP during battle", they are KO'd. Nothing caps the amount by the absorber's
+    # HP (our choice, rules.md §10). Kalen at 5 takes 9 of Sera's 12 damage and is KO'd.
     state = seat1_turn_after(
         ("attack-iii", "kalen"), None, ("attack-iii", "sera"), hand1=["absorb-iii"]
     )
-    play(state, "absorb-iii", "sera")
-    assert (state.hp("kalen"), state.hp("sera")) == (1, 22)
-    assert state.is_active("kalen")
+    assert state.hp("kalen") == 5
+    assert absorbs(state, "absorb-iii", "sera") == list(range(1, 10))
+    state.apply_action(Play("absorb-iii", "sera", amount=9))
+    assert (state.hp("kalen"), state.hp("sera")) == (0, 27)
+    assert not state.is_active("kalen")
+    assert not state.is_terminal()
+    assert state.decision().character == "sybil"
 
 
-def test_absorb_impossible_with_one_hp_left():
-    # rulebook line 48: "Move up to MAG damage ... to self"; our choice (rules.md §10): with 1 HP
-    # left a character cannot absorb. Kalen: 17 - 12 - 4 = 1; Sera has 2 damage.
-    hits = ("attack-iii", "kalen"), ("attack", "sera"), ("attack", "kalen")
-    state = seat1_turn_after(*hits, hand1=["absorb"])
-    assert (state.hp("kalen"), state.hp("sera")) == (1, 28)
-    illegal(state, Play("absorb", "sera"))
-
-
-def test_absorb_only_from_another_friendly_character():
-    # rulebook line 48: "from elsewhere to self"; our choice (rules.md §10): from another of
-    # your own characters with damage (never an opponent, never oneself). Kalen has just hit
-    # Gideon, so Sybil could only take damage from Sera.
+def test_absorb_from_any_other_character_with_damage():
+    # rulebook line 48: "from ELSEWHERE to self"; our choice (rules.md §10): from any other
+    # active character with damage, of either side, as Heal (§8); never from oneself. Kalen
+    # has hit Gideon (3 damage), Sera has 12; Sybil (MAG 3) may take 1-3 from either.
     state = seat1_turn_after(None, None, ("attack-iii", "sera"), hand1=["attack", "absorb"])
     attack(state, "attack", "gideon")
     assert state.decision().character == "sybil"
-    for target in ("gideon", "sybil", "kalen"):
-        illegal(state, Play("absorb", target))
-    assert [a for a in state.legal_actions() if isinstance(a, Play)] == [Play("absorb", "sera")]
+    assert [(a.target, a.amount) for a in plays(state, "absorb")] == [
+        ("sera", 1), ("sera", 2), ("sera", 3), ("gideon", 1), ("gideon", 2), ("gideon", 3),
+    ]  # fmt: skip
+    for target in ("sybil", "kalen", "vex"):
+        illegal(state, Play("absorb", target, amount=1))
+    state.apply_action(Play("absorb", "gideon", amount=3))
+    assert (state.hp("gideon"), state.hp("sybil")) == (17, 20)
+
+
+def test_absorb_never_from_a_kod_character():
+    # rulebook line 9: a KO'd character "cannot be healed except via the Revive action", and
+    # taking its damage away would heal it.
+    state = kalen_knocked_out(hand1=["absorb"])
+    assert state.decision().character == "sybil"
+    illegal(state, Play("absorb", "kalen", amount=1))
+    assert {a.target for a in plays(state, "absorb")} == {"sera"}
 
 
 # --------------------------------------------------------------------- revive cards
@@ -845,14 +903,34 @@ def test_revived_character_to_the_right_acts_this_turn():
 
 
 @pytest.mark.parametrize("card", REVIVES)
-def test_revive_only_kod_friendly_characters(card):
-    # rulebook line 51: "Revive": only a KO'd character; our choice (rules.md §8): one of
-    # your own.
+def test_revive_only_kod_characters(card):
+    # rulebook line 51: "Revive and heal a character": only a KO'd one (line 9).
     state = kalen_knocked_out(hand1=[card])
     for target in ("sera", "sybil", "gideon"):
         illegal(state, Play(card, target))
-    assert Play(card, "kalen") in state.legal_actions()
-    assert {a.target for a in state.legal_actions() if isinstance(a, Play)} == {"kalen"}
+    assert plays(state, card) == [Play(card, "kalen")]
+
+
+def test_revive_may_bring_back_an_opponents_character():
+    # rulebook line 51: "Revive and heal A character"; our choice (rules.md §8): of either side,
+    # as Heal. Gideon (MAG 2) revives seat 1's Kalen, who stays seat 1's.
+    hits = ("attack-iii", "kalen"), ("attack-ii", "sera"), ("attack-ii", "kalen")
+    state = seat1_turn_after(*hits, extra0=["revive"])
+    end_turn(state)
+    assert state.decision().character == "gideon"
+    assert plays(state, "revive") == [Play("revive", "kalen")]
+    play(state, "revive", "kalen")
+    assert (state.hp("kalen"), state.owner("kalen")) == (MAG["gideon"], 1)
+
+
+def test_revive_never_brings_a_player_back_into_the_game():
+    # rulebook line 26: "if all of a player's characters are KO'd, they are out of the game":
+    # their characters cannot be revived (our choice, rules.md §8). Seats 1 and 2 are out.
+    state = four_way_battle()
+    assert state.hand(0).count("revive") >= 1
+    illegal(state, Play("revive", "kalen"))
+    illegal(state, Play("revive", "vex"))
+    assert plays(state, "revive") == [Play("revive")]  # only to no effect
 
 
 # -------------------------------------------------------------------- discard cards
@@ -909,7 +987,40 @@ def test_discard_and_steal_need_an_opponent_with_cards():
     state = empty_seat2_hand(["steal"])
     illegal(state, Play("steal", seat=2))
     illegal(state, Play("steal", seat=1))
-    assert [a for a in state.legal_actions() if isinstance(a, Play)] == [Play("steal", seat=0)]
+    assert plays(state, "steal") == [Play("steal", seat=0)]
+
+
+# ------------------------------------------------------------- cards with no effect
+
+
+@pytest.mark.parametrize("card", ["heal", "heal-ii", "absorb", "absorb-iii", "revive"])
+def test_card_with_nothing_to_act_on_is_played_to_no_effect(card):
+    # rulebook line 30: "you may have them take one action by playing a card from your hand":
+    # the action is playing a card; no rule asks that it do something. Our choice (rules.md
+    # §8): with nothing to act on (no damage anywhere, no one KO'd) the card is offered once, at
+    # no one; it goes to the discard pile and does nothing.
+    state = setup(DUEL, {0: [card]})
+    before = hp_map(state)
+    assert plays(state, card) == [Play(card)]
+    illegal(state, Play(card, "gideon"))
+    play(state, card)
+    assert hp_map(state) == before
+    assert state.discard_pile() == [card]
+    assert state.hand_size(0) == 4
+
+
+def test_playing_dead_cards_empties_the_hand_for_the_refill():
+    # rulebook line 30: "After you have exhausted your actions, you may draw back up to a 5-card
+    # hand": a hand emptied of cards that can do nothing is refilled with fresh ones, which is
+    # why such cards are offered (rules.md §8).
+    state = setup(DUEL, {0: ["revive", "revive-ii", "heal-all", "dodge", "counter"]})
+    for card in ("revive", "revive-ii", "heal-all"):
+        play(state, card)
+    assert sorted(state.hand(0)) == ["counter", "dodge"]
+    assert EndTurn(True) in state.legal_actions()
+    state.apply_action(EndTurn(True))
+    deal(state, ["attack-iii", "attack-iii", "attack-ii"])
+    assert sorted(state.hand(0)) == ["attack-ii", "attack-iii", "attack-iii", "counter", "dodge"]
 
 
 # ------------------------------------------------------------------------ draw cards
@@ -1143,15 +1254,16 @@ def test_random_playouts_keep_the_rules(seed):
     assert state.returns() == [1.0 if s == winner else 0.0 for s in range(players)]
 
 
-@pytest.mark.parametrize(("seed", "players"), [(0, 2), (3, 2), (9, 4)])
+@pytest.mark.parametrize(("seed", "players"), [(0, 2), (1, 2), (4, 4)])
 def test_random_playout_reshuffles_the_discard_pile(seed, players):
     # Our choice (rules.md §15, rulebook line 34 silent): a draw from an empty deck
     # first turns the whole discard pile into the new deck. These games run the deck out.
+    # (The step that deals the deck's last card reshuffles at once if more is to be drawn.)
     reshuffles = 0
     for before, state in random_playout(seed, players):
         if state.reshuffles() > before.reshuffles():
             reshuffles += 1
-            assert before.deck_size() == 0
+            assert before.deck_size() <= 1
             assert state.discard_pile() == []
             assert state.deck_size() + cards_in_hands(state) == 100
     assert reshuffles >= 1

@@ -20,16 +20,22 @@ class Pick(Action):
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
-    """The acting character plays a card: at a character (`target`), at a seat, or at no one."""
+    """The acting character plays a card: at a character (`target`), at a seat, or at no one.
+
+    An Absorb names the damage it moves (`amount`, rules.md §10); every other play leaves it
+    None. A card played at no one when its text names a target does nothing (rules.md §8).
+    """
 
     kind = "play"
     card: str
     target: str | None = None
     seat: int | None = None
+    amount: int | None = None
 
     def __str__(self) -> str:
         if self.target is not None:
-            return f"{self.card} → {self.target}"
+            moved = f" ({self.amount})" if self.amount is not None else ""
+            return f"{self.card} → {self.target}{moved}"
         if self.seat is not None:
             return f"{self.card} → seat {self.seat}"
         return self.card

@@ -51,6 +51,9 @@ PHASE_NAMES = ("draft", "play", "end", "next", "over")
 REACT, DISCARD = 2, 3
 STEP_NAMES = ("draw", "take", "react", "discard")
 
+# Effects whose card names a character or a seat: played at no one, they do nothing.
+_AIMED = frozenset(("attack", "heal", "absorb", "revive", "discard", "steal"))
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -90,8 +93,10 @@ class Rules(SlotRules):
 
 
 @cache
-def _play(card: str, target: str | None = None, seat: int | None = None) -> Play:
-    return Play(card, target, seat)
+def _play(
+    card: str, target: str | None = None, seat: int | None = None, amount: int | None = None
+) -> Play:
+    return Play(card, target, seat, amount)
 
 
 _ONE: dict[tuple[type[Action], Any], Action] = {}
@@ -285,32 +290,47 @@ class RpgBattleState(SlotState[Rules]):
         return actions
 
     def _plays(self, k: int) -> Iterator[Play]:
-        """Every way the acting character can play a card of kind k now."""
-        rules = self._rules
-        card = rules.cards[k]
+        """Every way the acting character can play a card of kind k now: at each target the
+        card can act on, or, when it has none, at no one to no effect (rules.md §8)."""
+        card = self._rules.cards[k]
+        if card.quick:
+            return  # Dodge and Counter: never played on one's own turn (line 30)
+        acts = False
+        for play in self._effective_plays(card):
+            acts = True
+            yield play
+        if not acts:
+            yield _play(card.id)
+
+    def _effective_plays(self, card: CardType) -> Iterator[Play]:
+        """The plays of a card that do something: every target its effect can act on."""
         effect = card.effect
         seat = self._seat
         actor = self._lineup[seat][self._pos]
-        chars = rules.chars
+        chars = self._rules.chars
+        hp = self._hp
         if effect == "attack":
             for c in self._opposing_active(seat):
                 yield _play(card.id, chars[c].id)
         elif effect == "attack-all":
             yield _play(card.id)
-        elif effect == "heal":
-            for c in self._lineup[seat]:
-                if 0 < self._hp[c] < chars[c].hp:
+        elif effect == "heal":  # any character with damage, either side (rules.md §8)
+            for c in self._everyone_from(seat):
+                if 0 < hp[c] < chars[c].hp:
                     yield _play(card.id, chars[c].id)
         elif effect == "heal-all":
-            if any(0 < self._hp[c] < chars[c].hp for c in self._lineup[seat]):
+            if any(0 < hp[c] < chars[c].hp for c in self._lineup[seat]):
                 yield _play(card.id)
-        elif effect == "absorb":
-            for c in self._lineup[seat]:
-                if c != actor and self._absorb_amount(actor, c, card.power) > 0:
-                    yield _play(card.id, chars[c].id)
-        elif effect == "revive":
-            for c in self._lineup[seat]:
-                if self._hp[c] == 0:
+        elif effect == "absorb":  # "up to": every amount from 1 (rules.md §10)
+            most = chars[actor].mag * card.power
+            for c in self._everyone_from(seat):
+                if c != actor and hp[c] > 0:
+                    name = chars[c].id
+                    for amount in range(1, min(most, chars[c].hp - hp[c]) + 1):
+                        yield _play(card.id, name, amount=amount)
+        elif effect == "revive":  # a KO'd character of a seat still in (rules.md §8)
+            for c in self._everyone_from(seat):
+                if hp[c] == 0 and self._seat_alive(self._owner[c]):
                     yield _play(card.id, chars[c].id)
         elif effect in ("discard", "steal"):
             for other in range(self._n):
@@ -318,7 +338,6 @@ class RpgBattleState(SlotState[Rules]):
                     yield _play(card.id, seat=other)
         elif effect == "draw" and (self._deck or self._discard):
             yield _play(card.id)
-        # dodge and counter are Quick Actions: never played on one's own turn (line 30).
 
     def _unseen_takes(self, position: int, share: float) -> list[tuple[Action, float]]:
         # rpg-battle rounds share * (n / total), GETGEM (share * n) / total: kept apart so
@@ -370,17 +389,27 @@ class RpgBattleState(SlotState[Rules]):
         self._verify_play(k, action)
 
     def _verify_play(self, k: int, action: Play) -> None:
-        """Check a play's target against the card's effect."""
+        """Check a play's target (and an Absorb's amount) against the card's effect."""
         card = self._rules.cards[k]
         if card.quick:
             raise IllegalActionError(f"{card.name} is a Quick Action, used only when attacked")
-        needs_target = card.effect in ("attack", "heal", "absorb", "revive")
-        needs_seat = card.effect in ("discard", "steal")
-        if needs_target != (action.target is not None) or needs_seat != (action.seat is not None):
-            what = "a character" if needs_target else "a seat" if needs_seat else "no target"
-            raise IllegalActionError(f"{card.name} takes {what}")
-        if action not in self._plays(k):
-            raise IllegalActionError(f"{action} is not a legal target for {card.name} now")
+        if action in self._plays(k):
+            return
+        if any(True for _ in self._effective_plays(card)):
+            what = {
+                "attack": "an opposing active character",
+                "heal": "an active character with damage",
+                "absorb": "another active character with damage, and an amount from 1 to "
+                "MAG x power, no more than that damage",
+                "revive": "a knocked-out character of a seat still in the game",
+                "discard": "an opponent holding a card",
+                "steal": "an opponent holding a card",
+            }.get(card.effect, "no target")
+            raise IllegalActionError(f"{action} is not a legal play: {card.name} takes {what}")
+        raise IllegalActionError(
+            f"{action} is not a legal play: {card.name} has nothing to act on now, so it can "
+            "only be played at no one, to no effect"
+        )
 
     def _verify_holds(self, seat: int, k: int) -> None:
         """A seat can show a card of kind k: the card shown is one, or one it is known to hold."""
@@ -468,6 +497,8 @@ class RpgBattleState(SlotState[Rules]):
         elif effect == "attack-all":
             damage = rules.chars[actor].str * card.power
             self._queue.extend((REACT, c, actor, damage) for c in self._opposing_active(seat))
+        elif action.target is None and action.seat is None and effect in _AIMED:
+            return  # played at no one: the card does nothing (rules.md §8)
         elif effect == "heal":
             self._heal(self._char(action.target or ""), rules.chars[actor].mag * card.power)
         elif effect == "heal-all":
@@ -475,9 +506,9 @@ class RpgBattleState(SlotState[Rules]):
                 self._heal(c, rules.chars[actor].mag * card.power)
         elif effect == "absorb":
             source = self._char(action.target or "")
-            amount = self._absorb_amount(actor, source, card.power)
+            amount = action.amount or 0
             self._hp[source] += amount
-            self._hp[actor] -= amount
+            self._hit(actor, amount)  # may knock the absorber out (rules.md §10)
         elif effect == "revive":
             c = self._char(action.target or "")
             self._hp[c] = min(rules.chars[c].hp, rules.chars[actor].mag * card.power)
@@ -516,13 +547,6 @@ class RpgBattleState(SlotState[Rules]):
     def _heal(self, c: int, amount: int) -> None:
         if self._hp[c] > 0:  # a KO'd character is healed only by Revive (line 9)
             self._hp[c] = min(self._rules.chars[c].hp, self._hp[c] + amount)
-
-    def _absorb_amount(self, actor: int, source: int, power: int) -> int:
-        """Damage an Absorb moves: MAG x power at most, no more than the source's, no KO."""
-        if self._hp[source] <= 0:
-            return 0
-        damage = self._rules.chars[source].hp - self._hp[source]
-        return max(0, min(self._rules.chars[actor].mag * power, damage, self._hp[actor] - 1))
 
     def _finish(self, winners: list[int]) -> None:
         self._winners = sorted(winners)
@@ -627,6 +651,14 @@ class RpgBattleState(SlotState[Rules]):
     def _seat_alive(self, seat: int) -> bool:
         hp = self._hp
         return any(hp[c] > 0 for c in self._lineup[seat])
+
+    def _everyone_from(self, seat: int) -> list[int]:
+        """Every drafted character: the seat's own left to right, then the next seats' round
+        the table, each left to right (the order targets are offered in)."""
+        out: list[int] = []
+        for i in range(self._n):
+            out.extend(self._lineup[(seat + i) % self._n])
+        return out
 
     def _opposing_active(self, seat: int) -> list[int]:
         """Opposing active characters, from the next seat round the table, each left to right."""
