@@ -38,7 +38,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from hypothesis import strategies as st
 
-from ai.bots import observe_message, parse_act
+from ai.bots import observe_message, parse_act, parse_hello
+from ai.bots import parse_line as parse_bot_line
 from ai.errors import AgentFailure
 from ai.match import game_record as match_record
 from ai.match import play_match
@@ -259,6 +260,15 @@ def bot_answer(data: bytes) -> None:
     parse_act(data, _actions())
 
 
+def bot_hello(data: bytes) -> None:
+    """A bot's hello line (name, author, version, the options it offers), and every option
+    given a value from the line's own text, as a spec would."""
+    info = parse_hello(parse_bot_line(data))
+    for option in info.options:
+        with contextlib.suppress(ValueError):
+            option.value_of(data[:40].decode(errors="replace"))
+
+
 def game_record(data: bytes) -> None:
     """A line of a records file (simulate/tournament --records), as `replay` reads it."""
     parse_line(data)
@@ -319,6 +329,18 @@ def _bot_seeds() -> list[bytes]:
         b'{"type": "act", "action": 0}',
         b'{"type":"act","action":' + str(len(_actions()) - 1).encode() + b"}",
         b'{"type": "act", "action": {"kind": "pick", "character": "vex"}, "note": "[x]"}',
+    ]
+
+
+def _hello_seeds() -> list[bytes]:
+    return [
+        b'{"type": "hello", "protocol": 2, "name": "b"}',
+        b'{"type":"hello","protocol":2,"name":"example-js","author":"p2pcards","version":"2.0",'
+        b'"options":[{"name":"heal_below","type":"float","default":0.5,"min":0,"max":1},'
+        b'{"name":"style","type":"choice","default":"calm","values":["calm","wild"]},'
+        b'{"name":"depth","type":"int","default":3,"min":1},'
+        b'{"name":"book","type":"bool","default":true},'
+        b'{"name":"path","type":"string","default":""}]}',
     ]
 
 
@@ -386,6 +408,7 @@ TARGETS: dict[str, Target] = {
         Target("identity-file", identity_file, (ProtocolError,), _identity_seeds, "pem",
                all_seeds_pass=False),
         Target("bot-answer", bot_answer, (AgentFailure,), _bot_seeds, "text"),
+        Target("bot-hello", bot_hello, (AgentFailure,), _hello_seeds, "text"),
         Target("game-record", game_record, (RecordError,), _record_seeds, "text"),
         Target("game-record-fields", game_record_fields, (RecordError,),
                lambda: [_pack(json.loads(line)) for line in _record_seeds()], "msgpack"),
