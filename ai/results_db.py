@@ -97,7 +97,7 @@ class ResultsDatabase:
             was = ", ".join(f"{k}={stored.get(k)!r}" for k in differ)
             raise ResultsDatabaseError(
                 f"{self.path} holds a different tournament ({was}); --resume needs the "
-                "same game, agents, seats, games, format, seed, round cap and move timeout"
+                "same game, agents, seats, games, format, seed, round cap, move timeout and deals"
             )
 
     def config(self) -> dict[str, Any]:
