@@ -311,7 +311,7 @@ def test_draw_up_to_five_offered_only_when_it_draws_more_than_one(played, offers
 
 
 def test_no_hand_limit_after_drawing_one():
-    # rulebook line 30: "or draw 1"; the book sets no hand limit (our choice, rules.md §8), so a
+    # rulebook line 30: "or draw 1"; the book sets no hand limit (rules.md §13), so a
     # full hand of 5 becomes 6.
     state = setup(DUEL)
     end_turn(state, refill=False)
