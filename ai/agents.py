@@ -7,9 +7,10 @@ An agent never sees the complete state: the harness hands it
 import importlib
 import inspect
 import random
+import typing
 from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Protocol
 
 # The built-in agents: name -> factory, or "module:attribute" until first used (the search
 # is imported only when an expectimax agent is made).
@@ -133,13 +134,63 @@ def split_specs(text: str) -> list[str]:
     return [spec.strip() for spec in specs if spec.strip()]
 
 
+def split_label(spec: str) -> tuple[str, str]:
+    """The spec's label and the spec without it: `expectimax:think_ms=50:name=fast` is
+    labelled "fast"; a spec without `name=` is its own label, never shortened, so two
+    settings of one agent stay apart.
+
+    The options are the spec's `:`-separated parts after its kind, quotes respected (a
+    `cmd:"..."` program may hold colons). AgentSpecError, in one line, for an empty label,
+    one with a comma (it could not be given in --agents) or two `name=` in one spec.
+    """
+    parts = _split_outside_quotes(spec.strip(), ":")
+    kept, label = parts[:1], None
+    for part in parts[1:]:
+        if part.startswith("name="):
+            text = part[len("name=") :].strip()
+            if not text or "," in text:
+                raise AgentSpecError(f"name= needs a label without commas, not {part!r}")
+            if label is not None:
+                raise AgentSpecError(f"{spec.strip()}: name= given twice")
+            label = text
+        else:
+            kept.append(part)
+    return (label or spec.strip()), ":".join(kept)
+
+
+def spec_label(spec: str) -> str:
+    """The label reports show for a spec: its `name=`, or else the whole spec."""
+    return split_label(spec)[0]
+
+
+def _split_outside_quotes(text: str, separator: str) -> list[str]:
+    parts, current, quote = [], "", ""
+    for ch in text:
+        if ch == quote:
+            quote = ""
+        elif not quote and ch in "\"'":
+            quote = ch
+        if ch == separator and not quote:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts
+
+
 def make_agent(spec: str, seed: int | None = None, move_timeout: float | None = None) -> Agent:
     """An agent from its spec: a name and options, e.g. "expectimax:nodes=2000:paranoid=true";
     `cmd:PROGRAM` (a bot speaking the bot protocol); `script:FILE.py`; or a plugin's name.
+    Any spec may carry `name=LABEL`, a label for reports (`spec_label`), which makes no
+    difference to the agent.
 
-    AgentSpecError lists the known names, or the options an agent takes. `move_timeout`
-    bounds an external program's answer (in-process agents are timed by their caller).
+    AgentSpecError, in one line, lists the known names, or the options an agent takes, or
+    says which option is given twice or out of range (the factory checks the ranges).
+    `move_timeout` bounds an external program's answer (in-process agents are timed by
+    their caller).
     """
+    spec = split_label(spec)[1]
     kind, _, rest = spec.strip().partition(":")
     if kind == "cmd":
         from ai.bots import CommandBot
@@ -163,14 +214,32 @@ def make_agent(spec: str, seed: int | None = None, move_timeout: float | None = 
         except Exception as exc:  # a broken plugin must not take the harness down
             raise AgentSpecError(f"plugin agent {name!r} failed to load: {exc}") from None
     known = {p.name: p for p in inspect.signature(factory).parameters.values() if p.name != "seed"}
+    kinds = _option_types(factory)
     kwargs: dict[str, object] = {}
     for option in options:
         key, _, text = option.partition("=")
         if key not in known or not text:
             takes = ", ".join(sorted(known)) or "no options"
             raise AgentSpecError(f"{name} takes {takes}; not {option!r}")
-        kwargs[key] = _option_value(name, key, text, known[key].default)
+        if key in kwargs:
+            raise AgentSpecError(f"{name} option {key} given twice")
+        kwargs[key] = _option_value(name, key, text, kinds.get(key, type(known[key].default)))
     return factory(seed, **kwargs)
+
+
+def _option_types(factory: AgentFactory) -> dict[str, type]:
+    """Each option's type, from the factory's annotations (`float | None` is float); an
+    option without one is typed by its default (see `_option_value`)."""
+    try:
+        hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
+    except Exception:  # a plugin's annotations that do not resolve: go by the defaults
+        return {}
+    types = {}
+    for key, hint in hints.items():
+        choices = [t for t in typing.get_args(hint) if t is not type(None)] or [hint]
+        if len(choices) == 1 and choices[0] in (bool, int, float, str):
+            types[key] = choices[0]
+    return types
 
 
 def _unquote(text: str) -> str:
@@ -180,19 +249,20 @@ def _unquote(text: str) -> str:
     return text
 
 
-def _option_value(agent: str, key: str, text: str, default: Any) -> object:
-    """`text` as the type of the option's default (int, float or bool)."""
+def _option_value(agent: str, key: str, text: str, kind: type) -> object:
+    """`text` as an option of type `kind`: bool (true/false, 1/0, yes/no), int, str, or
+    anything else as a float."""
+    text = text.strip()
     try:
-        if isinstance(default, bool):
+        if kind is bool:
             if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise ValueError(text)
             return text.lower() in ("true", "1", "yes")
-        if isinstance(default, int):
+        if kind is int:
             return int(text)
-        if isinstance(default, str):
+        if kind is str:
             return text
         return float(text)
     except ValueError:
-        raise AgentSpecError(
-            f"{agent} option {key} needs a number or true/false, not {text!r}"
-        ) from None
+        wanted = {bool: "true or false", int: "a whole number"}.get(kind, "a number")
+        raise AgentSpecError(f"{agent} option {key} needs {wanted}, not {text!r}") from None

@@ -27,17 +27,24 @@ branching. With `chance_width=k` the first chance step of a run branches on k
 sampled outcomes (equal ones grouped and weighted by how often they came up; all of
 them when there are no more than k) and the rest of the run follows one sample.
 
-Iterative deepening runs until a node budget (reproducible) or a time budget is
-spent; each iteration tries first the moves the previous one liked best, at every
-node the transposition table (one per sample) remembers. Each iteration costs
-several times the last, so one cut short by the budget would waste most of it:
+Iterative deepening runs until a node budget is spent: `nodes`, or `think_ms` turned
+into nodes at this game's calibrated rate (`NODES_PER_MS`), so that the same seed in the
+same position gives the same move on any machine, at any load, in any process; only
+`clock=true` (or an agent made without a seed) stops at the wall clock instead, which
+no replay can repeat. Each iteration tries first the moves the previous one liked
+best, at every node the transposition table (one per sample) remembers. Each iteration
+costs several times the last, so one cut short by the budget would waste most of it:
 instead, once the next iteration looks too big for what is left, the agent searches
 more samples at the depth reached and spends the rest deepening samples one by one.
+Nothing else in the search depends on the clock or on the process: worlds and chance
+samples are drawn from generators seeded by the seed and the position, and the keys
+whose hashes seed them are ints and tuples, whose hashes `PYTHONHASHSEED` leaves alone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import statistics
 import time
@@ -45,6 +52,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
 from p2pcards.engine import Action, State
 
@@ -407,42 +415,100 @@ class _Sample:
         return last * max(last / before, 1.0)
 
 
+# Nodes searched per millisecond, per game and seat count: what turns `think_ms` into a
+# node budget. Measured on the reference machine (a 2-core VM, Python 3.11) in CPU time,
+# in 40 decision positions of greedy games per seat count, each searched for 200 ms of
+# wall-clock time: more seats search fewer nodes a millisecond (max-n, a longer
+# evaluation). A machine twice as fast searches the same nodes in half the time; a loaded
+# one takes longer, and plays the same moves. Recalibrate after a change to the search or
+# to a game's rules or evaluation: `scripts/bench_ai.py --calibrate` prints the table.
+NODES_PER_MS: dict[str, dict[int, int]] = {
+    "getgem": {2: 37, 3: 30, 4: 25, 5: 19},
+    "rpg-battle": {2: 55, 3: 39, 4: 35, 5: 38, 6: 37, 7: 35, 8: 32},
+}
+DEFAULT_NODES_PER_MS = 30  # a game not calibrated yet
+DEFAULT_THINK_MS = 200.0
+
+
+def node_budget(game: str, num_players: int, think_ms: float) -> int:
+    """The nodes that stand for `think_ms` of search in `game` at `num_players` seats (at
+    least one): the figure for the nearest seat count calibrated."""
+    rates = NODES_PER_MS.get(game)
+    if not rates:
+        return max(1, round(think_ms * DEFAULT_NODES_PER_MS))
+    nearest = min(rates, key=lambda n: (abs(n - num_players), n))
+    return max(1, round(think_ms * rates[nearest]))
+
+
+def _at_least(name: str, value: float | None, least: float) -> None:
+    if value is not None and not (math.isfinite(value) and value >= least):
+        raise AgentSpecError(f"expectimax {name} must be {least:g} or more, not {value:g}")
+
+
 class ExpectimaxAgent:
-    """Searches determinizations of its observation; deterministic under a node budget."""
+    """Searches determinizations of its observation; deterministic given a seed."""
 
     name = "expectimax"
 
     def __init__(
         self,
         seed: int | None = None,
-        think_ms: float = 0.0,
-        nodes: int = 0,
+        think_ms: float | None = None,
+        nodes: int | None = None,
         samples: int = 6,
         paranoid: bool = False,
         chance_width: int = 1,
         max_depth: int = 12,
         prune: bool = True,
         probe: bool = False,
+        clock: bool = False,
     ) -> None:
-        """Budgets: `think_ms` per move, or `nodes` (reproducible); neither: 200 ms.
+        """Budgets: `think_ms` per move, or `nodes`, or both (whichever is less); neither:
+        200 ms. Given a seed, `think_ms` is a node budget (`node_budget`), so that the seed
+        replays the game; `clock=true`, or no seed, times it by the wall clock instead.
 
-        `prune=False` searches two-sided trees without alpha-beta, Star1 or Star2 (for
-        checks). `probe=True` adds Star2's probing to Star1: off by default, since in
-        rpg-battle's trees the probes cost about as many nodes as they save (-4% to +4%
-        at depths 3-4 over twelve middle-game positions).
+        AgentSpecError, in one line, for a value out of range: `think_ms` more than 0,
+        `nodes`, `samples`, `chance_width` and `max_depth` at least 1, `clock` only with
+        `think_ms` to time. `prune=False` searches two-sided trees without alpha-beta,
+        Star1 or Star2 (for checks). `probe=True` adds Star2's probing to Star1: off by
+        default, since in rpg-battle's trees the probes cost about as many nodes as they
+        save (-4% to +4% at depths 3-4 over twelve middle-game positions).
         """
-        if not think_ms and not nodes:
-            think_ms = 200.0
+        if think_ms is not None and not (math.isfinite(think_ms) and think_ms > 0):
+            raise AgentSpecError(f"expectimax think_ms must be more than 0, not {think_ms:g}")
+        for option, value in (
+            ("nodes", nodes),
+            ("samples", samples),
+            ("chance_width", chance_width),
+            ("max_depth", max_depth),
+        ):
+            _at_least(option, value, 1)
+        if clock and think_ms is None and nodes is not None:
+            raise AgentSpecError("expectimax clock=true times think_ms; give think_ms too")
+        if think_ms is None and nodes is None:
+            think_ms = DEFAULT_THINK_MS
         self.seed = seed
-        self.think_ms = think_ms or None
-        self.nodes = nodes or None
+        self.think_ms = think_ms
+        self.nodes = nodes
         self.samples = samples
         self.paranoid = paranoid
         self.chance_width = chance_width
         self.max_depth = max_depth
         self.prune = prune
         self.probe = probe
+        self.clock = clock or seed is None
         self.last: SearchReport | None = None
+
+    def budget(self, game: str, num_players: int) -> tuple[int | None, float | None]:
+        """The node budget and the wall-clock seconds a move may take in `game` at
+        `num_players` seats (None: no limit of that kind); only `clock` agents have the
+        second."""
+        if self.think_ms is None:
+            return self.nodes, None
+        if self.clock:
+            return self.nodes, self.think_ms / 1000
+        nodes = node_budget(game, num_players, self.think_ms)
+        return (nodes if self.nodes is None else min(nodes, self.nodes)), None
 
     def act(self, observation: State) -> Action:
         """The root action with the best value averaged over the samples."""
@@ -455,8 +521,8 @@ class ExpectimaxAgent:
         # Seeded by the position, so the same seed in the same position searches the same
         # worlds however the game got there.
         rng = random.Random(f"{self.seed}/{seat}/{observation.public_digest()}")
-        deadline = None if self.think_ms is None else started + self.think_ms / 1000
-        budget = _Budget(self.nodes, deadline, started)
+        nodes, seconds = self.budget(observation.game.name, observation.num_players)
+        budget = _Budget(nodes, None if seconds is None else started + seconds, started)
         samples = [self._sample(observation, rng, budget) for _ in range(self.samples)]
         with contextlib.suppress(_OutOfBudget):  # the budget ends every search
             self._deepen_then_widen(samples, observation, rng, actions, budget)

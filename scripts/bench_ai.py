@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_ai.py [--games 200] [--think-ms 200] [--opponents greedy,random]
                                          [--ai SPEC] [--jobs 2] [--game rpg-battle] [--seats 2]
+    .venv/bin/python scripts/bench_ai.py --calibrate [--think-ms 200] [--positions 60]
 
 Expectimax in one seat, the opponent's kind in every other, the AI's seat turning
 round the table from game to game, each game seeded by its number. Targets (issue
@@ -9,6 +10,11 @@ round the table from game to game, each game seeded by its number. Targets (issu
 move time within 20% of the budget. Issue 7 asks for 3-seat getgem figures. Games
 run in `--jobs` processes, one core each, so move times are those of an unshared
 core as long as jobs <= cores. The win rate counts a shared win as its share.
+
+`--calibrate` measures what `ai.expectimax.NODES_PER_MS` holds: the nodes a search
+covers per millisecond of CPU time, per game and seat count, in middle-game positions of
+greedy games, each searched for `--think-ms` of wall-clock time (`clock=true`). CPU time,
+not wall-clock time, so that other work on the machine does not lower the figure.
 """
 
 import argparse
@@ -69,6 +75,53 @@ def play(ai_spec: str, opponent: str, game: str, num_seats: int, number: int) ->
     return GameFigures(state.returns()[ai_seat], times, depths, nodes, searching)
 
 
+def positions(game: str, num_seats: int, count: int) -> list:
+    """`count` decision positions (observations with a choice) from greedy games, every
+    third decision of games seeded 0, 1, 2..."""
+    found = []
+    number = 0
+    while len(found) < count:
+        agents = [make_agent("greedy", seed=number * 10 + s) for s in range(num_seats)]
+        state = games.load(game).new_initial_state(num_seats, round_cap=DEFAULT_ROUND_CAP)
+        dealer = LocalDealer(number)
+        decisions = 0
+        while not state.is_terminal() and len(found) < count:
+            if state.is_chance_node():
+                state.apply_action(dealer.sample(state))
+                continue
+            seat = state.current_player()
+            observation = state.observation(seat)
+            if len(observation.legal_actions()) > 1:
+                decisions += 1
+                if decisions % 3 == 0:
+                    found.append(observation)
+            state.apply_action(agents[seat].act(observation))
+        number += 1
+    return found
+
+
+def calibrate(think_ms: float, count: int) -> None:
+    """Nodes per CPU millisecond of a `think_ms` search, per game and seat count; then the
+    table for `NODES_PER_MS`."""
+    table = {}
+    for game in games.names():
+        rates = {}
+        g = games.load(game)
+        for num_seats in range(g.min_players, g.max_players + 1):
+            nodes, cpu = 0, 0.0
+            for i, observation in enumerate(positions(game, num_seats, count)):
+                agent = ExpectimaxAgent(i, think_ms=think_ms, clock=True)
+                started = time.process_time()
+                agent.act(observation)
+                cpu += time.process_time() - started
+                assert agent.last is not None
+                nodes += agent.last.nodes
+            rates[num_seats] = round(nodes / (cpu * 1000))
+            print(f"{game}, {num_seats} seats: {rates[num_seats]} nodes per CPU ms", flush=True)
+        table[game] = rates
+    print(f"NODES_PER_MS = {table}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -78,7 +131,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--game", default="rpg-battle")
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--calibrate", action="store_true", help="measure NODES_PER_MS")
+    parser.add_argument("--positions", type=int, default=60, help="per game and seat count")
     args = parser.parse_args()
+    if args.calibrate:
+        calibrate(args.think_ms, args.positions)
+        return
     ai_spec = args.ai or f"expectimax:think_ms={args.think_ms:g}"
     with ProcessPoolExecutor(args.jobs) as pool:
         for opponent in args.opponents.split(","):

@@ -107,8 +107,9 @@ def test_same_seed_same_budget_same_move_and_report() -> None:
     ("spec", "message"),
     [
         ("expectimax:depth=3", "takes"),
-        ("expectimax:nodes=many", "needs a number"),
-        ("expectimax:paranoid=maybe", "true/false"),
+        ("expectimax:nodes=many", "needs a whole number"),
+        ("expectimax:think_ms=soon", "needs a number"),
+        ("expectimax:paranoid=maybe", "true or false"),
         ("greedy:nodes=5", "takes no options"),
     ],
 )
