@@ -39,6 +39,7 @@ from p2pcards.games.getgem.actions import (
 
 Policy = Callable[[GetGemState, list[Action], random.Random], Action]
 ELEMENTS = ("fire", "water", "thunder")
+TURN_CAP = 100  # turns before a game is drawn (the library has no cap: rules.md §25)
 
 
 def random_policy(state: GetGemState, actions: list[Action], rng: random.Random) -> Action:
@@ -143,7 +144,7 @@ def playout(
     game: GetGemGame, seats: int, seed: int, policy: Policy
 ) -> tuple[GetGemState, Counter[str]]:
     """One game, first player rotating with the seed; the uses of each card and move."""
-    state = game.new_initial_state(seats, first_player=seed % seats)
+    state = game.new_initial_state(seats, first_player=seed % seats, turn_cap=TURN_CAP)
     dealer = LocalDealer(seed)
     rng = random.Random(seed)
     used: Counter[str] = Counter()

@@ -598,7 +598,8 @@ def test_curse_pushed_to_a_declarer_spoils_its_rainbow_check():
 
 
 def test_turn_cap_draws_the_game():
-    # our choice (rules.md §25): after `turn_cap` turns the game is drawn, shared equally.
+    # our choice (rules.md §25): an optional cap for AI games; after `turn_cap` turns the game
+    # is drawn, shared equally.
     state = setup(turn_cap=3)
     for _ in range(3):
         assert not state.is_terminal()
@@ -610,11 +611,37 @@ def test_turn_cap_draws_the_game():
     assert state.turns_played() == 3
 
 
-def test_default_turn_cap_is_in_the_card_data():
-    # our choice (rules.md §25): 100 turns for a game, 400 for a match.
-    assert new_state(2).options.turn_cap == 100
-    assert new_state(2, match=True).options.turn_cap == 400
-    assert new_state(2, turn_cap=None).options.turn_cap is None
+def test_round_cap_counts_a_turn_of_every_seat():
+    # our choice (rules.md §25): `round_cap` (the command line's --round-cap) is turns x seats.
+    assert new_state(3, round_cap=4).options.turn_cap == 12
+    assert new_state(2, round_cap=None).options.turn_cap is None
+
+
+def pass_turns(state: GetGemState, turns: int) -> None:
+    """Every seat passes (discarding to the hand limit when asked) for `turns` turns."""
+    while state.turns_played() < turns:
+        assert not state.is_terminal()
+        if state.is_chance_node():
+            deal(state, [filler(state)])
+        elif Pass() in state.legal_actions():
+            state.apply_action(Pass())
+        else:  # the hand limit (line 57): discard the first card offered
+            state.apply_action(state.legal_actions()[0])
+
+
+@pytest.mark.parametrize("match", [False, True])
+def test_no_turn_cap_by_default(match):
+    # rulebook line 55: "そのプレイヤーの勝利となり、ゲームが終了します" (the game ends with a
+    # won victory check) and line 73 ("10点先取", a match ends at 10 points): the book has no
+    # other end. Our choice (rules.md §25): the library caps nothing; headless commands pass
+    # their own cap. Players who never declare play on past any cap we ever had (100, 400).
+    state = new_state(2, match=match)
+    assert state.options.turn_cap is None
+    while state.is_chance_node():
+        deal(state, [filler(state)])
+    pass_turns(state, 401 if match else 101)
+    assert not state.is_terminal()
+    assert state.returns() == [0.0, 0.0]
 
 
 # -------------------------------------------------------------------------------- matches

@@ -39,20 +39,18 @@ class GetGemGame(Game):
         """A table before the opening deal (or the character draft).
 
         Options: `turn_cap` (turns in all before the game is drawn, or a match decided on
-        points; None for no cap; default from cards.toml) or `round_cap` (the same in rounds
-        of one turn per seat, as every game takes it), `first_player` (seat, default 0),
-        `match` (bool: play games until a seat has 10 points, line 69-73), `characters`
+        points; default None: no cap, as in the rulebook, rules.md §25) or `round_cap` (the
+        same in rounds of one turn per seat, as every game takes it), `first_player` (seat,
+        default 0), `match` (bool: play games until a seat has 10 points, line 69-73), `characters`
         (bool: draft the expansion's character cards first, line 64-68).
         """
         self.check_num_players(num_players)
         match = options.pop("match", False)
         characters = options.pop("characters", False)
         first = options.pop("first_player", 0)
-        numbers = self.db.numbers
-        default_cap = numbers["match_turn_cap"] if match else numbers["turn_cap"]
         if "round_cap" in options and "turn_cap" in options:
             raise GameOptionError("give turn_cap or round_cap, not both")
-        cap = options.pop("turn_cap", default_cap)
+        cap = options.pop("turn_cap", None)
         if "round_cap" in options:
             # The cap every game takes (the command line's --round-cap): a round is one
             # turn of each seat.

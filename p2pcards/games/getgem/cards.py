@@ -14,8 +14,8 @@ EFFECTS = ("steal", "full-exchange", "excavation-arm", "steal-push", "peeping-dr
 ABILITIES = ("pickpocket", "alchemist", "guardian", "merchant", "priest")
 RULE_NUMBERS = (
     "deal", "draw", "hand_limit", "gem_take_cost", "element_cost", "declare_cards",
-    "peeping_per_turn", "win_points", "rainbow_penalty", "match_target", "turn_cap",
-    "match_turn_cap", "pickpocket_cost",
+    "peeping_per_turn", "win_points", "rainbow_penalty", "match_target",
+    "pickpocket_cost",
 )  # fmt: skip
 
 
