@@ -164,3 +164,40 @@ def test_play_with_the_same_seed_and_answers_prints_the_same_game() -> None:
     assert first.stdout.count("\n") > 30
     other = play(12, answers, "1")
     assert other.stdout != first.stdout
+
+
+def records(command: str, tmp: Path, hash_seed: str, *args: str) -> list[dict[str, Any]]:
+    """The game records `p2pcards COMMAND ... --records` writes, by game number, without
+    their `seconds` (wall-clock time, the one thing a replay cannot repeat)."""
+    out = tmp / f"{command}-{hash_seed}.jsonl"
+    if command == "tournament":
+        args = (*args, "--db", str(tmp / f"{hash_seed}.db"))
+    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "PYTHONHASHSEED": hash_seed}
+    subprocess.run(
+        [P2PCARDS, command, *args, "--seed", "5", "--records", str(out)],
+        capture_output=True, text=True, timeout=600, env=env, check=True,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    for game in games:
+        game.pop("seconds", None)
+    return sorted(games, key=lambda game: json.dumps(game, sort_keys=True))
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        ("simulate", ["rpg-battle", "--agents", "expectimax:think_ms=5,greedy", "--games", "2"]),
+        (
+            "tournament",
+            ["getgem", "--seats", "3", "--games", "2", "--jobs", "2", "--agents",
+             "expectimax:think_ms=5,expectimax:think_ms=5:samples=2:name=few,greedy"],
+        ),
+    ],
+)  # fmt: skip
+def test_simulate_and_tournament_with_the_same_seed_write_the_same_records(
+    command: str, args: list[str], tmp_path: Path
+) -> None:
+    first = records(command, tmp_path, "1", *args)
+    assert first and all(game["actions"] for game in first)
+    assert records(command, tmp_path, "2", *args) == first
