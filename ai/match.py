@@ -1,9 +1,9 @@
 """Headless games among agents: one game (`play_match`) and a series (`simulate`).
 
 An agent spec may carry a label, `name=LABEL` among its options
-(`expectimax:think_ms=50:name=fast`): the label names the agent in tables and records,
-and is taken off before the spec reaches `make_agent`. Without one the label is the
-whole spec, never shortened, so two settings of one agent stay apart.
+(`expectimax:think_ms=50:name=fast`, read by `ai.agents.split_label`): the label names the
+agent in tables and records. Without one the label is the whole spec, never shortened, so
+two settings of one agent stay apart.
 """
 
 import time
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ai.agents import Agent, make_agent, split_specs
+from ai.agents import Agent, make_agent, split_label, split_specs
 from ai.defaults import DEFAULT_ROUND_CAP as DEFAULT_ROUND_CAP  # scripts import it here
 from ai.errors import (
     AgentCrashed,
@@ -31,42 +31,6 @@ from p2pcards.history import Event, witnessed
 # Called after each agent's move with the game's number, the seat, its observation, the
 # action and the agent (whose `last` report `--explain` prints).
 MoveHook = Callable[[int, int, State, Action, Agent], None]
-
-
-def split_label(spec: str) -> tuple[str, str]:
-    """The spec's label and the spec `make_agent` takes (without `name=`).
-
-    The options are the spec's `:`-separated parts after its kind, quotes respected (a
-    `cmd:"..."` program may hold colons); the last `name=` wins. AgentSpecError for an
-    empty label or one with a comma (it could not be given in --agents).
-    """
-    parts = _split_outside_quotes(spec.strip(), ":")
-    kept, label = parts[:1], None
-    for part in parts[1:]:
-        if part.startswith("name="):
-            label = part[len("name=") :].strip()
-            if not label or "," in label:
-                raise AgentSpecError(f"name= needs a label without commas, not {part!r}")
-        else:
-            kept.append(part)
-    bare = ":".join(kept)
-    return (label or spec.strip()), bare
-
-
-def _split_outside_quotes(text: str, separator: str) -> list[str]:
-    parts, current, quote = [], "", ""
-    for ch in text:
-        if ch == quote:
-            quote = ""
-        elif not quote and ch in "\"'":
-            quote = ch
-        if ch == separator and not quote:
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    parts.append(current)
-    return parts
 
 
 def labels(specs: list[str]) -> list[str]:
@@ -134,7 +98,7 @@ def play_match(
     dealer = LocalDealer(seed)
     agents = []
     for seat, spec in enumerate(agent_specs):
-        agent = make_agent(split_label(spec)[1], seed * 1000 + seat, move_timeout)
+        agent = make_agent(spec, seed * 1000 + seat, move_timeout)
         if log_dir is not None and hasattr(agent, "stderr_path"):
             agent.stderr_path = log_dir / f"game-{number}-seat-{seat}.log"
         agents.append(agent)

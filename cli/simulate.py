@@ -67,19 +67,16 @@ DealsOpt = Annotated[
 
 
 def labelled_agents(text: str) -> list[str]:
-    """Comma-separated agent specs, `name=LABEL` allowed in each: labels checked (two
-    different agents may not share one) and every agent made once, or a usage error."""
-    from ai.agents import split_specs
+    """Comma-separated agent specs, `name=LABEL` allowed in each: every agent made once and
+    the labels checked (two different agents may not share one), or a usage error."""
     from ai.errors import AgentSpecError
-    from ai.match import labels, split_label
+    from ai.match import labels
 
-    specs = split_specs(text)
+    specs = agent_specs(text)
     try:
         labels(specs)
-        bare = [split_label(spec)[1] for spec in specs]
     except AgentSpecError as exc:
         raise fail(str(exc)) from None
-    agent_specs(",".join(bare))  # makes each agent once: a usage error for a bad one
     return specs
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from ai.agents import AGENTS
+from ai.agents import AGENTS, split_label
 from ai.errors import AgentSpecError
-from ai.match import Tally, game_record, labels, play_match, simulate, split_label
+from ai.match import Tally, game_record, labels, play_match, simulate
 from ai.records import (
     FORMAT,
     DealBookError,
