@@ -501,6 +501,17 @@ def _close_idle() -> None:
         program.close()
 
 
+def _take_idle(key: tuple[object, ...]) -> _Program | None:
+    """An idle program for `key` that still runs (one that died between games is reaped)."""
+    while True:
+        with _idle_lock:
+            kept = _idle.get(key)
+            program = kept.pop() if kept else None
+        if program is None or program.alive():
+            return program
+        program.close()
+
+
 def _forget_inherited() -> None:
     """In a forked child (a tournament worker): drop the parent's idle programs, closing
     only this process's copies of their pipes. Shared, two processes would talk to one
@@ -641,9 +652,7 @@ class CommandBot:
         program = self._program
         if program is None:
             if self.stderr_path is None:
-                with _idle_lock:
-                    kept = _idle.get(self._key)
-                    program = kept.pop() if kept else None
+                program = _take_idle(self._key)
             if program is None:
                 program = _Program(self.argv, self.seed, self.stderr_path)
                 self._program = program

@@ -87,7 +87,7 @@ def _play(
     from ai.bots import newgame_message, observe_message, result_message
     from ai.match import seating
     from p2pcards.dealer import LocalDealer
-    from p2pcards.history import Witness
+    from p2pcards.history import Witness, witnessed
 
     others = [s for s in range(n) if s != seat]
     bots: dict[int, Agent] = {
@@ -97,6 +97,8 @@ def _play(
     state = g.new_initial_state(n, **options)
     dealer = LocalDealer(seed)
     witness = Witness(seat)
+    # The other seats' bots that are told each step too (a cmd: bot's events).
+    watchers = [(s, b.witness) for s, b in bots.items() if hasattr(b, "witness")]
     started = False
     while not state.is_terminal():
         if state.is_chance_node():
@@ -115,6 +117,8 @@ def _play(
             mover = state.current_player()
             action = bots[mover].act(state.observation(mover))
         witness.saw(state, action)
+        for other, tell in watchers:
+            tell(witnessed(state, action, other))
         state.apply_action(action)
     _send(sys.stdout, result_message(state, seat, witness.take()))
     for bot in bots.values():
