@@ -672,32 +672,45 @@ class CommandBot:
         return program
 
     def _answer(self, program: _Program, actions: list[dict[str, Any]]) -> int:
-        """Read up to the act line: a version-2 bot's hello and readyok come first. The
-        move's clock starts when the bot is ready."""
+        """Read up to the act line: a version-2 bot's hello and readyok come first.
+
+        The move's clock starts when the bot is ready. Until then a version-2 bot has the
+        handshake's allowance; a bot whose version is not known yet has only the move's
+        time (a version-1 bot gets no more than it always had) until its hello shows it
+        speaks version 2.
+        """
         timeout = self.move_timeout
-        late = f"no answer within {timeout:g} s" if timeout is not None else ""
-        now = time.monotonic()
-        deadline = None if timeout is None else now + timeout
-        if program.readies and timeout is not None:
-            deadline = now + max(timeout, HANDSHAKE_SECONDS)
-            late = f"not ready within {max(timeout, HANDSHAKE_SECONDS):g} s"
+        slack = None if timeout is None else max(timeout, HANDSHAKE_SECONDS)
+        start = time.monotonic()
+        deadline, late = _limit(start, timeout, "no answer")
+        if program.protocol == PROTOCOL and program.readies:
+            deadline, late = _limit(start, slack, "not ready")
         while True:
             message = program.read_message(deadline, late)
             kind = message["type"]
+            v2_owing = program.protocol == PROTOCOL and program.readies > 0
             if kind == "hello" and program.protocol is None:
                 program.hello(message)
-            elif kind == "readyok" and program.protocol == PROTOCOL and program.readies:
+                if program.readies:
+                    deadline, late = _limit(time.monotonic(), slack, "not ready")
+            elif kind == "readyok" and v2_owing:
                 program.readies -= 1
-                if not program.readies and timeout is not None:
-                    deadline = time.monotonic() + timeout
-                    late = f"no answer within {timeout:g} s"
-            elif kind == "act" and not (program.protocol == PROTOCOL and program.readies):
+                if not program.readies:
+                    deadline, late = _limit(time.monotonic(), timeout, "no answer")
+            elif kind == "act" and not v2_owing:
                 if program.protocol is None:  # its first line: a version-1 bot
                     program.protocol, program.readies = 1, 0
                 return act_index(message, actions)
             else:
-                expected = "readyok" if program.protocol == PROTOCOL and program.readies else "act"
+                expected = "readyok" if v2_owing else "act"
                 raise AgentIllegalAction(f"sent {kind!r} where {expected!r} was due")
+
+
+def _limit(now: float, seconds: float | None, what: str) -> tuple[float | None, str]:
+    """A deadline `seconds` from `now` (None: none) and what to say when it passes."""
+    if seconds is None:
+        return None, ""
+    return now + seconds, f"{what} within {seconds:g} s"
 
 
 class ScriptAgent:
