@@ -321,11 +321,19 @@ def _take_back(
     return told
 
 
+def _missing(
+    state: GetGemState, seat: int, hand: Sequence[str | None]
+) -> tuple[list[str], list[str]]:
+    """The element gems a shown hand and the seat's element cards lack, and the gems of the
+    hand."""
+    gems = [str(state.card_type(c).gem) for c in hand if c is not None]
+    have = set(gems) | set(state.elements(seat))
+    return [g for g in ("fire", "water", "thunder") if g not in have], gems
+
+
 def why_not(state: GetGemState, seat: int, hand: Sequence[str | None]) -> str:
     """Why a shown hand (and the seat's element cards) does not make fire, water and thunder."""
-    gems = [state.card_type(c).gem for c in hand if c is not None]
-    have = set(gems) | set(state.elements(seat))
-    missing = [g for g in ("fire", "water", "thunder") if g not in have]
+    missing, gems = _missing(state, seat, hand)
     rainbows = gems.count("rainbow")
     character = state.character(seat)
     priest = character is not None and state.character_card(character).ability == "priest"
@@ -349,9 +357,11 @@ def result(state: GetGemState, seats: Seats) -> str:
             return (
                 f"Game over: {seats.says(winners[0], 'win')} the match ({_points(state, seats)})."
             )
+        missing, _ = _missing(state, winners[0], state.hand(winners[0]))
+        rainbow = f", a Rainbow Gem standing in for {listed(missing)}" if missing else ""
         return (
             f"Game over: {seats.says(winners[0], 'win')}, showing fire, water and thunder "
-            "at the end of a declaration."
+            f"at the end of a declaration{rainbow}."
         )
     shared = listed([seats.label(s) for s in winners])
     cap = f"the turn cap ({state.options.turn_cap} turns)"
