@@ -74,7 +74,7 @@ def board(state: GetGemState, seats: Seats) -> RenderableType:
     if state.options.match:
         title += f", game {state.game_number()}"
     table = Table(title=title, expand=False)
-    table.add_column("seat")
+    table.add_column("seat", no_wrap=True)
     table.add_column("cards", justify="right")
     table.add_column("elements")
     table.add_column("declared (laid face up)")

@@ -44,13 +44,13 @@ def board(state: RpgBattleState, seats: Seats) -> RenderableType:
     you = seats.you
     decision = state.decision()
     table = Table(title=f"Round {state.round()}", expand=False, show_lines=False)
-    table.add_column("seat")
-    table.add_column("character")
+    table.add_column("seat", no_wrap=True)
+    table.add_column("character", no_wrap=True)
     table.add_column("HP", justify="right")
     table.add_column("", no_wrap=True)
     table.add_column("STR", justify="right")
     table.add_column("MAG", justify="right")
-    table.add_column("cards", justify="right")
+    table.add_column("hand", justify="right")
     for seat in range(state.num_players):
         marker = "▶ " if seat == state.turn_seat() and decision.kind != "over" else "  "
         label = marker + seats.on_board(seat)
@@ -66,7 +66,7 @@ def board(state: RpgBattleState, seats: Seats) -> RenderableType:
             acting = decision.kind == "play" and decision.character == c
             name = Text(("→ " if acting else "") + card.name, style="bold" if acting else "")
             if hp == 0:
-                table.add_row(row_label, name, "KO", Text("✗ knocked out", style="red"),
+                table.add_row(row_label, name, "KO", Text("knocked out", style="red"),
                               str(card.str), str(card.mag), cards)  # fmt: skip
             else:
                 table.add_row(row_label, name, f"{hp}/{card.hp}", hp_bar(hp, card.hp),

@@ -42,7 +42,11 @@ class Seats:
         if seat == self.you:
             return "you"
         name = self.name(seat)
-        return f"{name} (seat {seat})" if self.by_name and name else f"seat {seat}"
+        if not (self.by_name and name):
+            return f"seat {seat}"
+        if name.endswith(")"):  # 'AI 1 (greedy)' -> 'AI 1 (greedy, seat 2)'
+            return f"{name[:-1]}, seat {seat})"
+        return f"{name} (seat {seat})"
 
     def on_board(self, seat: int) -> str:
         """The seat's row on a board: 'you', 'seat 2 (expectimax)', 'Ann (seat 2)'."""
