@@ -12,11 +12,14 @@ import io
 import re
 from collections.abc import Callable, Iterator, Sequence
 
+from replica_helpers import sightings
+from replica_helpers import told as told_to
 from rich.console import Console
 
+import cli.table as table_cli
 from ai.agents import make_agent
 from cli.narration import PAGE, Narrator
-from cli.play import answer_to, run_local_game
+from cli.play import answer_to, run_local_game, show_news
 from cli.views import view_for
 from cli.wording import Seats, third_person
 from p2pcards import games
@@ -28,6 +31,7 @@ from p2pcards.games.getgem.actions import Pass as GemPass
 from p2pcards.games.getgem.actions import Play as GemPlay
 from p2pcards.games.getgem.actions import Take as GemTake
 from p2pcards.games.rpg_battle.actions import Deal, EndTurn, Pass, Pick, Play, React
+from p2pcards.history import witnessed
 
 RPG = games.load("rpg-battle")
 GETGEM = games.load("getgem")
@@ -272,3 +276,75 @@ def test_verbs_agree_with_their_subject() -> None:
     named = Seats(0, ["Bo", "Cy", "Ann"], by_name=True)
     assert named.says(2, "take back") == "Ann (seat 2) takes back"
     assert named.whose(2) == "Ann's" and named.whose(0) == "your"
+
+
+# ----------------------------------------------------------------------- a screenshot
+
+SCREEN = """\
+you draft Vex.
+seat 1 drafts Sera.
+you draft Kalen.
+seat 1 drafts Gideon.
+you draft Anya.
+seat 1 drafts Mystra.
+— your turn (round 1) —
+you draw Attack III, Heal, Heal, Heal II and Heal II.
+seat 1 draws 5 cards.
+your Vex plays Attack III on seat 1's Sera (12 damage).
+seat 1's Sera counters with Counter: the 12 damage goes back to Vex.
+your Vex takes 12 damage (13 → 1 HP).
+                                    Round 1
+┏━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━┳━━━━━┳━━━━━━┓
+┃ seat                  ┃ character ┃    HP ┃              ┃ STR ┃ MAG ┃ hand ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━╇━━━━━╇━━━━━━┩
+│ ▶ you                 │ Vex       │  1/13 │ █░░░░░░░░░░░ │   4 │   4 │    4 │
+│                       │ → Kalen   │ 17/17 │ ████████████ │   3 │   3 │      │
+│                       │ Anya      │ 23/23 │ ████████████ │   2 │   2 │      │
+│   seat 1 (expectimax) │ Sera      │ 30/30 │ ████████████ │   1 │   1 │    4 │
+│                       │ Gideon    │ 17/17 │ ████████████ │   4 │   2 │      │
+│                       │ Mystra    │ 17/17 │ ████████████ │   2 │   4 │      │
+└───────────────────────┴───────────┴───────┴──────────────┴─────┴─────┴──────┘
+deck 90   discard 2 (top: Counter)
+your hand: Heal, Heal, Heal II, Heal II
+"""
+
+
+def test_the_news_and_the_board_as_the_person_sees_them() -> None:
+    """What the screen shows at Kalen's question (80 columns): everything since the game
+    began, then the board with the agent's name on its seat."""
+    state = RPG.new_initial_state(2)
+    narrator = Narrator(view_for("rpg-battle"), Seats(0, ["", "expectimax"]))
+    for action in DRAFT + DEALS + COUNTERED:
+        before = state.observation(0)
+        state.apply_action(action)
+        narrator.saw(before, action, state.observation(0))
+    out = Console(file=io.StringIO(), width=80, record=True, color_system=None)
+    show_news(narrator, out)
+    out.print(narrator.view.board(state.observation(0), narrator.seats))
+    screen = "\n".join(line.rstrip() for line in out.export_text().splitlines()) + "\n"
+    assert screen == SCREEN
+
+
+def test_a_seat_at_a_table_is_told_the_same_with_players_names() -> None:
+    """The LAN terminal tells its replica's steps (seen before they apply) with the roster's
+    names, and ends with the final board."""
+    terminal = table_cli.Terminal()
+    terminal.names[:] = ["Bo", "Ann"]
+    state, replica = RPG.new_initial_state(2), RPG.new_initial_state(2).observation(0)
+    for action in DRAFT + DEALS + COUNTERED + KNOCKED_OUT:
+        if state.is_chance_node():  # a replica applies what it may know, as a table's does
+            seen = witnessed(state, action, 0).action
+        else:
+            opened = sightings(state, action)
+            replica.see(told_to(opened, 0))
+            state.see(told_to(opened, -1))
+            seen = action.public()
+        terminal.watch(replica, seen)
+        replica.apply_action(seen)
+        state.apply_action(action)
+    assert terminal.narrator is not None
+    lines = terminal.narrator.news()
+    assert "Ann (seat 1) drafts Sera." in lines and "Ann (seat 1) draws 5 cards." in lines
+    assert "Ann's Sera counters with Counter: the 12 damage goes back to Vex." in lines
+    assert "your Vex is knocked out (1 → 0 HP)." in lines
+    assert replica.public_digest() == state.public_digest()
