@@ -309,13 +309,15 @@ def _take_back(
     told = [f"{seats.says(actor, 'take')} back {card_name(before, action.card).plain}."]
     if before.decision().count != 1:
         return told
+    if after.game_number() > before.game_number():  # won a game of a match: cards regathered
+        hand = [*before.hand(actor), action.card]
+        shows = f"{seats.says(actor, 'show')} {seats.its(actor)} hand"
+        if None in hand:  # the engine regathered the shown cards in the same step
+            return [*told, f"{shows}, which makes fire, water and thunder."]
+        return [*told, f"{shows}: {_listed(before, hand)}."]
     hand = after.hand(actor)
     told.append(f"{seats.says(actor, 'show')} {seats.its(actor)} hand: {_listed(after, hand)}.")
-    if (
-        not after.laid(actor)
-        and after.last_winner() == actor
-        and (after.is_terminal() or after.game_number() > before.game_number())
-    ):
+    if after.is_terminal() and after.last_winner() == actor:
         return told  # the result line says it
     told.append(f"No victory: {why_not(after, actor, hand)}.")
     return told
