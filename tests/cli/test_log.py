@@ -47,6 +47,11 @@ def told(state: State, actions: Sequence[Action], viewer: int) -> list[str]:
     return narrator.news()
 
 
+def seen(state: State, viewer: int | None) -> State:
+    """What a seat (or, None, a spectator: its narrator hides every hidden card) is shown."""
+    return state.clone() if viewer is None else state.observation(viewer)
+
+
 def console() -> Console:
     return Console(file=io.StringIO(), width=120, record=True, color_system=None)
 
@@ -348,3 +353,34 @@ def test_a_seat_at_a_table_is_told_the_same_with_players_names() -> None:
     assert "Ann's Sera counters with Counter: the 12 damage goes back to Vex." in lines
     assert "your Vex is knocked out (1 → 0 HP)." in lines
     assert replica.public_digest() == state.public_digest()
+
+
+def test_every_step_of_random_games_is_told_to_every_seat_and_a_spectator() -> None:
+    """Both games at every seat count (GETGEM's match and characters too): each viewer's
+    narrator follows a whole random game from its own observations, and the last line of a
+    finished game says who won and why."""
+    tables = [("rpg-battle", n, {}) for n in range(2, 9)] + [
+        ("getgem", n, options)
+        for n in range(2, 6)
+        for options in ({}, {"match": True, "characters": True})
+    ]
+    for name, seats, options in tables:
+        state = games.load(name).new_initial_state(seats, **options)
+        dealer, agents = LocalDealer(seats), [make_agent("random", s) for s in range(seats)]
+        viewers: list[int | None] = [*range(seats), None]
+        narrators = {v: Narrator(view_for(name), Seats(v)) for v in viewers}
+
+        for _ in range(3000):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                action = dealer.sample(state)
+            else:
+                seat = state.current_player()
+                action = agents[seat].act(state.observation(seat))
+            before = {v: seen(state, v) for v in viewers}
+            state.apply_action(action)
+            for v in viewers:
+                narrators[v].saw(before[v], action, seen(state, v))
+        if state.is_terminal():
+            assert all(n.history[-1].startswith("Game over") for n in narrators.values())
