@@ -54,7 +54,6 @@ def run_local_game(
     narrator = Narrator(view, Seats(you, local_names(agents, state.num_players)))
     seen = state.observation(you)
     while not state.is_terminal():
-        thought = None
         if state.is_chance_node():
             action = dealer.sample(state)
         elif state.current_player() == you:
@@ -64,12 +63,12 @@ def run_local_game(
             observation = state.observation(seat)
             action = agents[seat].act(observation)
             thought = explanation(agents[seat], observation, view) if explain else None
+            if thought:  # told before the move it explains
+                narrator.tell([f"  (seat {seat} {Text.from_markup(thought).plain})"])
         state.apply_action(action)
         now = state.observation(you)
         narrator.saw(seen, action, now)
         seen = now
-        if thought:
-            narrator.tell([f"  (seat {seat} {Text.from_markup(thought).plain})"])
     finish(seen, narrator, console)
     return state
 
