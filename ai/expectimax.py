@@ -416,15 +416,16 @@ class _Sample:
 
 
 # Nodes searched per millisecond, per game and seat count: what turns `think_ms` into a
-# node budget. Measured on the reference machine (a 2-core VM, Python 3.11) in CPU time,
+# node budget. Measured on the reference machine (a 2-core VM, Python 3.11.7) in CPU time,
 # in 40 decision positions of greedy games per seat count, each searched for 200 ms of
-# wall-clock time: more seats search fewer nodes a millisecond (max-n, a longer
-# evaluation). A machine twice as fast searches the same nodes in half the time; a loaded
-# one takes longer, and plays the same moves. Recalibrate after a change to the search or
-# to a game's rules or evaluation: `scripts/bench_ai.py --calibrate` prints the table.
+# wall-clock time; the median of three runs (they differ by up to a fifth: the machine was
+# shared). More seats search fewer nodes a millisecond (max-n, a longer evaluation). A
+# machine twice as fast searches the same nodes in half the time; a loaded one takes
+# longer, and plays the same moves. Recalibrate after a change to the search or to a game's
+# rules or evaluation: `scripts/bench_ai.py --calibrate` prints the table.
 NODES_PER_MS: dict[str, dict[int, int]] = {
-    "getgem": {2: 37, 3: 30, 4: 25, 5: 19},
-    "rpg-battle": {2: 55, 3: 39, 4: 35, 5: 38, 6: 37, 7: 35, 8: 32},
+    "getgem": {2: 36, 3: 33, 4: 28, 5: 19},
+    "rpg-battle": {2: 57, 3: 37, 4: 34, 5: 37, 6: 36, 7: 34, 8: 30},
 }
 DEFAULT_NODES_PER_MS = 30  # a game not calibrated yet
 DEFAULT_THINK_MS = 200.0
@@ -480,10 +481,10 @@ class ExpectimaxAgent:
 
         AgentSpecError, in one line, for a value out of range: `think_ms` more than 0,
         `nodes` and `max_depth` at least 1, `samples` and `chance_width` 1 to 1000,
-        `clock` only with `think_ms` to time. `prune=False` searches two-sided trees without alpha-beta,
-        Star1 or Star2 (for checks). `probe=True` adds Star2's probing to Star1: off by
-        default, since in rpg-battle's trees the probes cost about as many nodes as they
-        save (-4% to +4% at depths 3-4 over twelve middle-game positions).
+        `clock` only with `think_ms` to time. `prune=False` searches two-sided trees
+        without alpha-beta, Star1 or Star2 (for checks). `probe=True` adds Star2's probing
+        to Star1: off by default, since in rpg-battle's trees the probes cost about as many
+        nodes as they save (-4% to +4% at depths 3-4 over twelve middle-game positions).
         """
         if think_ms is not None and not (math.isfinite(think_ms) and think_ms > 0):
             raise AgentSpecError(f"expectimax think_ms must be more than 0, not {think_ms:g}")
