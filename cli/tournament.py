@@ -150,6 +150,8 @@ def tournament(
         test = Sprt.parse(sprt) if sprt is not None else None
     except ValueError as exc:
         raise fail(str(exc)) from None
+    if test is not None and len(specs) != 2:
+        raise fail("--sprt compares exactly two agents")
     try:
         database = ResultsDatabase(db)
     except ResultsDatabaseError as exc:
@@ -167,12 +169,15 @@ def tournament(
                 g.name, tuple(specs), n, num_games, format, seed, cap, move_timeout,
                 tuple(sorted(options.items())), book,
             )  # fmt: skip
-            tracker = SprtTracker(config, test, database.games()) if test is not None else None
         except TournamentError as exc:
             raise fail(str(exc)) from None
         try:
             database.begin(config.stored(), resume)
         except ResultsDatabaseError as exc:
+            raise fail(str(exc)) from None
+        try:  # after begin(): the stored games are this tournament's
+            tracker = SprtTracker(config, test, database.games()) if test is not None else None
+        except TournamentError as exc:
             raise fail(str(exc)) from None
         logs = made_log_dir(log_dir)
         stream = open_records(records, append=resume)

@@ -166,6 +166,7 @@ def test_simulate_refuses_bad_input_in_one_line(
         (["--sprt", "alpha=0"], "alpha and beta between 0 and 1"),
         (["--sprt", "beta=1"], "alpha and beta between 0 and 1"),
         (["--sprt", "elo0=x"], "needs a number"),
+        (["--agents", "greedy,random,random:name=r", "--sprt", "elo1=5"], "exactly two agents"),
         (["--format", "swiss"], "round-robin or gauntlet"),
     ],
 )
