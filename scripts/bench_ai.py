@@ -31,6 +31,7 @@ from ai.match import DEFAULT_ROUND_CAP
 from ai.ratings import wilson
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
+from p2pcards.engine import State
 
 
 @dataclass(frozen=True)
@@ -75,10 +76,10 @@ def play(ai_spec: str, opponent: str, game: str, num_seats: int, number: int) ->
     return GameFigures(state.returns()[ai_seat], times, depths, nodes, searching)
 
 
-def positions(game: str, num_seats: int, count: int) -> list:
+def positions(game: str, num_seats: int, count: int) -> list[State]:
     """`count` decision positions (observations with a choice) from greedy games, every
     third decision of games seeded 0, 1, 2..."""
-    found = []
+    found: list[State] = []
     number = 0
     while len(found) < count:
         agents = [make_agent("greedy", seed=number * 10 + s) for s in range(num_seats)]
@@ -103,9 +104,9 @@ def positions(game: str, num_seats: int, count: int) -> list:
 def calibrate(think_ms: float, count: int) -> None:
     """Nodes per CPU millisecond of a `think_ms` search, per game and seat count; then the
     table for `NODES_PER_MS`."""
-    table = {}
+    table: dict[str, dict[int, int]] = {}
     for game in games.names():
-        rates = {}
+        rates: dict[int, int] = {}
         g = games.load(game)
         for num_seats in range(g.min_players, g.max_players + 1):
             nodes, cpu = 0, 0.0
