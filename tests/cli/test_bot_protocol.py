@@ -11,14 +11,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import pytest
 from lan_helpers import bot, open_table, result
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 BOT_JS = Path(__file__).resolve().parents[2] / "scripts" / "examples" / "bot.js"
 ENV = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+# No skip without Node.js: scripts/test installs it, and a missing runtime must fail loudly.
+assert shutil.which("node"), "the bot-protocol tests need Node.js (scripts/test installs it)"
 
 
 def conversation(log: Path) -> list[tuple[str, dict[str, Any]]]:
