@@ -6,7 +6,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Told
+from cli.views import RESHUFFLED, Drew, Told, reshuffled
 from cli.wording import Seats, count, listed
 from p2pcards.engine import Action
 from p2pcards.games.getgem import GetGemState
@@ -254,6 +254,8 @@ def narrate(before: GetGemState, event: Event, after: GetGemState, seats: Seats)
     elif isinstance(action, Deal):
         to = event.to if event.to is not None else 0
         told.append(Drew(to, None if action.card is None else card_name(before, action.card).plain))
+    if reshuffled(before, after) and after.game_number() == before.game_number():
+        told.append(RESHUFFLED)
     if after.turns_played() > before.turns_played() and not after.is_terminal():
         told.append(seats.turn(after.turn_seat(), f"turn {after.turns_played()}"))
     if after.game_number() > before.game_number():

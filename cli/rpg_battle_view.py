@@ -4,7 +4,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Told
+from cli.views import RESHUFFLED, Drew, Told, reshuffled
 from cli.wording import Seats, count, listed
 from p2pcards.engine import Action
 from p2pcards.games.rpg_battle import RpgBattleState
@@ -201,6 +201,8 @@ def narrate(
         if seat in before.active_seats() and seat not in after.active_seats()
         and before.characters(seat) and not after.is_terminal()
     )  # fmt: skip
+    if reshuffled(before, after):
+        told.append(RESHUFFLED)
     if after.is_terminal() and not before.is_terminal():
         told.append(result(after, seats))
     elif _turn_begins(before, after):

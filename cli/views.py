@@ -23,6 +23,13 @@ class Drew:
 
 Told = str | Drew  # one item of what a viewer is told: a sentence, or a card drawn
 
+RESHUFFLED = "The deck ran out: the discard pile is shuffled into a new deck."
+
+
+def reshuffled(before: State, after: State) -> bool:
+    """Whether cards were gathered into a new deck during the step."""
+    return after.reshuffles() > before.reshuffles()
+
 
 class GameView(Protocol):
     """What the terminal needs from a game's view module."""

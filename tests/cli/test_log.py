@@ -20,7 +20,7 @@ import cli.table as table_cli
 from ai.agents import make_agent
 from cli.narration import PAGE, Narrator
 from cli.play import answer_to, run_local_game, show_news
-from cli.views import view_for
+from cli.views import RESHUFFLED, view_for
 from cli.wording import Seats, third_person
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
@@ -112,7 +112,8 @@ def test_a_hidden_draw_names_no_card_to_the_other_seats() -> None:
 
 def test_every_character_reaching_0_hp_has_its_ko_line() -> None:
     """Whole random games at 2 to 8 seats: each step that leaves a character at 0 HP tells
-    it, and the end tells who won and why."""
+    it, so does each reshuffle of the discard pile, and the end tells who won and why."""
+    reshuffles = 0
     for seats in (2, 4, 8):
         state = RPG.new_initial_state(seats, round_cap=40)
         dealer, agents = LocalDealer(seats), [make_agent("random", s) for s in range(seats)]
@@ -137,6 +138,9 @@ def test_every_character_reaching_0_hp_has_its_ko_line() -> None:
                     assert any(f"{name} is knocked out (" in n for n in news), news
         assert kos > 0
         assert re.match(r"Game over(: | at the round cap)", narrator.history[-1])
+        assert narrator.history.count(RESHUFFLED) == state.reshuffles()
+        reshuffles += state.reshuffles()
+    assert reshuffles > 0
 
 
 def test_the_final_board_and_the_result_end_a_local_game() -> None:
