@@ -160,8 +160,26 @@ register_agent_stdio_command(app)
 
 def main() -> None:
     """Console-script entry point: usage errors exit 2, failures 1, never a traceback."""
+    # Typer from 0.24 carries its own copy of click; older ones use click itself.
     try:
-        app()
+        from typer._click import exceptions as click_errors
+    except ImportError:  # pragma: no cover - the pinned typer has it
+        from click import exceptions as click_errors  # type: ignore[no-redef]
+
+    try:
+        code = app(standalone_mode=False)
+    except click_errors.NoArgsIsHelpError:  # plain `p2pcards`: rich printed the help making it
+        raise SystemExit(0) from None
+    except click_errors.UsageError as exc:
+        # One line, like every other bad input (docs/cli.md), not click's box.
+        command = exc.ctx.command_path if exc.ctx is not None else "p2pcards"
+        fail(f"{exc.format_message()} (see: {command} -h)")
+        raise SystemExit(USAGE) from None
+    except typer.Abort:  # end of input at a prompt
+        raise SystemExit(INTERRUPTED) from None
+    except click_errors.ClickException as exc:
+        fail(exc.format_message(), exc.exit_code)
+        raise SystemExit(exc.exit_code) from None
     except Exception as exc:
         from p2pcards.errors import P2PCardsError  # imported already by whatever raised it
 
@@ -169,3 +187,4 @@ def main() -> None:
             raise
         fail(str(exc), code=USAGE if isinstance(exc, ValueError) else 1)
         raise SystemExit(USAGE if isinstance(exc, ValueError) else 1) from None
+    raise SystemExit(code if isinstance(code, int) else 0)

@@ -110,7 +110,12 @@ def _value(text: str) -> Any:
 def check_range(option: str, value: float, low: float, high: float) -> None:
     """A usage error unless `low <= value <= high` (one line, exit 2)."""
     if not low <= value <= high:
-        raise fail(f"{option} must be between {low:g} and {high:g}, not {value:g}")
+        raise fail(f"{option} must be between {_number(low)} and {_number(high)}, not {value:g}")
+
+
+def _number(value: float) -> str:
+    """A bound as people write it: 4611686018427387903, 0.1, 3600."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 # One spelling per idea across the commands (docs/cli.md): these are the shared options.

@@ -72,3 +72,26 @@ def test_play_with_round_cap_zero_plays_without_a_cap() -> None:
     # 0 is "no cap" (docs/cli.md); the old meaning of 0 was an error.
     done = run("play", "getgem", "--round-cap", "0", "--seed", "1", stdin="q\n")
     assert done.returncode == 130, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["simulate", "getgem", "--games", "abc"], "'abc' is not a valid int"),
+        (["simulate", "getgem", "--bogus"], "No such option: --bogus"),
+        (["nosuch"], "No such command 'nosuch'"),
+        (["simulate"], "Missing argument"),
+        (["play", "getgem", "--seed", "-3"], "--seed must be between 0 and 9223372036854775807"),
+    ],
+)
+def test_usage_errors_are_one_line_naming_the_help_with_exit_2(args: list[str], says: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    assert says in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_no_arguments_shows_the_help_and_succeeds() -> None:
+    done = run()
+    assert done.returncode == 0
+    assert "Usage: p2pcards" in done.stdout and "tournament" in done.stdout
