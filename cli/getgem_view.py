@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.views import RESHUFFLED, Drew, Told, reshuffled
-from cli.wording import Seats, count, listed
+from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
 from p2pcards.games.getgem import GetGemState
 from p2pcards.games.getgem.actions import (
@@ -112,18 +112,19 @@ def board(state: GetGemState, seats: Seats) -> RenderableType:
     return Group(*parts)
 
 
-def prompt(state: GetGemState) -> str:
+def prompt(state: GetGemState, seats: Seats) -> str:
     """The question the current decision asks, in words."""
     d = state.decision()
     if d.kind == "pick":
         return "Draft a character:"
     if d.kind == "window":
+        chooser = seats.label(d.actor or 0)
         return (
-            f"Seat {d.actor} chose you for {effect_name(str(d.effect))}. "
+            f"{sentence(chooser)} chose you for {effect_name(str(d.effect))}. "
             "Answer with a Barrier, or let it happen?"
         )
     if d.kind == "push":
-        return f"Steal & Push: give seat {d.target} one card of your hand:"
+        return f"Steal & Push: give {seats.label(d.target or 0)} one card of your hand:"
     if d.kind == "dig":
         return "Excavation Arm: discard one card of your hand:"
     if d.kind == "take-back":
@@ -294,7 +295,7 @@ def _pass(
     chooser, effect = d.actor or 0, str(d.effect)
     told = [f"{seats.says(actor, 'let')} it happen."]
     if effect == "full-exchange":
-        told.append(f"{seats.label(chooser).capitalize()} and {seats.label(actor)} swap hands.")
+        told.append(f"{sentence(seats.label(chooser))} and {seats.label(actor)} swap hands.")
         if seats.you in (chooser, actor):
             told.append(f"You now hold {_listed(after, after.hand(seats.you or 0))}.")
     elif effect == "peeping-draw":

@@ -107,7 +107,7 @@ def show_choices(obs: State, narrator: Narrator, console: Console) -> list[Actio
     actions = obs.legal_actions()
     show_news(narrator, console)
     console.print(view.board(obs, narrator.seats))
-    console.print(f"[bold]{escape(view.prompt(obs))}[/]")
+    console.print(f"[bold]{escape(view.prompt(obs, narrator.seats))}[/]")
     for i, action in enumerate(actions, 1):
         console.print(f"  [cyan]{i:2}[/]  {view.describe_choice(obs, action)}")
     return actions

@@ -5,7 +5,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.views import RESHUFFLED, Drew, Told, reshuffled
-from cli.wording import Seats, count, listed
+from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
 from p2pcards.games.rpg_battle import RpgBattleState
 from p2pcards.games.rpg_battle.actions import Deal, Discard, EndTurn, Pass, Pick, Play, React, Take
@@ -81,18 +81,17 @@ def board(state: RpgBattleState, seats: Seats) -> RenderableType:
     return Group(*parts)
 
 
-def prompt(state: RpgBattleState) -> str:
+def prompt(state: RpgBattleState, seats: Seats) -> str:
     """The question the current decision asks, in words."""
     d = state.decision()
     if d.kind == "pick":
         return "Draft a character:"
     if d.kind == "play":
-        return f"{_name(state, d.character)} acts. Play a card or pass:"
+        return f"{sentence(_who(state, d.character or '', seats))} acts. Play a card or pass:"
     if d.kind == "react":
-        return (
-            f"{_name(state, d.attacker)} attacks {_name(state, d.character)} for {d.damage} damage."
-            " Answer with a Quick Action?"
-        )
+        attacker = sentence(_who(state, d.attacker or "", seats))
+        target = _who(state, d.character or "", seats)
+        return f"{attacker} attacks {target} for {d.damage} damage. Answer with a Quick Action?"
     if d.kind == "discard":
         left = "s" if d.count > 1 else ""
         return f"An opponent makes you discard {d.count} card{left}. Choose one:"

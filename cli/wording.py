@@ -81,6 +81,11 @@ class Seats:
         return f"{self.label(seat)} {self.verb(seat, verb)}"
 
 
+def sentence(text: str) -> str:
+    """The text with its first letter a capital (the rest untouched, unlike str.capitalize)."""
+    return text[:1].upper() + text[1:]
+
+
 def count(n: int, noun: str) -> str:
     """'1 card', '4 cards'."""
     return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -21,7 +21,7 @@ from ai.agents import make_agent
 from cli.narration import PAGE, Narrator
 from cli.play import answer_to, run_local_game, show_news
 from cli.views import RESHUFFLED, view_for
-from cli.wording import Seats, third_person
+from cli.wording import Seats, sentence, third_person
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State
@@ -285,6 +285,9 @@ def test_verbs_agree_with_their_subject() -> None:
     named = Seats(0, ["Bo", "Cy", "Ann"], by_name=True)
     assert named.says(2, "take back") == "Ann (seat 2) takes back"
     assert named.whose(2) == "Ann's" and named.whose(0) == "your"
+    ai = Seats(0, ["", "AI 1 (greedy)"], by_name=True)
+    assert sentence(f"{ai.label(1)} chose you") == "AI 1 (greedy, seat 1) chose you"
+    assert sentence("seat 1's Vex acts") == "Seat 1's Vex acts"
 
 
 # ----------------------------------------------------------------------- a screenshot
