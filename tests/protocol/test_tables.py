@@ -189,8 +189,10 @@ def test_showing_another_card_than_the_one_played_is_named() -> None:
     def lie(b: Announcement) -> Announcement:
         action = b.payload.get("action", {})
         if action.get("kind") == "play":
+            # Always another card than the one played: a lie that names the truth is none.
+            other = "heal" if action.get("card") != "heal" else "attack"
             return dataclasses.replace(
-                b, payload={**b.payload, "action": {**action, "card": "heal"}}
+                b, payload={**b.payload, "action": {**action, "card": other}}
             )
         return b
 
