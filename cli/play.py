@@ -74,11 +74,11 @@ def run_local_game(
 
 
 def finish(final: State, narrator: Narrator, console: Console) -> None:
-    """The end of a game: what happened since the person's last decision, the final board
-    (its result is the last line told)."""
+    """The end of a game: what happened since the person's last decision, the final board,
+    and the result (the last line told) if the game reached its end."""
     show_news(narrator, console)
     console.print(narrator.view.board(final, narrator.seats))
-    if narrator.history:
+    if narrator.history and final.is_terminal():
         console.print(f"[bold]{escape(narrator.history[-1])}[/]")
 
 

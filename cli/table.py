@@ -132,9 +132,10 @@ class Terminal:
         self.narrator.watch(before, action)
 
     def finish(self) -> None:
-        """The end of the game: the news since the last decision, the final board, the result."""
+        """The end of the table: the news since the last decision, the last board, and the
+        result if the game reached its end (a table can also stop early)."""
         final = None if self.narrator is None else self.narrator.last
-        if self.narrator is not None and final is not None and final.is_terminal():
+        if self.narrator is not None and final is not None:
             finish(final, self.narrator, out)
 
     def _start(self) -> asyncio.Queue[str | None]:
