@@ -12,6 +12,7 @@ import io
 import re
 from collections.abc import Callable, Iterator, Sequence
 
+import pytest
 from replica_helpers import sightings
 from replica_helpers import told as told_to
 from rich.console import Console
@@ -337,9 +338,11 @@ def test_the_news_and_the_board_as_the_person_sees_them() -> None:
     assert screen == SCREEN
 
 
-def test_a_seat_at_a_table_is_told_the_same_with_players_names() -> None:
+def test_a_seat_at_a_table_is_told_the_same_with_players_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The LAN terminal tells its replica's steps (seen before they apply) with the roster's
-    names, and ends with the final board."""
+    names, and a table that stops shows the last board (no result: the game did not end)."""
     terminal = table_cli.Terminal()
     terminal.names[:] = ["Bo", "Ann"]
     state, replica = RPG.new_initial_state(2), RPG.new_initial_state(2).observation(0)
@@ -360,6 +363,11 @@ def test_a_seat_at_a_table_is_told_the_same_with_players_names() -> None:
     assert "Ann's Sera counters with Counter: the 12 damage goes back to Vex." in lines
     assert "your Vex is knocked out (1 → 0 HP)." in lines
     assert replica.public_digest() == state.public_digest()
+    out = console()
+    monkeypatch.setattr(table_cli, "out", out)
+    terminal.finish()
+    text = out.export_text()
+    assert "Ann (seat 1)" in text and "your hand" in text and "Game over" not in text
 
 
 def test_every_step_of_random_games_is_told_to_every_seat_and_a_spectator() -> None:
