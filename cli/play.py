@@ -49,7 +49,7 @@ def run_local_game(
     Before each of the person's decisions, everything since the last one is told; at the
     end, the rest, the final board and the result.
 
-    With `explain`, each searching agent's move is followed by what its search thought.
+    With `explain`, each searching agent's move is preceded by what its search thought.
     """
     narrator = Narrator(view, Seats(you, local_names(agents, state.num_players)))
     seen = state.observation(you)
