@@ -32,6 +32,7 @@ from cli.play import Quit, answer_to, finish, prompt_line, show_choices
 from cli.views import view_for
 from cli.wording import Seats
 from p2pcards.engine import Action, State
+from p2pcards.errors import P2PCardsError
 from protocol.discovery import Beacon
 from protocol.discovery import announce as announce_table
 from protocol.errors import LocalProtocolError, ProtocolError
@@ -129,7 +130,10 @@ class Terminal:
         if self.narrator is None:
             seats = Seats(before.viewer, self.names, by_name=True)
             self.narrator = Narrator(view_for(before.game.name), seats)
-        self.narrator.watch(before, action)
+        try:
+            self.narrator.watch(before, action)
+        except P2PCardsError as exc:  # the log must never stop the table
+            self.narrator.tell([f"(a step this terminal cannot tell: {exc})"])
 
     def finish(self) -> None:
         """The end of the table: the news since the last decision, the last board, and the
