@@ -314,8 +314,8 @@ class RpgBattleState(SlotState[Rules]):
                 yield _play(card.id, chars[c].id)
         elif effect == "attack-all":
             yield _play(card.id)
-        elif effect == "heal":  # any character with damage, either side (rules.md §8)
-            for c in self._everyone_from(seat):
+        elif effect == "heal":  # one of your own with damage (rules.md §8)
+            for c in self._lineup[seat]:
                 if 0 < hp[c] < chars[c].hp:
                     yield _play(card.id, chars[c].id)
         elif effect == "heal-all":
@@ -323,14 +323,14 @@ class RpgBattleState(SlotState[Rules]):
                 yield _play(card.id)
         elif effect == "absorb":  # "up to": every amount from 1 (rules.md §10)
             most = chars[actor].mag * card.power
-            for c in self._everyone_from(seat):
+            for c in self._lineup[seat]:
                 if c != actor and hp[c] > 0:
                     name = chars[c].id
                     for amount in range(1, min(most, chars[c].hp - hp[c]) + 1):
                         yield _play(card.id, name, amount=amount)
-        elif effect == "revive":  # a KO'd character of a seat still in (rules.md §8)
-            for c in self._everyone_from(seat):
-                if hp[c] == 0 and self._seat_alive(self._owner[c]):
+        elif effect == "revive":  # one of your own KO'd (rules.md §8)
+            for c in self._lineup[seat]:
+                if hp[c] == 0:
                     yield _play(card.id, chars[c].id)
         elif effect in ("discard", "steal"):
             for other in range(self._n):
@@ -398,10 +398,10 @@ class RpgBattleState(SlotState[Rules]):
         if any(True for _ in self._effective_plays(card)):
             what = {
                 "attack": "an opposing active character",
-                "heal": "an active character with damage",
-                "absorb": "another active character with damage, and an amount from 1 to "
-                "MAG x power, no more than that damage",
-                "revive": "a knocked-out character of a seat still in the game",
+                "heal": "an active character of yours with damage",
+                "absorb": "another active character of yours with damage, and an amount from 1 "
+                "to MAG x power, no more than that damage",
+                "revive": "a knocked-out character of yours",
                 "discard": "an opponent holding a card",
                 "steal": "an opponent holding a card",
             }.get(card.effect, "no target")
@@ -651,14 +651,6 @@ class RpgBattleState(SlotState[Rules]):
     def _seat_alive(self, seat: int) -> bool:
         hp = self._hp
         return any(hp[c] > 0 for c in self._lineup[seat])
-
-    def _everyone_from(self, seat: int) -> list[int]:
-        """Every drafted character: the seat's own left to right, then the next seats' round
-        the table, each left to right (the order targets are offered in)."""
-        out: list[int] = []
-        for i in range(self._n):
-            out.extend(self._lineup[(seat + i) % self._n])
-        return out
 
     def _opposing_active(self, seat: int) -> list[int]:
         """Opposing active characters, from the next seat round the table, each left to right."""
