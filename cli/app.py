@@ -136,19 +136,13 @@ def play(
     state = g.new_initial_state(n, round_cap=cap, **options)
     agents_by_seat = {s: make_agent(spec, seed * 1000 + s) for s, spec in enumerate(specs, 1)}
     try:
-        final = run_local_game(
+        run_local_game(  # it ends with the final board and who won, and why
             state, view_for(g.name), agents_by_seat, LocalDealer(seed), out, out.input,
             explain=explain,
         )  # fmt: skip
     except (Quit, KeyboardInterrupt):
         out.print(f"\nYou left the table. Replay this deal with --seed {seed}.")
         raise typer.Exit(INTERRUPTED) from None
-    winners = [s for s, r in enumerate(final.returns()) if r > 0]
-    if winners == [0]:
-        out.print("[bold green]You win![/]")
-    else:
-        names = ", ".join("you" if s == 0 else f"seat {s}" for s in winners)
-        out.print(f"[bold]Game over.[/] Winner: {names}.")
 
 
 register_table_commands(app)
