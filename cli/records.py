@@ -6,6 +6,7 @@ what is shown and judged is what the evidence gives, never an unsigned record.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -50,44 +51,78 @@ def _where_it_stops(table: TablePeer) -> str:
     return f"after {len(table.steps)} steps, waiting for messages of {who}"
 
 
-def audit(path: FileArg) -> None:
+def audit(
+    path: FileArg,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the verdict as one JSON object.")
+    ] = False,
+) -> None:
     """Re-check a saved table from its signed messages: every signature and chain, every
     move, shuffle and key against the disclosed secrets, and who (if anyone) cheated."""
     from protocol.savefile import faults_of
 
     saved, table = _rebuilt(path)
-    out.print(
+    lines = [
         f"{escape(str(path))}: {saved.roster.game}, {saved.num_seats} seats, saved by seat "
         f"{saved.seat}; {len(saved.envelopes)} signed messages, every signature and chain "
         "checks out, and the game replays from them."
-    )
+    ]
     outcome = table.outcome
-    if outcome is None:
-        if saved.verdict is not None:
-            out.print(
-                f"[bold red]Evidence missing:[/] the file says the game ended "
-                f"({saved.verdict['ended']}), but its signed messages stop "
-                f"{_where_it_stops(table)}."
-            )
-            raise typer.Exit(FAILURE)
-        out.print(
+    faults = [] if outcome is None else outcome.faults
+    notes = [] if outcome is None else outcome.notes
+    if outcome is None and saved.verdict is not None:
+        verdict = "evidence-missing"
+        lines.append(
+            f"[bold red]Evidence missing:[/] the file says the game ended "
+            f"({escape(str(saved.verdict['ended']))}), but its signed messages stop "
+            f"{_where_it_stops(table)}."
+        )
+    elif outcome is None:
+        verdict = "unfinished"
+        lines.append(
             f"Unfinished: the game stopped {_where_it_stops(table)}. What was played checks "
             "out so far; the shuffles are checked once the secrets are disclosed."
         )
-        return
-    if saved.verdict is not None and set(faults_of(saved.verdict)) != set(outcome.faults):
-        out.print("[bold red]The verdict saved in the file is not the one the evidence gives.[/]")
+    elif saved.verdict is not None and set(faults_of(saved.verdict)) != set(outcome.faults):
+        verdict = "verdict-mismatch"
+        lines.append(
+            "[bold red]The verdict saved in the file is not the one the evidence gives.[/]"
+        )
+    else:
+        labels = {"cheat": "cheated", "silent": "silent", "left": "left"}
+        lines += [f"  {labels[fault.kind]}: {escape(str(fault))}" for fault in faults]
+        lines += [f"  unchecked: {escape(note)}" for note in notes]
+        if outcome.cheaters or outcome.ended == "aborted":
+            verdict = "fault"
+            lines.append(f"[bold red]The table stopped on a fault[/] ({outcome.ended}).")
+        else:
+            verdict = "passed"
+            ended = (
+                "The game ended" if outcome.ended == "finished" else "The table ended by forfeit"
+            )
+            lines.append(f"{ended}. Audit passed: every move, shuffle and key checks out.")
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "file": str(path), "game": saved.roster.game, "seats": saved.num_seats,
+                    "saved_by": saved.seat, "messages": len(saved.envelopes),
+                    "verdict": verdict,
+                    "ended": None if outcome is None else outcome.ended,
+                    "faults": [
+                        {"seat": f.seat, "step": f.step, "kind": f.kind, "reason": f.reason}
+                        for f in faults
+                    ],
+                    "unchecked": list(notes),
+                }
+            )
+        )  # fmt: skip
+    else:
+        for line in lines:
+            out.print(line)
+    # An unfinished game is no failure: what was played checks out so far.
+    if verdict not in ("passed", "unfinished"):
         raise typer.Exit(FAILURE)
-    for fault in outcome.faults:
-        label = {"cheat": "cheated", "silent": "silent", "left": "left"}[fault.kind]
-        out.print(f"  {label}: {escape(str(fault))}")
-    for note in outcome.notes:
-        out.print(f"  unchecked: {escape(note)}")
-    if outcome.cheaters or outcome.ended == "aborted":
-        out.print(f"[bold red]The table stopped on a fault[/] ({outcome.ended}).")
-        raise typer.Exit(FAILURE)
-    ended = "The game ended" if outcome.ended == "finished" else "The table ended by forfeit"
-    out.print(f"{ended}. Audit passed: every move, shuffle and key checks out.")
 
 
 def replay(

@@ -65,6 +65,12 @@ def test_getgem_at_a_lan_table_with_a_person_a_bot_and_the_hosts_ai(tmp_path: Pa
     )
     assert replayed.returncode == 0, replayed.stderr
     assert "Winner: seat" in replayed.stdout or "before its end" in replayed.stdout
+    audited = subprocess.run(
+        [P2PCARDS, "audit", "--json", str(saved)], capture_output=True, text=True, env=ENV
+    )
+    verdict = json.loads(audited.stdout)
+    assert audited.returncode == 0 and verdict["verdict"] == "passed", audited.stdout
+    assert verdict["game"] == "getgem" and verdict["seats"] == 3 and verdict["faults"] == []
 
 
 def test_a_wrong_secret_or_fingerprint_is_refused_and_the_table_still_plays(tmp_path: Path) -> None:
