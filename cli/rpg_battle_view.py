@@ -136,6 +136,9 @@ def _describe_play(state: RpgBattleState, action: Play) -> str:
         text += f"{state.hp(action.target)}/{t.hp})"
     elif action.seat is not None:
         text += f" → seat {action.seat} ({state.hand_size(action.seat)} cards)"
+    if action.target is None and action.seat is None and card.effect in AIMED:
+        # Offered once when nothing fits (rules.md §10): say so, not what the card could do.
+        return f"{text}: [dim]nothing to act on; played to no effect, it leaves your hand[/]"
     moved = _moved(action)
     effect = {
         "attack": f"{actor.str * power} damage",

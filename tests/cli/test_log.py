@@ -399,3 +399,28 @@ def test_every_step_of_random_games_is_told_to_every_seat_and_a_spectator() -> N
                 narrators[v].saw(before[v], action, seen(state, v))
         if state.is_terminal():
             assert all(n.history[-1].startswith("Game over") for n in narrators.values())
+
+
+def test_a_card_with_nothing_to_act_on_says_it_does_nothing_in_the_menu() -> None:
+    # Rulebook line 30: "you may have them take one action by playing a card from your
+    # hand" -- a card with nothing to act on may still be played (rules.md §10), and the
+    # menu must not promise an effect it will not have.
+    from cli import rpg_battle_view
+    from p2pcards import games
+    from p2pcards.games.rpg_battle.actions import Play
+
+    state = games.load("rpg-battle").new_initial_state(2)
+    dealer = LocalDealer(1)
+    while not (
+        not state.is_chance_node()
+        and any(isinstance(a, Play) and a.target is None and a.seat is None
+                and state.card_type(a.card).effect == "absorb" for a in state.legal_actions())
+    ):  # fmt: skip
+        state.apply_action(
+            dealer.sample(state) if state.is_chance_node() else state.legal_actions()[-1]
+        )
+    idle = next(
+        a for a in state.legal_actions()
+        if isinstance(a, Play) and a.target is None and state.card_type(a.card).effect == "absorb"
+    )  # fmt: skip
+    assert "played to no effect" in rpg_battle_view.describe_choice(state, idle)
