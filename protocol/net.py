@@ -435,6 +435,10 @@ class Node:
         self._playing = False  # play() is running: links send what follows from a message
         self._writer: SaveWriter | None = None
         self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
+        # Seats on a new link whose "resume" has not come: what they hold is unknown until it
+        # does, and sending from the old link's count would put later messages before the
+        # ones lost with it (a rejoining seat would see a gap and blame an honest sender).
+        self._awaiting_resume: set[int] = set()
         self._done_links: set[int] = set()  # seats that said bye or closed their link
         self._finished_seats: set[int] = set()  # seats that said bye: done, not gone
         self._link_done = asyncio.Event()
@@ -832,6 +836,7 @@ class Node:
 
     def _link(self, seat: int, conn: Connection) -> None:
         self.links[seat] = conn
+        self._awaiting_resume.add(seat)
         self._done_links.discard(seat)
         if seat in self._absent:
             del self._absent[seat]
@@ -863,6 +868,7 @@ class Node:
             if kind == "resume":
                 # Send from where the seat says it stands; what it already has it drops.
                 self._link_sent[seat] = int_field(message, "next", 0, 1 << 62)
+                self._awaiting_resume.discard(seat)
                 self._wake.set()
                 return
             if kind != "env":
@@ -1168,7 +1174,7 @@ class Node:
         table.outbox.clear()  # we send from `table.sent`, per link, which also serves resends
         for seat, conn in list(self.links.items()):
             start = self._link_sent.get(seat, 0)
-            if start >= len(table.sent) or conn.closed:
+            if start >= len(table.sent) or conn.closed or seat in self._awaiting_resume:
                 continue  # a dead link: the seat asks again (resume) when it is back
             self._link_sent[seat] = len(table.sent)
             try:
