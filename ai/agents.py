@@ -119,19 +119,7 @@ def known_agents() -> list[str]:
 
 def split_specs(text: str) -> list[str]:
     """Agent specs from a comma-separated list; commas inside quotes belong to a spec."""
-    specs, current, quote = [], "", ""
-    for ch in text:
-        if ch == quote:
-            quote = ""
-        elif not quote and ch in "\"'":
-            quote = ch
-        if ch == "," and not quote:
-            specs.append(current)
-            current = ""
-        else:
-            current += ch
-    specs.append(current)
-    return [spec.strip() for spec in specs if spec.strip()]
+    return [spec.strip() for spec in _split_outside_quotes(text, ",") if spec.strip()]
 
 
 def split_label(spec: str) -> tuple[str, str]:
@@ -164,6 +152,7 @@ def spec_label(spec: str) -> str:
 
 
 def _split_outside_quotes(text: str, separator: str) -> list[str]:
+    """`text` cut at each `separator` that is not inside quotes (the quotes are kept)."""
     parts, current, quote = [], "", ""
     for ch in text:
         if ch == quote:
