@@ -8,13 +8,13 @@ games' evaluations are weighted sums of features whose weights live in
 
 from __future__ import annotations
 
-import importlib
 import operator
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
+from p2pcards import games
 from p2pcards.engine import State
 from p2pcards.errors import P2PCardsError
 
@@ -80,17 +80,13 @@ def relative(scores: Sequence[float], scale: float) -> list[float]:
     return values
 
 
-# game -> module whose `make_evaluation()` builds it; imported on first use.
-_MODULES = {"rpg-battle": "ai.rpg_battle_eval", "getgem": "ai.getgem_eval"}
 _LOADED: dict[str, Evaluation] = {}
 
 
 def evaluation(game_name: str) -> Evaluation:
-    """The evaluation function of a game, its weights read once."""
+    """The evaluation function of a game, built by what its registration names
+    (`GameInfo.evaluation`) and its weights read once."""
     if game_name not in _LOADED:
-        module = _MODULES.get(game_name)
-        if module is None:
-            raise ValueError(f"no evaluation function for {game_name!r}")
-        make = importlib.import_module(module).make_evaluation
+        make = cast(Callable[[], Evaluation], games.resolve(games.info(game_name).evaluation))
         _LOADED[game_name] = make()
     return _LOADED[game_name]

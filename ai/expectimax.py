@@ -7,15 +7,16 @@ action's value over the samples.
 
 In a search tree the AI's seat maximises and chance nodes average their outcomes
 by probability. Other seats either maximise their own evaluation (max-n) or
-minimise ours. With two seats the two are the same, since the evaluation is
-zero-sum; with `paranoid` they are the same by definition. Such two-sided trees
+minimise ours. With two seats of a zero-sum game (`GameInfo.zero_sum` in the
+registry) the two are the same, since the evaluation is zero-sum too; with
+`paranoid` they are the same by definition. Such two-sided trees
 are searched with alpha-beta at decision nodes and Star1 at chance nodes (a
 chance node is cut off once its searched outcomes, with the rest at the
 evaluation's bounds, cannot reach the window), which is what lets the search go
 a decision or two deeper in the same time. Star2 (`probe`: one move of each
 child searched first, to bound the chance node before Star1) is there too, off by
-default since it does not pay here. Max-n trees (three or more seats) are
-searched without pruning.
+default since it does not pay here. Max-n trees (three or more seats, or two seats
+of a game that is not zero-sum) are searched without pruning.
 
 Chance steps are sampled, not enumerated: a card draw has twenty-odd outcomes and a
 refill draws five in a row. By default (`chance_width=1`) each chance step follows
@@ -54,6 +55,7 @@ from enum import Enum
 
 from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
+from p2pcards import games
 from p2pcards.engine import Action, State
 
 
@@ -551,7 +553,8 @@ class ExpectimaxAgent:
         world = observation.determinize(rng)
         seat, n = observation.current_player(), observation.num_players
         evaluate, salt = evaluation(observation.game.name), rng.getrandbits(64)
-        if self.prune and (self.paranoid or n == 2):
+        two_sided = self.paranoid or (n == 2 and games.info(observation.game.name).zero_sum)
+        if self.prune and two_sided:
             search: _TwoSided | _MaxN = _TwoSided(
                 seat, n, evaluate, self.chance_width, budget, salt, self.probe
             )

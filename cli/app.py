@@ -76,8 +76,8 @@ def list_games() -> None:
     from p2pcards import games
 
     table = Table("game", "title", "seats")
-    for name in games.names():
-        game = games.load(name)
+    for name in games.names():  # from the registry: no game is imported
+        game = games.info(name)
         table.add_row(name, game.title, f"{game.min_players}–{game.max_players}")
     out.print(table)
 

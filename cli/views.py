@@ -1,11 +1,11 @@
 """Which terminal view draws which game, and what every view provides."""
 
-import importlib
 from typing import Protocol, cast
 
 from rich.console import RenderableType
 
 from cli.wording import Seats
+from p2pcards import games
 from p2pcards.engine import Action, State
 from p2pcards.history import Event
 
@@ -44,10 +44,7 @@ class GameView(Protocol):
     def is_reaction(self, state: State) -> bool: ...
 
 
-# game name -> its view module, imported on first use (each loads its game's cards).
-_VIEWS: dict[str, str] = {"getgem": "cli.getgem_view", "rpg-battle": "cli.rpg_battle_view"}
-
-
 def view_for(game_name: str) -> GameView:
-    """The view module of a game."""
-    return cast(GameView, importlib.import_module(_VIEWS[game_name]))
+    """The view of a game, where its registration says (`GameInfo.view`), imported on first
+    use (each view loads its game's cards)."""
+    return cast(GameView, games.resolve(games.info(game_name).view))

@@ -1,33 +1,149 @@
-"""The registry of games: `load(name)` and `names()`."""
+"""The registry of games: each game registers once, with its metadata (DESIGN.md §9).
+
+`names()`, `info(name)` and `load(name)`. A `GameInfo` is what the rest of the program may
+know of a game without importing it: seats, whether it is zero-sum, whether seats bring their
+own decks and by which rules, the options `new_initial_state` takes, a typical length, and
+where its terminal view and its evaluation live. Those two are "module:attribute" strings,
+since `p2pcards` imports neither `cli` nor `ai`: the CLI and the AI resolve them on first
+use. Nothing here imports a game, so the registry stays cheap to import (the command line's
+start-up reads it); `load` imports the game's module on first use.
+
+One conformance suite (tests/p2pcards/test_conformance.py) runs over every registered game,
+as OpenSpiel's simulation test does over its `GameType`s.
+"""
+
+from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
 from p2pcards.engine import Game
 from p2pcards.errors import UnknownGameError
 
-# name -> module that defines GAME; modules are imported on first use so the
-# registry stays cheap to import.
-_MODULES: dict[str, str] = {
-    "getgem": "p2pcards.games.getgem",
-    "rpg-battle": "p2pcards.games.rpg_battle",
+
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """One option of `Game.new_initial_state`: its name, its default, and what it does."""
+
+    name: str
+    default: int | bool | None
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game's registration: what callers may know without importing it."""
+
+    name: str
+    title: str
+    module: str
+    """The module whose `GAME` is the game."""
+    min_players: int
+    max_players: int
+    zero_sum: bool
+    """Whether the returns always sum to the same total (OpenSpiel's zero- or constant-sum),
+    so that with two seats one seat's gain is the other's loss: search may then let the
+    other seat minimise our value (alpha-beta) instead of maximising its own."""
+    own_decks: bool
+    """Whether each seat plays its own deck (a CCG) rather than one shared deck."""
+    deck_rules: str | None
+    """For own decks: the deck-building rules, in a line (None for a shared deck)."""
+    options: tuple[GameOption, ...]
+    """What `new_initial_state` accepts besides the seat count."""
+    typical_length: int
+    """Steps (decisions and chance outcomes) a 2-seat game with random moves and its
+    default options typically takes: for sizing caps, budgets and tests."""
+    view: str
+    """"module:attribute" of the terminal view (cli.views.GameView); a module alone is
+    the view."""
+    evaluation: str
+    """"module:attribute" of the callable that builds the AI's evaluation
+    (ai.evaluation.Evaluation)."""
+
+    def option(self, name: str) -> GameOption:
+        """The option called `name`; KeyError if the game has none."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+
+_ROUND_CAP = GameOption(
+    "round_cap", None, "rounds (one turn of each seat) before the game ends; None: no cap"
+)
+
+_REGISTRY: dict[str, GameInfo] = {
+    info.name: info
+    for info in (
+        GameInfo(
+            name="getgem",
+            title="GETGEM",
+            module="p2pcards.games.getgem",
+            min_players=2,
+            max_players=5,
+            zero_sum=True,  # one winner takes 1, or the winners share it
+            own_decks=False,
+            deck_rules=None,
+            options=(
+                _ROUND_CAP,
+                GameOption(
+                    "turn_cap", None, "turns in all before the game ends (not with round_cap)"
+                ),
+                GameOption("first_player", 0, "the seat that plays first"),
+                GameOption("match", False, "play games until a seat has 10 points"),
+                GameOption("characters", False, "draft the expansion's character cards first"),
+            ),
+            typical_length=110,
+            view="cli.getgem_view",
+            evaluation="ai.getgem_eval:make_evaluation",
+        ),
+        GameInfo(
+            name="rpg-battle",
+            title="RPG Battle Card Game",
+            module="p2pcards.games.rpg_battle",
+            min_players=2,
+            max_players=8,
+            zero_sum=True,  # the last side standing takes 1, or the survivors share it
+            own_decks=False,
+            deck_rules=None,
+            options=(_ROUND_CAP,),
+            typical_length=240,
+            view="cli.rpg_battle_view",
+            evaluation="ai.rpg_battle_eval:make_evaluation",
+        ),
+    )
 }
 _LOADED: dict[str, Game] = {}
 
 
 def names() -> list[str]:
     """Names of every game, sorted."""
-    return sorted(_MODULES)
+    return sorted(_REGISTRY)
+
+
+def info(name: str) -> GameInfo:
+    """The registration of the game called `name`; UnknownGameError lists the known ones."""
+    registered = _REGISTRY.get(name)
+    if registered is None:
+        raise UnknownGameError(name, names())
+    return registered
 
 
 def load(name: str) -> Game:
     """The game called `name`; UnknownGameError lists the known ones."""
     game = _LOADED.get(name)
     if game is None:
-        module_name = _MODULES.get(name)
-        if module_name is None:
-            raise UnknownGameError(name, names())
+        module_name = info(name).module
         game = importlib.import_module(module_name).GAME
         if not isinstance(game, Game):
             raise TypeError(f"{module_name}.GAME is not a Game")
         _LOADED[name] = game
     return game
+
+
+def resolve(target: str) -> object:
+    """The object a "module:attribute" string names (a module alone: the module), imported now:
+    how the CLI and the AI find a registered game's view and evaluation."""
+    module_name, _, attribute = target.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute) if attribute else module

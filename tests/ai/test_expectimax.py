@@ -4,13 +4,17 @@ The positions are played from the draft (tests/ai/positions.py). Each right move
 under several seeds, that is several sets of sampled worlds, so a test does not pass by luck.
 """
 
+import dataclasses
+import random
+
 import pytest
 from positions import last_stand, two_seat_position, wounded_vex
 
 from ai.agents import make_agent
 from ai.errors import AgentSpecError
-from ai.expectimax import ExpectimaxAgent
+from ai.expectimax import ExpectimaxAgent, _Budget, _MaxN, _TwoSided
 from ai.match import play_match
+from p2pcards import games
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
 
 SEEDS = range(4)
@@ -144,6 +148,21 @@ def test_pruning_changes_no_value_and_saves_nodes(paranoid: bool, probe: bool) -
     assert pruned.last.values == pytest.approx(full.last.values, abs=1e-9)
     if not probe:
         assert pruned.last.nodes < full.last.nodes
+
+
+@pytest.mark.parametrize("zero_sum", [True, False])
+def test_two_seats_search_two_sided_only_in_a_zero_sum_game(
+    zero_sum: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With two seats, the other seat minimising our value is the same as it maximising its
+    # own only if the game is zero-sum, as the registry says it is (GameInfo.zero_sum).
+    info = dataclasses.replace(games.info("rpg-battle"), zero_sum=zero_sum)
+    monkeypatch.setitem(games._REGISTRY, "rpg-battle", info)
+    observation = wounded_vex("attack-iii", mystra_hit=False).observation(0)
+    assert observation.num_players == 2
+    searcher = ExpectimaxAgent(1, nodes=100)
+    sample = searcher._sample(observation, random.Random(1), _Budget(100, None, 0.0))
+    assert isinstance(sample.search, _TwoSided if zero_sum else _MaxN)
 
 
 def test_the_whole_budget_goes_into_samples_that_count() -> None:

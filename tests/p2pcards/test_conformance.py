@@ -1,0 +1,366 @@
+"""The conformance suite: one set of checks over every registered game (OpenSpiel's simulation
+test), so that a new game registers once and is held to the engine's contract at once.
+
+For each game the cases come from its registration (`games.info`): the fewest, a middling and
+the most seats, and each on/off option turned on, every one under a round cap (the cap every
+game takes) or none. Each case plays a few whole games, a seeded `LocalDealer` at chance nodes
+and uniformly random legal actions elsewhere, and checks at every step: the game ends; every
+physical card is in exactly one place and none is made or lost; no observation names a card its
+seat may not know; replicas driven as a table drives them keep the complete state's public
+digests and equal `observation(seat)`; every action survives JSON and msgpack through
+`game.action_from_json`; a clone is independent of its original; replaying the actions gives
+the same digests; a determinization keeps what its seat knows; `to_json` is plain JSON.
+
+Rules that belong to one game stay in its own tests (test_<game>_rules.py, _properties.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import msgpack
+import pytest
+from replica_helpers import step_replicas
+
+from p2pcards import CHANCE, TERMINAL, games
+from p2pcards.dealer import LocalDealer
+from p2pcards.engine import Action, ChanceOutcome, State
+from p2pcards.errors import GameOptionError, IllegalActionError, UnknownGameError
+from p2pcards.slots import SlotState
+
+SEEDS = range(5)  # games played per table
+ROUND_CAPS = (None, 3, 12)  # no cap, a short one, a long one: each table gets each in turn
+
+
+def _cases() -> Iterator[Any]:
+    """(game, seats, options, round cap, seed) for every registered game."""
+    for name in games.names():
+        info = games.info(name)
+        middle = (info.min_players + info.max_players) // 2
+        tables: list[tuple[int, dict[str, Any]]] = [
+            (n, {}) for n in sorted({info.min_players, middle, info.max_players})
+        ]
+        tables += [  # each on/off option on, at a table one seat more than the fewest
+            (min(info.min_players + 1, info.max_players), {option.name: True})
+            for option in info.options
+            if option.default is False
+        ]
+        for i, (seats, options) in enumerate(tables):
+            label = "-".join([name, f"{seats}seats", *options])
+            for seed in SEEDS:
+                cap = ROUND_CAPS[(i + seed) % len(ROUND_CAPS)]
+                yield pytest.param(
+                    name, seats, options, cap, seed, id=f"{label}-cap{cap or 'none'}-seed{seed}"
+                )
+
+
+CASES = list(_cases())
+
+
+def new_state(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None
+) -> SlotState[Any]:
+    state = games.load(name).new_initial_state(seats, round_cap=round_cap, **options)
+    # The checks read cards through `slots()`, the card model both games share; a game on
+    # another model (own decks, zones) gives the suite its own way to list where cards are.
+    assert isinstance(state, SlotState)
+    return state
+
+
+def max_steps(name: str, seats: int) -> int:
+    """Far more steps than a game should take: a game past this is taken not to end."""
+    return 40 * games.info(name).typical_length * seats
+
+
+def choose(state: State, dealer: LocalDealer, rng: random.Random) -> Action:
+    """The dealer's outcome at a chance node, else a uniformly random legal action."""
+    if state.is_chance_node():
+        return dealer.sample(state)
+    return rng.choice(state.legal_actions())
+
+
+def play(state: State, name: str, seed: int) -> Iterator[Action]:
+    """Play `state` out from `seed`, yielding each action after it is applied; fail if the game
+    does not end."""
+    dealer, rng = LocalDealer(seed), random.Random(seed)
+    for _ in range(max_steps(name, state.num_players)):
+        if state.is_terminal():
+            return
+        action = choose(state, dealer, rng)
+        state.apply_action(action)
+        yield action
+    assert state.is_terminal(), (
+        f"{name} did not end within {max_steps(name, state.num_players)} steps"
+    )
+
+
+def physical(state: State) -> Counter[str]:
+    return Counter(state.game.physical_cards())
+
+
+def known_cards(state: SlotState[Any]) -> Counter[str]:
+    return Counter(card for _, _, card, _ in state.slots() if card is not None)
+
+
+def assert_conserved(state: SlotState[Any]) -> None:
+    """Every physical card is in one place, and the known cards with the ones this state has not
+    seen are exactly the game's cards: none made, none lost, none known twice."""
+    cards = physical(state)
+    slots = list(state.slots())
+    assert sorted(slot for slot, _, _, _ in slots) == list(range(cards.total()))
+    over = known_cards(state) - cards
+    assert not over, f"more copies known than the game has: {dict(over)}"
+    assert known_cards(state) + Counter(state.unseen_cards()) == cards
+    for seat in range(state.num_players):
+        assert [s for s, p, _, _ in slots if p == f"hand:{seat}"] == state.hand_slots(seat)
+    assert [s for s, p, _, _ in slots if p == "deck"] == state.deck_slots()
+
+
+# ------------------------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_registration_agrees_with_the_game(name: str) -> None:
+    """The registry says what the game says; every option it lists is accepted at its default,
+    an option it does not list is refused; its view and evaluation are where it says."""
+    info = games.info(name)
+    game = games.load(name)
+    assert (game.name, game.title) == (info.name, info.title)
+    assert (game.min_players, game.max_players) == (info.min_players, info.max_players)
+    assert type(game).__module__ == info.module
+    assert info.own_decks == (info.deck_rules is not None)
+    assert "round_cap" in {o.name for o in info.options}, "every game can be made to end"
+    for option in info.options:  # one at a time: some exclude others (turn_cap, round_cap)
+        game.new_initial_state(info.min_players, **{option.name: option.default})
+    state = game.new_initial_state(info.min_players)
+    with pytest.raises(GameOptionError):
+        game.new_initial_state(info.min_players, no_such_option=1)
+    view = games.resolve(info.view)
+    for attribute in ("HELP", "board", "prompt", "describe_choice", "narrate", "result"):
+        assert hasattr(view, attribute), f"{info.view} lacks {attribute}"
+    from ai.evaluation import LOSS, WIN, evaluation
+
+    values = evaluation(name).values(state)
+    assert len(values) == info.min_players and all(LOSS <= v <= WIN for v in values)
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_playouts_end_with_every_card_conserved(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """The game ends; at every step its cards are conserved, the seat to act is a seat, chance
+    or the end, legal actions are distinct and accepted, and a deal from the deck is weighted
+    by the cards not yet seen. Returns give each seat a share; a zero-sum game's sum to 1."""
+    state = new_state(name, seats, options, round_cap)
+    rng = random.Random(seed)
+    assert_conserved(state)
+    for _ in play(state, name, seed):
+        assert_conserved(state)
+        for slot, place, card, _ in state.slots():
+            assert (card is None) == (place == "deck"), f"slot {slot} in {place}: {card}"
+        player = state.current_player()
+        assert player in (CHANCE, TERMINAL) or 0 <= player < seats
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            if state.chance_move().kind == "deal" and state.chance_move().pile == "deck":
+                rest = physical(state) - known_cards(state)
+                assert rest.total() == len(state.deck_slots())
+                want = {state.chance_outcome_for(c): n / rest.total() for c, n in rest.items()}
+                assert dict(outcomes) == pytest.approx(want)
+        elif not state.is_terminal():
+            actions = state.legal_actions()
+            assert actions and len(set(actions)) == len(actions)
+            assert actions == state.legal_actions()
+            for action in rng.sample(actions, min(3, len(actions))):
+                assert state.can_apply(action), action
+    assert state.current_player() == TERMINAL and state.legal_actions() == []
+    returns = state.returns()
+    assert len(returns) == seats and all(0.0 <= r <= 1.0 for r in returns)
+    if games.info(name).zero_sum:
+        assert sum(returns) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_observations_leak_nothing(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """Each seat's observation has the public digest, its own hand, and a card exactly where the
+    seat knows the slot; `to_json(seat)` is the observation's own (which cannot name what it
+    does not hold) and plain JSON."""
+    state = new_state(name, seats, options, round_cap)
+    for step, _ in enumerate(play(state, name, seed)):
+        if (step + seed) % 2:  # every other step, the other half in the next seed's game
+            continue
+        truth = {slot: (place, card, mask) for slot, place, card, mask in state.slots()}
+        full = state.to_json()
+        assert json.loads(json.dumps(full)) == full
+        for seat in range(seats):
+            view = state.observation(seat)
+            assert view.viewer == seat
+            assert view.public_digest() == state.public_digest()
+            assert view.hand(seat) == state.hand(seat)
+            assert_conserved(view)
+            for slot, place, card, mask in view.slots():
+                true_place, true_card, true_mask = truth[slot]
+                assert (place, mask) == (true_place, true_mask), f"slot {slot}, seat {seat}"
+                if mask >> seat & 1:
+                    assert card == true_card, f"seat {seat} sees slot {slot} wrongly"
+                else:
+                    assert card is None, f"seat {seat} sees slot {slot} in {place}"
+            seen = state.to_json(seat)
+            assert seen == view.to_json()
+            assert json.loads(json.dumps(seen)) == seen
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_replicas_keep_the_public_digests(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """As a table drives them (replica_helpers: cards opened with `see`, actions applied in
+    their public form, chance outcomes hidden from who may not learn them), every replica
+    keeps the complete state's section digests and holds exactly `observation(seat)` (its
+    decision too, which `to_json` holds); a replica not told which slot an action shows refuses
+    it rather than guess. The complete state, driven the same way, ends exactly as one driven
+    without pins."""
+    state = new_state(name, seats, options, round_cap)
+    plain = state.clone()
+    replicas = {seat: state.observation(seat) for seat in range(seats)}
+    dealer, rng = LocalDealer(seed), random.Random(seed)
+    for _ in range(max_steps(name, seats)):
+        if state.is_terminal():
+            break
+        action = choose(state, dealer, rng)
+        actor = state.current_player()
+        if actor != CHANCE and any(r.cards for r in state.reveals(action)):
+            with pytest.raises(IllegalActionError, match="must pin"):
+                replicas[(actor + 1) % seats].clone().apply_action(action.public())
+        plain.apply_action(action)
+        step_replicas(state, replicas, action)
+        assert list(plain.slots()) == list(state.slots())
+        assert plain.to_json() == state.to_json()
+        digests = state.section_digests()
+        for seat, replica in replicas.items():
+            assert replica.section_digests() == digests, f"seat {seat}'s replica"
+            observed = state.observation(seat)
+            assert list(replica.slots()) == list(observed.slots())
+            assert replica.unseen_cards() == observed.unseen_cards()
+            assert replica.to_json() == state.to_json(seat)
+            assert replica.current_player() == state.current_player()
+            if state.current_player() == seat:
+                assert replica.legal_actions() == state.legal_actions()
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_actions_round_trip_through_json_and_msgpack(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """Every legal action and chance outcome, its public form and its hidden form survive JSON
+    and msgpack through `game.action_from_json`, and read back as what they were."""
+    state = new_state(name, seats, options, round_cap)
+    game = state.game
+    checked: set[Action] = set()
+
+    def check(action: Action) -> None:
+        if action in checked:
+            return
+        checked.add(action)
+        wire = action.to_json()
+        assert game.action_from_json(wire) == action
+        assert type(action).from_json(wire) == action
+        assert game.action_from_json(json.loads(json.dumps(wire))) == action
+        assert game.action_from_json(msgpack.unpackb(msgpack.packb(wire))) == action
+        assert str(action)
+        check(action.public())
+        if isinstance(action, ChanceOutcome):
+            check(action.hidden())
+
+    for action in play(state, name, seed):
+        check(action)
+        if state.is_chance_node():
+            for outcome, _ in state.chance_outcomes():
+                check(outcome)
+        else:
+            for legal in state.legal_actions():
+                check(legal)
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_clones_are_independent(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """Playing on a clone leaves the original as it was, and the original moving on leaves a
+    clone taken before as it was."""
+
+    def snapshot(state: SlotState[Any]) -> tuple[str, dict[str, Any], list[Any]]:
+        return state.public_digest(), state.to_json(), list(state.slots())
+
+    state = new_state(name, seats, options, round_cap)
+    mutator = LocalDealer(seed + 1), random.Random(seed + 1)
+    frozen = state.clone(), snapshot(state)
+    for step, _ in enumerate(play(state, name, seed)):
+        assert snapshot(frozen[0]) == frozen[1], "the original moving on changed a clone"
+        if step % 2:
+            continue
+        before = snapshot(state)
+        twin = state.clone()
+        assert snapshot(twin) == before
+        for _ in range(6):
+            if twin.is_terminal():
+                break
+            twin.apply_action(choose(twin, *mutator))
+        assert snapshot(state) == before, "playing a clone changed the original"
+        frozen = state.clone(), before
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_replays_give_the_same_digests(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """The same initial state and actions give the same section digests at every step."""
+    first = new_state(name, seats, options, round_cap)
+    actions, digests = [], []
+    for action in play(first, name, seed):
+        actions.append(action)
+        digests.append(first.section_digests())
+    replay = new_state(name, seats, options, round_cap)
+    for action, expected in zip(actions, digests, strict=True):
+        replay.apply_action(action)
+        assert replay.section_digests() == expected
+    assert replay.to_json() == first.to_json()
+    assert replay.search_key() == first.search_key()
+    assert list(replay.slots()) == list(first.slots())
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_determinized_worlds_agree_with_the_observation(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """A determinization of a seat's observation is a complete state with the same public
+    digest, conserves the cards, and keeps every card that seat knows."""
+    state = new_state(name, seats, options, round_cap)
+    rng = random.Random(seed)
+    for step, _ in enumerate(play(state, name, seed)):
+        if step % 5:
+            continue
+        view = state.observation(step % seats)
+        world = view.determinize(rng)
+        assert world.viewer is None and world.public_digest() == state.public_digest()
+        assert_conserved(world)
+        for (slot, place, card, _), (_, _, seen, _) in zip(
+            world.slots(), view.slots(), strict=True
+        ):
+            assert seen is None or card == seen, f"slot {slot} changed"
+            assert (card is None) == (place == "deck")
+
+
+def test_an_unknown_game_is_refused_with_the_known_ones() -> None:
+    """The registry names the games it knows when asked for one it does not."""
+    for ask in (games.info, games.load):
+        with pytest.raises(UnknownGameError, match="known games: " + ", ".join(games.names())):
+            ask("no-such-game")
