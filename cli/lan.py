@@ -150,9 +150,9 @@ def host(
     bind = check_address("--bind", bind)
     advertised = advertised_address(bind, advertise)
     identity, directory = load_identity(home)
-    decide, watch = decider(agent, 0)
+    decide, watch, finish = decider(agent, 0)
     seat = LocalSeat(
-        identity, check_name(name or "host"), decide, directory, watch=watch,
+        identity, check_name(name or "host"), decide, directory, watch=watch, finish=finish,
         test_seed=insecure_test_seed(),
     )  # fmt: skip
     plan = HostPlan(
@@ -225,9 +225,9 @@ def join(
         except InviteError as exc:
             raise fail(str(exc)) from None
     identity, directory = load_identity(home)
-    decide, watch = decider(agent, 1)
+    decide, watch, finish = decider(agent, 1)
     seat = LocalSeat(
-        identity, check_name(name or "player"), decide, directory, watch=watch,
+        identity, check_name(name or "player"), decide, directory, watch=watch, finish=finish,
         test_seed=insecure_test_seed(),
     )  # fmt: skip
     with trace_file(trace) as trace_out:

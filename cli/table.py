@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -80,7 +80,15 @@ def insecure_test_seed() -> int | None:
     return int(value)
 
 
-def decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Action], None] | None]:
+class Seating(NamedTuple):
+    """How a seat decides, what watches each step, and what is told the end."""
+
+    decide: Decide
+    watch: Callable[[State, Action], None] | None
+    finish: Callable[[State], None] | None = None
+
+
+def decider(spec: str | None, seed: int) -> Seating:
     """How this seat decides (an agent, or the person at this terminal), and what watches
     the moves (the person's log)."""
     if spec is not None:
@@ -97,9 +105,11 @@ def decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Actio
             except AgentFailure as exc:
                 raise LeaveTable(f"its agent failed: {exc}") from None
 
+        close = getattr(agent, "close", None)
+        finish = None if close is None else lambda final: close(final)
         witness = getattr(agent, "witness", None)
         if witness is None:
-            return by_agent, None
+            return Seating(by_agent, None, finish)
 
         def tell(before: State, action: Action) -> None:
             # A bot is told each step as this seat saw it (its events since the last question).
@@ -107,10 +117,10 @@ def decider(spec: str | None, seed: int) -> tuple[Decide, Callable[[State, Actio
 
             witness(witnessed(before, action, before.viewer))
 
-        return by_agent, tell
+        return Seating(by_agent, tell, finish)
 
     terminal = Terminal()
-    return terminal.decide, terminal.watch
+    return Seating(terminal.decide, terminal.watch)
 
 
 REACT_SECONDS = 30.0
@@ -288,6 +298,13 @@ async def _run_table(node: Node, plan: SeatPlan, rejoin: bool = False) -> TableO
             err.print(f"A replica went out of step; the desync report: {report}")
         if isinstance(terminal, Terminal):
             terminal.finish()
+        if (
+            node.me.finish is not None
+            and node.table is not None
+            and node.table.replica.is_terminal()
+        ):
+            # A bot's program is told the result and reaped, off the event loop.
+            await asyncio.to_thread(node.me.finish, node.table.replica)
         if not plan.quiet:
             err.print(f"Saved the signed transcript to {path} (check it: p2pcards audit FILE).")
         return outcome

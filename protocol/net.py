@@ -369,6 +369,9 @@ class LocalSeat:
     home: Path
     seal: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
     watch: Callable[[State, Action], None] | None = None  # sees each step before it applies
+    # Told the seat's final replica when the game has ended (a bot's result message); it
+    # may block (a program to reap), so it runs in a thread.
+    finish: Callable[[State], None] | None = None
     test_seed: int | None = None  # reproducible shuffles for tests only (see MentalPeer)
 
 

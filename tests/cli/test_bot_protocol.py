@@ -79,6 +79,11 @@ def test_the_javascript_bot_takes_a_seat_at_a_lan_table_and_is_told_the_events(
     dealt = [e for e in events if e["seat"] is None and e["action"]["kind"] == "deal"]
     assert {e["to"] for e in dealt} == {0, 1}
     assert all((e["action"]["card"] is None) == (e["to"] == 0) for e in dealt)
+    # The game over, the bot is told the result, as in a tournament: who won, from the host's
+    # report, and its seat.
+    results = [m for d, m in said if m["type"] == "result"]
+    assert len(results) == 1 and results[0]["seat"] == 1
+    assert results[0]["winners"] == result(host)[1]["winners"]
 
 
 def test_agent_stdio_plays_several_games_with_the_javascript_bot(tmp_path: Path) -> None:
