@@ -26,13 +26,13 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.history import Event
 
 FORMAT = "p2pcards-game-record"
-VERSION = 1
+VERSION = 2  # 2: the game's rules version ("rules") is recorded and checked
 MAX_LINE = 16 << 20  # bytes in one record: a long game is well under 1 MiB
 MAX_STEPS = 1_000_000  # actions in one record
 MAX_DEPTH = 4  # nesting of a record's values: the record, actions, an entry, its action
 STATUSES = ("ok", "crash", "timeout", "illegal", "error")
 _KEYS = {
-    "format", "version", "number", "game", "seats", "options", "round_cap", "seed",
+    "format", "version", "number", "game", "rules", "seats", "options", "round_cap", "seed",
     "agents", "specs", "actions", "result", "seconds",
 }  # fmt: skip
 _RESULT_KEYS = {"returns", "winners", "steps", "status", "faulty_seat", "error"}
@@ -73,6 +73,7 @@ class GameRecord:
             "version": VERSION,
             "number": self.number,
             "game": self.game,
+            "rules": games.info(self.game).rules_version,
             "seats": self.seats,
             "options": dict(self.options),
             "round_cap": self.round_cap,
@@ -196,6 +197,12 @@ def from_json(data: object) -> GameRecord:
     name = obj["game"]
     if not isinstance(name, str) or name not in games.names():
         raise RecordError(f"unknown game {name!r}")
+    rules = games.info(name).rules_version
+    if obj["rules"] != rules or isinstance(obj["rules"], bool):
+        raise RecordError(
+            f"recorded under {name} rules version {str(obj['rules'])[:20]}; this program plays "
+            f"version {rules}, whose moves differ, so the game cannot be replayed"
+        )
     game = games.load(name)
     seats = _integer(obj["seats"], "seats", game.min_players, game.max_players)
     options = _mapping(obj["options"], "options")

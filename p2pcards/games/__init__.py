@@ -59,6 +59,10 @@ class GameInfo:
     evaluation: str
     """"module:attribute" of the callable that builds the AI's evaluation
     (ai.evaluation.Evaluation)."""
+    rules_version: int = 1
+    """Raised whenever a change of the rules or of an action's form would replay a recorded
+    game differently, so that an old record is refused by name instead of failing at some
+    step (`docs/records.md`)."""
 
     def option(self, name: str) -> GameOption:
         """The option called `name`; KeyError if the game has none."""
@@ -96,6 +100,7 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=110,
             view="cli.getgem_view",
             evaluation="ai.getgem_eval:make_evaluation",
+            rules_version=2,  # 2: no turn cap unless one is asked for
         ),
         GameInfo(
             name="rpg-battle",
@@ -110,6 +115,7 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=240,
             view="cli.rpg_battle_view",
             evaluation="ai.rpg_battle_eval:make_evaluation",
+            rules_version=2,  # 2: Absorb names its amount; a card may be played to no effect
         ),
     )
 }

@@ -59,7 +59,9 @@ def _other_deal(d: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(version=1), "version 1"),
+        (lambda d: d.update(rules=1), "rules version 1; this program plays version 2"),
+        (lambda d: d.update(rules=True), "rules version True"),
         (lambda d: d.update(format="pgn"), "format"),
         (lambda d: d.update(extra=1), "unknown fields: extra"),
         (lambda d: d.pop("seed"), "missing fields: seed"),
