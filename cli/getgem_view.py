@@ -87,7 +87,7 @@ def board(state: GetGemState, seats: Seats) -> RenderableType:
         elements = Text(" ".join(state.elements(seat)) or "-")
         laid = state.laid(seat)
         row: list[RenderableType] = [
-            marker + seats.on_board(seat),
+            Text(marker + seats.on_board(seat)),  # a name is text, never markup
             str(state.hand_size(seat)),
             elements,
             names(state, laid) if laid else "-",

@@ -214,7 +214,7 @@ def _replay_record(path: Path, number: int | None) -> None:
         out.print(f"{number:4}  {escape(line)}")
     out.print(view.board(state, seats))
     if record.status == "ok":
-        out.print(view.result(state, seats))
+        out.print(escape(view.result(state, seats)))
     else:
         assert record.faulty_seat is not None
         label = record.agents[record.faulty_seat]

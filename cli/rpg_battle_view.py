@@ -53,7 +53,7 @@ def board(state: RpgBattleState, seats: Seats) -> RenderableType:
     table.add_column("hand", justify="right")
     for seat in range(state.num_players):
         marker = "▶ " if seat == state.turn_seat() and decision.kind != "over" else "  "
-        label = marker + seats.on_board(seat)
+        label = Text(marker + seats.on_board(seat))  # a name is text, never markup
         chars: list[str | None] = [*state.characters(seat)] or [None]
         for i, c in enumerate(chars):
             row_label = label if i == 0 else ""

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from ai.match import MatchResult, Tally
     from p2pcards.engine import Action, State
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, markup=False)  # labels and specs are user text
+err = Console(stderr=True, highlight=False, markup=False)
 
 # Options simulate and tournament share (docs/cli.md).
 MoveTimeoutOpt = Annotated[

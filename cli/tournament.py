@@ -62,8 +62,8 @@ if TYPE_CHECKING:
         TournamentConfig,
     )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, markup=False)  # labels and specs are user text
+err = Console(stderr=True, highlight=False, markup=False)
 
 
 def tournament(
@@ -305,7 +305,8 @@ def _run(
     for game in stored:
         count(game)
     columns = (
-        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+        TextColumn("{task.description}", markup=False), BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
     )  # fmt: skip
     options = dict(config.options)

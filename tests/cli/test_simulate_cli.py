@@ -200,3 +200,21 @@ def test_ctrl_c_stops_simulate_with_exit_130_after_reporting_the_games_played(
     played = len(path.read_text().splitlines())
     assert played >= 1 and f"stopped after {played} of 100000 games" in err
     assert "wins by seat" in out and "Traceback" not in err
+
+
+def test_labels_that_look_like_markup_are_printed_as_typed(tmp_path: Path) -> None:
+    # A label is the user's text: "[/]" must print as is in tables, progress, board and replay,
+    # never be read as rich markup (which would crash the report).
+    path = tmp_path / "games.jsonl"
+    agents = "greedy:name=[/]x,random:name=[bold]r"
+    for command in (
+        ["simulate", "getgem", "--games", "2", "--seed", "1", "--records", str(path)],
+        ["tournament", "getgem", "--games", "2", "--seed", "1", "--jobs", "1",
+         "--db", str(tmp_path / "t.sqlite")],
+    ):  # fmt: skip
+        done = run(*command, "--agents", agents)
+        assert done.returncode == 0, done.stderr
+        assert "[/]x" in done.stdout and "[bold]r" in done.stdout
+    replayed = run("replay", str(path), "--game", "1")
+    assert replayed.returncode == 0, replayed.stderr
+    assert "seat 0 ([bold]r)" in replayed.stdout or "seat 1 ([bold]r)" in replayed.stdout
