@@ -171,11 +171,17 @@ def describe_choice(state: GetGemState, action: Action) -> str:
     return str(action)
 
 
+def _played(state: GetGemState, action: Play) -> str:
+    """'Steal', or 'Steal & Push (the Steal & Push / Barrier card)' for one half of a card."""
+    text = card_name(state, action.card).plain
+    return (
+        text if action.effect == action.card else f"{effect_name(action.effect)} (the {text} card)"
+    )
+
+
 def _describe_play(state: GetGemState, action: Play) -> str:
     """'Steal → seat 2 (4 cards)', 'Excavation Arm: take Fire Gem from the discard pile'."""
-    text = card_name(state, action.card).plain
-    if action.effect != action.card:
-        text = f"{effect_name(action.effect)} (the {text} card)"
+    text = _played(state, action)
     if action.seat is not None:
         text += f" → seat {action.seat} ({count(state.hand_size(action.seat), 'card')})"
     if action.pick is not None:
@@ -190,9 +196,7 @@ def _listed(state: GetGemState, cards: Sequence[str | None]) -> str:
 
 def _log_play(state: GetGemState, action: Play, seats: Seats) -> str:
     """'Steal on seat 2', 'Excavation Arm, taking Fire Gem from the discard pile'."""
-    text = card_name(state, action.card).plain
-    if action.effect != action.card:
-        text = f"{effect_name(action.effect)} (the {text} card)"
+    text = _played(state, action)
     if action.seat is not None:
         text += f" on {seats.label(action.seat)}"
     if action.pick is not None:
