@@ -1,0 +1,727 @@
+"""Cards in zones: the hidden-card bookkeeping of games whose cards live in many places and
+whose seats may bring their own decks (DESIGN.md §9).
+
+A state built on `ZoneState` keeps its cards as slots, plain lists of ints as `SlotState`
+does, so `clone()` stays a handful of list copies:
+
+- `_layout` names the zones (`Zone`: a name, an owner seat or None, and who sees its cards
+  by default) and `_zones[z]` lists the slots in zone z in order (a deck bottom first: a
+  draw takes the last);
+- `_ident[slot]` is the card kind or UNKNOWN, `_known[slot]` the bit mask of seats that know
+  it. A zone's visibility is only the mask a card gets on arriving there: a face-down card on
+  the board, a card its owner put on the bottom of its deck, or cards a seat looked at are
+  ordinary slots whose masks differ from their zone's default. Masks change only by public
+  events, so they are the same on every replica and may be hashed;
+- `_home[slot]` is the pool a card counts in (the seat whose deck it came from, or 0 for a
+  shared deck; -1 for a token, whose identity is public from birth), and `_pools[p][kind]`
+  counts the copies of each kind in pool p this state has not seen. A replica never holds
+  another seat's own decklist: that pool is None, and only `determinize` fills it, from a
+  `DeckModel`;
+- `_chance` is the pending chance step, if any.
+
+Slot ids are positions, not identities. Every movement keeps the same slot ids on every
+replica: a shuffle forgets identities and keeps the slots in place, a private reorder
+permutes identities among slots (only where they are known), and a search takes the top
+slot of the freshly shuffled deck. So an action may name a slot, and every replica finds the
+same one.
+
+Movements are the few operations of DESIGN.md §9, each saying in public terms who learns
+what: draw (`Step("draw")`), look at a deck's card (`Step("look")`), random pick from a
+zone (`Step("pick")`), a number by chance (`Step("roll")`); and `_move` (play face up or
+face down, flip, put on the bottom: the mask says who learns), `_reorder_top`, `_search`,
+`_shuffle`, `_make_token`. The mental dealer implements exactly these and knows no rule.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from collections import Counter
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal, NamedTuple, Protocol, Self
+
+from p2pcards.engine import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceMove,
+    ChanceOutcome,
+    Game,
+    Reveal,
+    Sighting,
+    State,
+)
+from p2pcards.errors import HiddenInformationError, IllegalActionError
+from p2pcards.slots import UNKNOWN, CardKind
+
+Visibility = Literal["nobody", "owner", "everyone"]
+StepKind = Literal["draw", "look", "pick", "roll"]
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A place cards can be: its name, its owner seat (None: the table's), and who sees a
+    card arriving there."""
+
+    name: str
+    owner: int | None
+    visibility: Visibility
+
+
+class Step(NamedTuple):
+    """A pending chance step, in public terms.
+
+    draw: the top card of zone `source` goes on top of zone `dest`;
+    look: the card `depth` places under the top of `source` is shown, not moved;
+    pick: a card of `source` picked at random goes on top of `dest`;
+    roll: a number in 0..sides-1, public (a coin flip, a random target among public ones).
+    `viewers` is the mask of seats that learn the card.
+    """
+
+    kind: StepKind
+    source: int = -1
+    dest: int = -1
+    viewers: int = 0
+    depth: int = 0
+    sides: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(ChanceOutcome):
+    """A draw's or a look's outcome: the card (None where this state may not learn it)."""
+
+    kind = "deal"
+    card: str | None
+
+    def hidden(self) -> Deal:
+        return _HIDDEN_DEAL
+
+    def __str__(self) -> str:
+        return f"deal {self.card or 'a hidden card'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(ChanceOutcome):
+    """A random pick's outcome: the position picked in the zone, and the card if known."""
+
+    kind = "pick"
+    position: int
+    card: str | None
+
+    def hidden(self) -> Pick:
+        return Pick(self.position, None)
+
+    def __str__(self) -> str:
+        return f"pick card {self.position}" + (f" ({self.card})" if self.card else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(ChanceOutcome):
+    """A roll's outcome: a number every seat sees."""
+
+    kind = "roll"
+    value: int
+
+    def __str__(self) -> str:
+        return f"roll {self.value}"
+
+
+_HIDDEN_DEAL = Deal(None)
+CHANCE_TYPES: tuple[type[Action], ...] = (Deal, Pick, Roll)
+
+
+class DeckModel(Protocol):
+    """What `determinize` knows of decklists it has not seen: given the cards of one seat's
+    deck seen so far (kind counts), a whole decklist that fits them (kind counts)."""
+
+    def decklist(self, seat: int, seen: Sequence[int], rng: random.Random) -> list[int]: ...
+
+
+class ZoneRules:
+    """Static tables of a zones game, derived once from its card kinds."""
+
+    def __init__(self, game: Game, cards: Sequence[CardKind], deck_model: DeckModel | None) -> None:
+        self.game = game
+        self.card_ids = [c.id for c in cards]
+        self.card_names = [c.name for c in cards]
+        self.card_index = {c.id: i for i, c in enumerate(cards)}
+        self.deals = [Deal(c.id) for c in cards]
+        self.deck_model = deck_model
+
+
+class ZoneState(State):
+    """A state whose cards are slots in zones (see the module docstring)."""
+
+    __slots__ = (
+        "_chance", "_current", "_generation", "_home", "_ident", "_known", "_layout",
+        "_n", "_pools", "_private", "_rules", "_where", "_zone_index", "_zones", "viewer",
+    )  # fmt: skip
+
+    _rules: ZoneRules
+
+    def __init__(
+        self,
+        rules: ZoneRules,
+        num_players: int,
+        layout: Sequence[Zone],
+        decks: Sequence[tuple[str, Sequence[int]]],
+        *,
+        private_decks: bool,
+    ) -> None:
+        """`decks`: each deck zone's name with its composition (copies of each kind), pool
+        i for the i-th deck; `private_decks`: whether a replica of another seat may not know
+        a deck's composition (own decks), or every seat knows it (one shared deck)."""
+        self._rules = rules
+        self._n = num_players
+        self.viewer: int | None = None
+        self._layout = tuple(layout)
+        self._zone_index = {zone.name: i for i, zone in enumerate(self._layout)}
+        self._zones: list[list[int]] = [[] for _ in self._layout]
+        self._ident: list[int] = []
+        self._known: list[int] = []
+        self._home: list[int] = []
+        self._where: list[int] = []
+        self._pools: list[list[int] | None] = []
+        self._private = private_decks
+        self._generation = [0] * len(self._layout)
+        self._chance: Step | None = None
+        self._current = 0
+        for pool, (name, composition) in enumerate(decks):
+            z = self.zone(name)
+            self._pools.append(list(composition))
+            for _ in range(sum(composition)):
+                self._add_slot(UNKNOWN, 0, pool, z)
+
+    def _add_slot(self, kind: int, known: int, home: int, zone: int) -> int:
+        slot = len(self._ident)
+        self._ident.append(kind)
+        self._known.append(known)
+        self._home.append(home)
+        self._where.append(zone)
+        self._zones[zone].append(slot)
+        return slot
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def game(self) -> Game:
+        return self._rules.game
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    def current_player(self) -> int:
+        return self._current
+
+    def zone(self, name: str) -> int:
+        """The index of the zone called `name`."""
+        try:
+            return self._zone_index[name]
+        except KeyError:
+            raise IllegalActionError(f"there is no zone called {name!r}") from None
+
+    def zone_slots(self, name: str) -> list[int]:
+        """The slots of a zone, in order (bottom first for a deck)."""
+        return list(self._zones[self.zone(name)])
+
+    def zone_cards(self, name: str) -> list[str | None]:
+        """The cards of a zone in order, None for each one this state does not know."""
+        return [self.card_at(s) for s in self._zones[self.zone(name)]]
+
+    def zone_of(self, slot: int) -> str:
+        """The name of the zone a slot is in."""
+        return self._layout[self._where[slot]].name
+
+    def card_at(self, slot: int) -> str | None:
+        """The card in a slot, or None if this state does not know it."""
+        k = self._ident[slot]
+        return None if k == UNKNOWN else self._rules.card_ids[k]
+
+    def known_to(self, slot: int) -> int:
+        """The bit mask of seats that know a slot's card (public)."""
+        return self._known[slot]
+
+    def is_public(self, slot: int) -> bool:
+        """Whether every seat knows the slot's card (a face-up card)."""
+        return self._known[slot] == self._everyone
+
+    @property
+    def _everyone(self) -> int:
+        return (1 << self._n) - 1
+
+    def hand(self, seat: int) -> list[str | None]:
+        return self.zone_cards(f"hand:{seat}")
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds (public)."""
+        return len(self._zones[self.zone(f"hand:{seat}")])
+
+    def hand_slots(self, seat: int) -> list[int]:
+        return self.zone_slots(f"hand:{seat}")
+
+    def deck_slots(self) -> list[int]:
+        """The shared deck's slots; a game of own decks has none (`zone_slots("deck:N")`)."""
+        z = self._zone_index.get("deck")
+        return [] if z is None else list(self._zones[z])
+
+    def reshuffles(self) -> int:
+        """How many times any zone was shuffled."""
+        return sum(self._generation)
+
+    def unseen_cards(self) -> dict[str, int]:
+        """Copies of each card this state has not seen, over the pools it knows."""
+        ids = self._rules.card_ids
+        total: Counter[str] = Counter()
+        for pool in self._pools:
+            if pool is not None:
+                total.update({ids[k]: n for k, n in enumerate(pool) if n})
+        return dict(total)
+
+    def slots(self) -> Iterator[tuple[int, str, str | None, int]]:
+        """Every card slot as (slot id, zone name, card or None, bit mask of seats that know it)."""
+        for zone, pile in zip(self._layout, self._zones, strict=True):
+            for s in pile:
+                yield s, zone.name, self.card_at(s), self._known[s]
+
+    def _kind(self, card: str) -> int:
+        k = self._rules.card_index.get(card)
+        if k is None:
+            raise IllegalActionError(f"there is no card called {card!r}")
+        return k
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self._n:
+            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
+
+    def _check_slot(self, slot: int) -> None:
+        if not 0 <= slot < len(self._ident):
+            raise IllegalActionError(f"there is no card slot {slot}")
+
+    def _kind_at(self, slot: int) -> int:
+        """The kind in a slot; HiddenInformationError if this state does not know it."""
+        k = self._ident[slot]
+        if k == UNKNOWN:
+            raise HiddenInformationError(
+                f"slot {slot} ({self.zone_of(slot)}) is hidden from this state "
+                f"(viewer {self.viewer})"
+            )
+        return k
+
+    def zones_public(self) -> list[list[list[int | str | None]]]:
+        """Every zone as [slot, card if every seat knows it, mask], for digests: what every
+        replica holds alike."""
+        ids, ident, known, everyone = self._rules.card_ids, self._ident, self._known, self._everyone
+        return [
+            [[s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile]
+            for pile in self._zones
+        ]
+
+    def zones_json(self, seat: int | None) -> dict[str, list[str | None]]:
+        """Every zone's cards as `seat` may know them (everything when None)."""
+        ids, ident, known = self._rules.card_ids, self._ident, self._known
+        out: dict[str, list[str | None]] = {}
+        for zone, pile in zip(self._layout, self._zones, strict=True):
+            out[zone.name] = [
+                ids[ident[s]]
+                if ident[s] != UNKNOWN and (seat is None or known[s] >> seat & 1)
+                else None
+                for s in pile
+            ]
+        return out
+
+    # ------------------------------------------------------------ chance nodes
+
+    def _ask_chance(self, step: Step) -> None:
+        """Make the next step the dealer's."""
+        self._chance = step
+        self._current = CHANCE
+
+    @abstractmethod
+    def _after_chance(self, step: Step, slot: int, value: int) -> None:
+        """Go on after a chance step: `slot` is the card drawn, looked at or picked (-1 for a
+        roll), `value` the roll (or the position picked). The game sets `_current`."""
+
+    def _step(self) -> Step:
+        if self._current != CHANCE or self._chance is None:
+            raise IllegalActionError("not a chance node")
+        return self._chance
+
+    def _step_slot(self, step: Step, position: int = 0) -> int:
+        pile = self._zones[step.source]
+        if step.kind == "pick":
+            return pile[position]
+        return pile[-1 - step.depth]
+
+    def _entitled(self, step: Step) -> bool:
+        return self.viewer is None or bool(step.viewers >> self.viewer & 1)
+
+    def chance_move(self) -> ChanceMove:
+        """Draws and looks come from the top of a zone; a pick from anywhere in it."""
+        step = self._step()
+        to = _first_seat(step.viewers)
+        if step.kind == "pick":
+            return ChanceMove("take", to, source=self._layout[step.source].owner)
+        if step.kind == "roll":
+            return ChanceMove("roll", -1)
+        return ChanceMove("deal", to, pile=self._layout[step.source].name)
+
+    def chance_viewers(self) -> frozenset[int]:
+        """At a chance node, the seats entitled to learn the outcome's card."""
+        if self._current != CHANCE or self._chance is None:
+            return frozenset()
+        mask = self._chance.viewers
+        return frozenset(s for s in range(self._n) if mask >> s & 1)
+
+    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
+        """Deal(card), Pick(position, card) or Roll(position), whichever this node is."""
+        step = self._step()
+        if step.kind == "roll":
+            return Roll(position)
+        if step.kind == "pick":
+            return Pick(position, card)
+        return _HIDDEN_DEAL if card is None else self._rules.deals[self._kind(card)]
+
+    def luck_key(self) -> Hashable:
+        """A draw is its deck's next card: named by the deck, its shuffles and its size."""
+        step = self._chance
+        if self._current == CHANCE and step is not None and step.kind in ("draw", "look"):
+            z = step.source
+            return (0, z, self._generation[z], len(self._zones[z]) - step.depth)
+        return self.search_key()
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        step = self._step()
+        if step.kind == "roll":
+            share = 1.0 / step.sides
+            return [(Roll(i), share) for i in range(step.sides)]
+        entitled = self._entitled(step)
+        if step.kind == "pick":
+            pile = self._zones[step.source]
+            share = 1.0 / len(pile)
+            outcomes: list[tuple[Action, float]] = []
+            for i, slot in enumerate(pile):
+                k = self._ident[slot]
+                if k != UNKNOWN or not entitled:
+                    card = self.card_at(slot) if entitled else None
+                    outcomes.append((Pick(i, card), share))
+                else:
+                    outcomes.extend((Pick(i, card), share * p) for card, p in self._unseen(slot))
+            return outcomes
+        if not entitled:
+            return [(_HIDDEN_DEAL, 1.0)]
+        slot = self._step_slot(step)
+        k = self._ident[slot]
+        if k != UNKNOWN:
+            return [(self._rules.deals[k], 1.0)]
+        deals = self._rules.deals
+        return [(deals[self._rules.card_index[card]], p) for card, p in self._unseen(slot)]
+
+    def _unseen(self, slot: int) -> list[tuple[str, float]]:
+        """The cards an unknown slot may hold, by the unseen copies of its pool."""
+        pool = self._pools[self._home[slot]]
+        if pool is None:
+            raise HiddenInformationError(
+                f"this state does not know the deck slot {slot} comes from (viewer {self.viewer})"
+            )
+        total = sum(pool)
+        ids = self._rules.card_ids
+        return [(ids[k], n / total) for k, n in enumerate(pool) if n]
+
+    def _verify_outcome(self, action: Action) -> None:
+        step = self._step()
+        if step.kind == "roll":
+            if not isinstance(action, Roll) or not 0 <= action.value < step.sides:
+                raise IllegalActionError(f"the chance node needs a roll below {step.sides}")
+            return
+        if step.kind == "pick":
+            if not isinstance(action, Pick):
+                raise IllegalActionError(f"the chance node needs a pick, not {action}")
+            pile = self._zones[step.source]
+            if not 0 <= action.position < len(pile):
+                raise IllegalActionError(f"the zone has no card {action.position}")
+            slot, card = pile[action.position], action.card
+        else:
+            if not isinstance(action, Deal):
+                raise IllegalActionError(f"the chance node needs a deal, not {action}")
+            if step.depth >= len(self._zones[step.source]):
+                raise IllegalActionError("the deck has no card there")
+            slot, card = self._step_slot(step), action.card
+        entitled = self._entitled(step)
+        if card is None:
+            if entitled:
+                raise IllegalActionError("this state must be told which card it is")
+            return
+        k = self._kind(card)
+        known = self._ident[slot]
+        # An onlooker that already knows the very card is told nothing new.
+        if not entitled and known != k:
+            raise IllegalActionError(f"seat {self.viewer} may not learn this card")
+        self._check_learnable(slot, k)
+
+    def _check_learnable(self, slot: int, k: int) -> None:
+        known = self._ident[slot]
+        if known != UNKNOWN:
+            if known != k:
+                raise IllegalActionError(f"slot {slot} is not {self._rules.card_ids[k]}")
+            return
+        pool = self._pools[self._home[slot]]
+        if pool is not None and pool[k] <= 0:
+            raise IllegalActionError(f"{self._rules.card_ids[k]} cannot be there")
+
+    def _apply_outcome(self, action: Action) -> None:
+        """Apply a verified chance outcome: move or show the card, then let the game go on."""
+        step = self._step()
+        self._chance = None
+        if isinstance(action, Roll):
+            self._after_chance(step, -1, action.value)
+            return
+        position = action.position if isinstance(action, Pick) else 0
+        slot = self._step_slot(step, position)
+        card = action.card if isinstance(action, Deal | Pick) else None
+        if card is not None:
+            self._learn(slot, self._kind(card))
+        self._known[slot] |= step.viewers
+        if step.kind != "look":
+            self._move(slot, step.dest)
+        self._after_chance(step, slot, position)
+
+    # ------------------------------------------------------------ movements
+
+    def _learn(self, slot: int, k: int) -> None:
+        """This state now knows that `slot` holds kind k (an action or the dealer told it)."""
+        self._check_learnable(slot, k)
+        if self._ident[slot] == UNKNOWN:
+            self._ident[slot] = k
+            pool = self._pools[self._home[slot]] if self._home[slot] >= 0 else None
+            if pool is not None:
+                pool[k] -= 1
+
+    def _move(self, slot: int, dest: int, *, bottom: bool = False, show: int = 0) -> None:
+        """Move a slot to zone `dest` (on top, or at the bottom); the seats in `show` and those
+        the zone shows its cards to learn it."""
+        self._zones[self._where[slot]].remove(slot)
+        if bottom:
+            self._zones[dest].insert(0, slot)
+        else:
+            self._zones[dest].append(slot)
+        self._where[slot] = dest
+        zone = self._layout[dest]
+        if zone.visibility == "everyone":
+            show = self._everyone
+        elif zone.visibility == "owner" and zone.owner is not None:
+            show |= 1 << zone.owner
+        self._known[slot] |= show
+
+    def _show(self, slot: int, card: str, mask: int) -> None:
+        """An action named the card in `slot` to the seats in `mask` (a card played or
+        revealed): learn it, or refuse if it cannot be that card."""
+        self._learn(slot, self._kind(card))
+        self._known[slot] |= mask
+
+    def _forget(self, slot: int) -> None:
+        """Nobody knows this card any more (shuffled into a deck)."""
+        k = self._ident[slot]
+        if k != UNKNOWN:
+            home = self._home[slot]
+            pool = self._pools[home] if home >= 0 else None
+            if pool is not None:
+                pool[k] += 1
+            self._ident[slot] = UNKNOWN
+        self._known[slot] = 0
+
+    def _shuffle(self, zone: int) -> None:
+        """Shuffle a zone: every card in it becomes unknown to everyone, in place."""
+        for slot in self._zones[zone]:
+            self._forget(slot)
+        self._generation[zone] += 1
+
+    def _reorder_top(self, zone: int, order: Sequence[int] | None) -> None:
+        """Put the top len(order) cards of `zone` back in a new order: the card now i-th from
+        the top is the one that was order[i]-th. The slots stay; identities and masks move with
+        the cards. A state told no order (None) changes nothing: it knew none of them, and
+        every mask among them is the same."""
+        if order is None:
+            return
+        pile = self._zones[zone]
+        top = [pile[-1 - i] for i in range(len(order))]
+        idents = [self._ident[top[j]] for j in order]
+        masks = [self._known[top[j]] for j in order]
+        for slot, k, mask in zip(top, idents, masks, strict=True):
+            self._ident[slot] = k
+            self._known[slot] = mask
+
+    def _search(self, deck: int, dest: int, k: int | None, show: int) -> int:
+        """Take a card of kind k (None: hidden from this state) from `deck` into `dest`, then
+        shuffle the deck: the deck is shuffled first and its top slot taken, the same slot on
+        every replica. The seats in `show` learn it."""
+        self._shuffle(deck)
+        slot = self._zones[deck][-1]
+        if k is not None:
+            self._learn(slot, k)
+        self._move(slot, dest, show=show)
+        return slot
+
+    def _make_token(self, k: int, dest: int) -> int:
+        """A new card with a public identity (a token), on top of zone `dest`."""
+        return self._add_slot(k, self._everyone, -1, dest)
+
+    # ------------------------------------------------------------ the dealer
+
+    def reveals(self, action: Action) -> list[Reveal]:
+        """A zones game's actions name the slot and the card they show, so the dealer opens
+        nothing before them: the action carries the card."""
+        return []
+
+    def see(self, sightings: Sequence[Sighting]) -> None:
+        """Nothing to pin: actions name their slots."""
+        if sightings:
+            raise IllegalActionError("this game's actions name their cards' slots")
+
+    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """Where in `seat`'s hand the named cards are, distinct, first copies first."""
+        hand = self._zones[self.zone(f"hand:{seat}")]
+        out: list[int] = []
+        for card in cards:
+            k = self._kind(card)
+            i = next((i for i, s in enumerate(hand) if self._ident[s] == k and i not in out), -1)
+            if i < 0:
+                raise IllegalActionError(f"seat {seat} holds no (more) {card}")
+            out.append(i)
+        return out
+
+    # ------------------------------------------------------- copies and views
+
+    def _clone_zones(self) -> Self:
+        """A new state of this class sharing the rules, with copies of the cards, the
+        knowledge and the pending chance step (the game copies the rest)."""
+        cls = type(self)
+        other = cls.__new__(cls)
+        other._rules = self._rules
+        other._n = self._n
+        other.viewer = self.viewer
+        other._layout = self._layout
+        other._zone_index = self._zone_index
+        other._zones = [pile[:] for pile in self._zones]
+        other._ident = self._ident[:]
+        other._known = self._known[:]
+        other._home = self._home[:]
+        other._where = self._where[:]
+        other._pools = [None if pool is None else pool[:] for pool in self._pools]
+        other._private = self._private
+        other._generation = self._generation[:]
+        other._chance = self._chance
+        other._current = self._current
+        return other
+
+    def observation(self, seat: int) -> Self:
+        self._check_seat(seat)
+        if self.viewer is not None and self.viewer != seat:
+            raise HiddenInformationError(
+                f"a replica of seat {self.viewer} cannot see as seat {seat}"
+            )
+        view = self.clone()
+        view.viewer = seat
+        for slot, k in enumerate(view._ident):
+            if k != UNKNOWN and not view._known[slot] >> seat & 1:
+                view._forget_identity(slot)
+        if self._private:
+            for pool in range(len(view._pools)):
+                if pool != seat:
+                    view._pools[pool] = None
+        return view
+
+    def _forget_identity(self, slot: int) -> None:
+        """This state stops knowing the slot's identity; who knows it stays as it was."""
+        home = self._home[slot]
+        pool = self._pools[home] if home >= 0 else None
+        if pool is not None:
+            pool[self._ident[slot]] += 1
+        self._ident[slot] = UNKNOWN
+
+    def may_hold(self, slot: int, k: int) -> bool:
+        """Whether the rules allow a hidden slot to hold kind k (a face-down card must be a
+        Sneaky Guy): `determinize` fills slots only with what fits."""
+        return True
+
+    def determinize(self, rng: random.Random) -> Self:
+        """A complete state consistent with this one: another seat's decklist drawn from the
+        game's deck model, then every card someone knows but this state does not gets an
+        identity from the unseen cards (by their counts, without replacement); cards nobody
+        knows (a deck) stay a pool, as in any complete state."""
+        full = self.clone()
+        full.viewer = None
+        ident, home = full._ident, full._home
+        for p, pool in enumerate(full._pools):
+            if pool is None:
+                full._pools[p] = full._modelled_pool(p, rng)
+        kinds = range(len(self._rules.card_ids))
+        for slot, k in enumerate(ident):
+            if k != UNKNOWN or not full._known[slot] or home[slot] < 0:
+                continue
+            pool = full._pools[home[slot]]
+            assert pool is not None
+            weights = [n if n and full.may_hold(slot, j) else 0 for j, n in enumerate(pool)]
+            if not any(weights):
+                weights = pool  # the model could not honour every rule: keep the count right
+            j = rng.choices(kinds, weights=weights)[0]
+            ident[slot] = j
+            pool[j] -= 1
+        return full
+
+    def _modelled_pool(self, p: int, rng: random.Random) -> list[int]:
+        """Pool p as a deck model fills it: a decklist fitting the cards seen, less them."""
+        model = self._rules.deck_model
+        if model is None:
+            raise HiddenInformationError(f"{self.game.name} has no deck model to guess a deck")
+        seen = [0] * len(self._rules.card_ids)
+        slots = 0
+        for slot, k in enumerate(self._ident):
+            if self._home[slot] == p:
+                slots += 1
+                if k != UNKNOWN:
+                    seen[k] += 1
+        decklist = model.decklist(p, seen, rng)
+        pool = [max(0, n - s) for n, s in zip(decklist, seen, strict=True)]
+        # The model's list must cover exactly the slots not seen; trim or pad if it did not.
+        missing = slots - sum(seen) - sum(pool)
+        while missing < 0:
+            j = rng.choices(range(len(pool)), weights=pool)[0]
+            pool[j] -= 1
+            missing += 1
+        if missing > 0:
+            pool[max(range(len(pool)), key=lambda j: decklist[j])] += missing
+        return pool
+
+    # ------------------------------------------------------------ the action path
+
+    def legal_actions(self) -> list[Action]:
+        cur = self._current
+        if cur == TERMINAL:
+            return []
+        if cur == CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        return self._decisions(cur)
+
+    @abstractmethod
+    def _decisions(self, cur: int) -> list[Action]:
+        """The legal actions of the seat `cur`, whose decision it is."""
+
+    def verify_action(self, action: Action) -> None:
+        cur = self._current
+        if cur == TERMINAL:
+            raise IllegalActionError("the game is over")
+        if cur == CHANCE:
+            self._verify_outcome(action)
+        else:
+            self._verify_decision(cur, action)
+
+    @abstractmethod
+    def _verify_decision(self, cur: int, action: Action) -> None:
+        """Raise IllegalActionError, saying why, unless seat `cur` may take `action` now."""
+
+
+def _first_seat(mask: int) -> int:
+    """The lowest seat in a mask (-1 if none): who a card goes to."""
+    return (mask & -mask).bit_length() - 1
