@@ -498,9 +498,11 @@ class ZoneState(State):
             if pool is not None:
                 pool[k] -= 1
 
-    def _move(self, slot: int, dest: int, *, bottom: bool = False, show: int = 0) -> None:
-        """Move a slot to zone `dest` (on top, or at the bottom); the seats in `show` and those
-        the zone shows its cards to learn it."""
+    def _move(
+        self, slot: int, dest: int, *, bottom: bool = False, show: int = 0, face_down: bool = False
+    ) -> None:
+        """Move a slot to zone `dest` (on top, or at the bottom); the seats in `show` and, unless
+        it goes `face_down`, those the zone shows its cards to learn it."""
         self._zones[self._where[slot]].remove(slot)
         if bottom:
             self._zones[dest].insert(0, slot)
@@ -508,7 +510,9 @@ class ZoneState(State):
             self._zones[dest].append(slot)
         self._where[slot] = dest
         zone = self._layout[dest]
-        if zone.visibility == "everyone":
+        if face_down:
+            pass
+        elif zone.visibility == "everyone":
             show = self._everyone
         elif zone.visibility == "owner" and zone.owner is not None:
             show |= 1 << zone.owner

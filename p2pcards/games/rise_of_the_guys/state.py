@@ -1,0 +1,870 @@
+"""The rules of Rise of the Guys as a state machine (rulebook: ../shared/seeds/002_…txt;
+our reading of its open points: docs/rules/rise-of-the-guys.md).
+
+The cards are slots in zones (p2pcards/zones.py): per seat a deck, a hand, a discard pile,
+the Vest, the Pins on Guys and four lanes, plus one zone where tokens go when they leave
+play. What a card is doing lives in per-slot lists (damage taken this turn, modifiers,
+keywords granted, prepared, the Guy a Pin is on); its attack and health are derived when
+read (base + modifiers + static abilities in force), never stored twice.
+
+The turn runs through `_run`: abilities being resolved first (`_frames`, the effects.py
+interpreter), then the turn's structure (draws, the three play phases, reveals, combat lane
+by lane, end of turn). It stops wherever a seat must decide (`_ask`, or a phase's plays) or
+the dealer must deal (`_chance`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
+
+from p2pcards.digest import Canonical
+from p2pcards.engine import CHANCE, TERMINAL, Action, Game
+from p2pcards.errors import IllegalActionError
+from p2pcards.games.rise_of_the_guys import effects
+from p2pcards.games.rise_of_the_guys.actions import (
+    PASS,
+    Concede,
+    Mulligan,
+    Pass,
+    Play,
+    Prepare,
+    Reveal,
+)
+from p2pcards.games.rise_of_the_guys.rules import (
+    HAND_SIZE,
+    LANES,
+    LIFE,
+    OVERARCH,
+    PATIENT,
+    SNEAKY,
+    GuyRules,
+)
+from p2pcards.slots import UNKNOWN
+from p2pcards.zones import Step, Zone, ZoneState
+
+Phase = Literal[
+    "setup", "mulligan", "start", "lead", "react", "counter", "reveal", "combat", "end", "over"
+]
+AskKind = Literal["mulligan", "target", "lane", "order", "discard", "free"]
+
+# Zones of one seat, at seat * PER_SEAT + offset; the last zone holds tokens gone from play.
+DECK, HAND, DISCARD, VEST, PINS, LANE0 = 0, 1, 2, 3, 4, 5
+PER_SEAT = LANE0 + LANES
+
+
+def zone_of(seat: int, offset: int) -> int:
+    """The index of a seat's zone (DECK, HAND, ... or LANE0 + lane)."""
+    return seat * PER_SEAT + offset
+
+
+def _layout() -> list[Zone]:
+    zones: list[Zone] = []
+    for seat in range(2):
+        zones += [
+            Zone(f"deck:{seat}", seat, "nobody"),
+            Zone(f"hand:{seat}", seat, "owner"),
+            Zone(f"discard:{seat}", seat, "everyone"),
+            Zone(f"vest:{seat}", seat, "everyone"),
+            Zone(f"pins:{seat}", seat, "everyone"),
+        ]
+        zones += [Zone(f"lane:{seat}:{lane}", seat, "everyone") for lane in range(LANES)]
+    zones.append(Zone("gone", None, "everyone"))
+    return zones
+
+
+LAYOUT = tuple(_layout())
+SIDE_ZONES = tuple(
+    tuple(zone_of(seat, offset) for offset in (*range(LANE0, PER_SEAT), VEST, PINS))
+    for seat in (0, 1)
+)
+"""A side's zones in play, in the order its simultaneous triggers resolve."""
+PLAY_ZONES = tuple(
+    zone_of(seat, offset) for seat in (0, 1) for offset in (VEST, PINS, *range(LANE0, PER_SEAT))
+)
+_NEXT_PHASE: dict[Phase, Phase] = {"lead": "react", "react": "counter", "counter": "reveal"}
+GONE = len(LAYOUT) - 1
+
+
+class Ask(NamedTuple):
+    """A choice a seat must make inside an ability (or the mulligan), in public terms:
+    `options` are slot ids (players as -1 - seat), lanes, or the number of orders."""
+
+    kind: AskKind
+    seat: int
+    options: tuple[int, ...] = ()
+    optional: bool = False
+
+
+class Frame(NamedTuple):
+    """An ability being resolved: whose (`source` slot of card kind `kind`, ability number
+    `ability`, `controller`), which effect is next, the slot that set it off, the source's
+    lane when it fired, the targets chosen so far for the effect and how far it got."""
+
+    source: int
+    kind: int
+    ability: int
+    controller: int
+    effect: int = 0
+    trigger: int = -1
+    lane: int = -1
+    targets: tuple[int, ...] = ()
+    picked: bool = False
+    stage: int = 0
+
+
+class Spend(NamedTuple):
+    """One entry of a seat's energy this turn: a play's `cost` (face-down plays name their
+    `slot`, cost unknown to the opponent until revealed; `free` if played for free), or a
+    gain (`cost` negative)."""
+
+    cost: int
+    slot: int = -1
+    free: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options: the turn cap (None: none)."""
+
+    round_cap: int | None
+
+
+class GuysState(ZoneState):
+    """A position of Rise of the Guys, or one seat's replica of it."""
+
+    __slots__ = (
+        "_ask", "_atk", "_atk_t", "_damage", "_draws", "_energy", "_first", "_frames",
+        "_free", "_host", "_hp", "_hp_t", "_hurt", "_kw", "_kw_t", "_lane", "_leader",
+        "_life", "_log", "_options", "_phase", "_prepared", "_rules_g", "_spent", "_turn",
+        "_winners",
+    )  # fmt: skip
+
+    def __init__(self, rules: GuyRules, options: Options, decks: Sequence[Sequence[int]]) -> None:
+        super().__init__(
+            rules,
+            2,
+            LAYOUT,
+            [(f"deck:{seat}", deck) for seat, deck in enumerate(decks)],
+            private_decks=True,
+        )
+        self._rules_g = rules
+        self._options = options
+        n = len(self._ident)
+        self._damage = [0] * n
+        self._atk = [0] * n
+        self._hp = [0] * n
+        self._atk_t = [0] * n
+        self._hp_t = [0] * n
+        self._kw = [0] * n
+        self._kw_t = [0] * n
+        self._prepared = [False] * n
+        self._host = [-1] * n
+        self._free = [False] * n
+        self._life = [LIFE, LIFE]
+        self._energy = [0, 0]
+        self._spent = [0, 0]
+        self._hurt = [0, 0]  # damage each player took this turn (Vengeful)
+        self._log: list[tuple[Spend, ...]] = [(), ()]
+        self._turn = 0
+        self._first = 0
+        self._leader = 0
+        self._phase: Phase = "setup"
+        self._lane = 0
+        self._draws: list[int] = [0] * HAND_SIZE + [1] * HAND_SIZE
+        self._frames: list[Frame] = []
+        self._ask: Ask | None = None
+        self._winners: tuple[int, ...] | None = None
+        self._run()
+
+    # ----------------------------------------------------------------- queries
+
+    _play_zones = PLAY_ZONES
+
+    @property
+    def rules(self) -> GuyRules:
+        """The static tables: the card database and what each card does."""
+        return self._rules_g
+
+    @property
+    def options(self) -> Options:
+        """The options this table was made with."""
+        return self._options
+
+    def phase(self) -> Phase:
+        """The part of the turn being played."""
+        return self._phase
+
+    def turn(self) -> int:
+        """The turn number (1-based; 0 before the first turn)."""
+        return self._turn
+
+    def leader(self) -> int:
+        """This turn's Leading Player."""
+        return self._leader
+
+    def ask(self) -> Ask | None:
+        """The choice being asked inside an ability, if any."""
+        return self._ask if self._current >= 0 else None
+
+    def life(self, seat: int) -> int:
+        """A player's life."""
+        return self._life[seat]
+
+    def energy(self, seat: int) -> int:
+        """The energy a seat has left this turn, as far as this state can tell (an opponent's
+        face-down plays hide what they cost)."""
+        return self._energy[seat] - self._spent[seat] - self._hidden_spent(seat)
+
+    def lane_guy(self, seat: int, lane: int) -> int:
+        """The slot of a seat's Guy in a lane, or -1."""
+        pile = self._zones[zone_of(seat, LANE0 + lane)]
+        return pile[0] if pile else -1
+
+    def vest(self, seat: int) -> int:
+        """The slot of the Pin in a seat's Vest, or -1."""
+        pile = self._zones[zone_of(seat, VEST)]
+        return pile[0] if pile else -1
+
+    def pins_on(self, guy: int) -> list[int]:
+        """The Pins on a Guy, in the order they were pinned."""
+        host = self._host
+        return [s for seat in (0, 1) for s in self._zones[zone_of(seat, PINS)] if host[s] == guy]
+
+    def face_down(self, slot: int) -> bool:
+        """Whether a card on the board lies face down (its identity not public)."""
+        return self._known[slot] != 3
+
+    def kind_of(self, slot: int) -> int:
+        """The card kind in a slot this state knows (raises if hidden)."""
+        return self._kind_at(slot)
+
+    def controller(self, slot: int) -> int:
+        """The seat whose zone the slot is in (a Pin on a Guy: who pinned it)."""
+        z = self._where[slot]
+        return z // PER_SEAT if z != GONE else -1
+
+    def lane_of(self, slot: int) -> int:
+        """The lane a Guy is in, or -1 (a Pin: its Guy's lane)."""
+        if self._host[slot] >= 0:
+            slot = self._host[slot]
+        offset = self._where[slot] % PER_SEAT if self._where[slot] != GONE else -1
+        return offset - LANE0 if offset >= LANE0 else -1
+
+    def damage(self, slot: int) -> int:
+        """Damage a Guy has taken this turn."""
+        return self._damage[slot]
+
+    def prepared(self, slot: int) -> bool:
+        """Whether a Guy is turned sideways this turn."""
+        return self._prepared[slot]
+
+    def attack(self, slot: int) -> int:
+        """A Guy's attack now: base, modifiers and static abilities (never below 0)."""
+        return self.stats(slot)[0]
+
+    def health(self, slot: int) -> int:
+        """A Guy's max health now: base, modifiers and static abilities."""
+        return self.stats(slot)[1]
+
+    def stats(self, slot: int, bonuses: dict[int, effects.Bonus] | None = None) -> tuple[int, int]:
+        """A Guy's (attack, max health) now; `bonuses`: the statics' bonuses, when the caller
+        reads many cards at once (`effects.static_bonuses`)."""
+        card = self._rules_g.cards[self._kind_at(slot)]
+        if bonuses is None:
+            bonuses = effects.static_bonuses(self) if self._any_static() else {}
+        bonus = bonuses.get(slot, effects.NO_BONUS)
+        atk = card.attack + self._atk[slot] + self._atk_t[slot] + bonus.attack
+        hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
+        return max(0, atk), hp
+
+    def _any_static(self) -> bool:
+        """Whether any card in play has a static ability (most positions: none, and then no
+        bonus need be worked out)."""
+        has_static, ident, known = self._rules_g.has_static, self._ident, self._known
+        zones = self._zones
+        for z in self._play_zones:
+            for s in zones[z]:
+                if known[s] == 3 and has_static[ident[s]]:
+                    return True
+        return False
+
+    def has(self, slot: int, keyword: int) -> bool:
+        """Whether a card has a keyword (printed, granted, or by a static ability)."""
+        k = self._ident[slot]
+        if k == UNKNOWN:
+            return False
+        own = self._rules_g.keywords[k] | self._kw[slot] | self._kw_t[slot]
+        if own & keyword:
+            return True
+        if not self._any_static():
+            return False
+        return bool(effects.static_bonuses(self).get(slot, effects.NO_BONUS).keywords & keyword)
+
+    def guys(self, seat: int) -> list[int]:
+        """A seat's Guys on the board, lane by lane."""
+        zones = self._zones
+        return [s for lane in range(LANES) for s in zones[zone_of(seat, LANE0 + lane)]]
+
+    def winners(self) -> tuple[int, ...] | None:
+        """Who won, once the game is over (both seats: a draw)."""
+        return self._winners
+
+    def returns(self) -> list[float]:
+        if self._winners is None:
+            return [0.0, 0.0]
+        share = 1.0 / len(self._winners)
+        return [share if s in self._winners else 0.0 for s in range(2)]
+
+    def _hidden_spent(self, seat: int) -> int:
+        """What this seat's face-down plays this turn cost, as far as this state knows."""
+        total = 0
+        for entry in self._log[seat]:
+            if entry.slot >= 0 and not entry.free:
+                k = self._ident[entry.slot]
+                if k != UNKNOWN:
+                    total += self._rules_g.cards[k].cost
+        return total
+
+    # ------------------------------------------------------------- the turn
+
+    def _run(self) -> None:
+        """Go on until a seat must decide, the dealer must deal, or the game is over."""
+        while self._winners is None:
+            if self._chance is not None or self._ask is not None:
+                return
+            if self._draws:
+                seat = self._draws[0]
+                deck = zone_of(seat, DECK)
+                if not self._zones[deck]:
+                    if self._phase == "setup":
+                        raise IllegalActionError("a deck ran out while dealing the first hands")
+                    self._lose_by_deck()
+                    return
+                self._ask_chance(Step("draw", deck, zone_of(seat, HAND), 1 << seat))
+                return
+            if self._frames:
+                effects.step(self)
+                self._check_deaths()
+                continue
+            if not self._advance():
+                return
+        self._current = TERMINAL
+
+    def _lose_by_deck(self) -> None:
+        """A player who must draw from an empty deck loses at once (line 113); both at once: a
+        draw (rules §5)."""
+        empty = [s for s in set(self._draws) if not self._zones[zone_of(s, DECK)]]
+        self._draws = []
+        self._end([s for s in (0, 1) if s not in empty])
+
+    def _end(self, winners: Sequence[int]) -> None:
+        self._winners = tuple(winners) if winners else (0, 1)
+        self._phase = "over"
+        self._frames = []
+        self._ask = None
+        self._chance = None
+        self._current = TERMINAL
+
+    def _after_chance(self, step: Step, slot: int, value: int) -> None:
+        if step.kind == "draw" and self._draws:  # the turn's draws come before any ability
+            self._draws.pop(0)
+        else:
+            effects.after_chance(self, step, slot, value)
+        self._run()
+
+    def _advance(self) -> bool:
+        """Move the turn on by one part; False when a seat must now decide."""
+        phase = self._phase
+        if phase == "setup":
+            self._phase = "mulligan"
+            self._lane = 0  # in the mulligan: how many seats have chosen
+            return True
+        if phase == "mulligan":
+            if self._lane < 2:  # the starting player first, each after the other's redraw
+                seat = (self._first + self._lane) % 2
+                self._ask = Ask("mulligan", seat)
+                self._current = seat
+                return False
+            self._start_turn()
+            return True
+        if phase == "start":
+            self._phase = "lead"
+            effects.fire_all(self, "start_of_turn")  # after both draws (line 73)
+            return True
+        if phase in ("lead", "react", "counter"):
+            self._current = self._phase_player()
+            return False
+        if phase == "reveal":
+            slot = self._next_face_down()
+            if slot >= 0:
+                self._current = self.controller(slot)
+                return False
+            self._phase = "combat"
+            self._lane = 0
+            return True
+        if phase == "combat":
+            if self._lane >= LANES:
+                self._phase = "end"
+                effects.fire_all(self, "end_of_turn")
+                return True
+            self._combat(self._lane)
+            self._lane += 1
+            return True
+        if phase == "end":
+            self._clean_up()
+            cap = self._options.round_cap
+            if cap is not None and self._turn >= cap:
+                self._end_at_cap()
+                return True
+            self._start_turn()
+            return True
+        raise AssertionError(phase)
+
+    def _phase_player(self) -> int:
+        return self._leader if self._phase != "react" else 1 - self._leader
+
+    def _start_turn(self) -> None:
+        self._turn += 1
+        self._leader = self._first if self._turn % 2 else 1 - self._first
+        energy = self._turn
+        self._energy = [energy, energy]
+        self._spent = [0, 0]
+        self._hurt = [0, 0]
+        self._log = [(), ()]
+        self._phase = "start"
+        if self._turn > 1:
+            # Both draw before anything happens (line 73); the Leading Player first.
+            self._draws = [self._leader, 1 - self._leader]
+            if any(not self._zones[zone_of(s, DECK)] for s in self._draws):
+                self._lose_by_deck()
+
+    def _end_at_cap(self) -> None:
+        a, b = self._life
+        self._end([0] if a > b else [1] if b > a else [0, 1])
+
+    def _clean_up(self) -> None:
+        """After End of turn: Guys heal to full, this turn's effects end (line 103)."""
+        n = len(self._ident)
+        self._damage = [0] * n
+        self._atk_t = [0] * n
+        self._hp_t = [0] * n
+        self._kw_t = [0] * n
+        self._prepared = [False] * n
+
+    def _next_face_down(self) -> int:
+        """The next face-down Guy to reveal: lane by lane, the Reacting Player's first (line 87)."""
+        reactor = 1 - self._leader
+        for lane in range(LANES):
+            for seat in (reactor, self._leader):
+                slot = self.lane_guy(seat, lane)
+                if slot >= 0 and self.face_down(slot):
+                    return slot
+        return -1
+
+    def _combat(self, lane: int) -> None:
+        """Both Guys of a lane strike at once (line 91): an opposed Guy hits the Guy opposite,
+        an unopposed or Overarch one the opposing player (lines 93, 185)."""
+        guys = [self.lane_guy(seat, lane) for seat in (0, 1)]
+        hits: list[tuple[int, int, int]] = []  # (attacker, target slot or -1 - seat, amount)
+        for seat, guy in enumerate(guys):
+            if guy < 0 or self._prepared[guy] or self.face_down(guy):
+                continue
+            amount = self.attack(guy)
+            if amount <= 0:
+                continue
+            other = guys[1 - seat]
+            if other >= 0 and not self.has(guy, OVERARCH):
+                hits.append((guy, other, amount))
+            else:
+                hits.append((guy, -2 + seat, amount))  # -1 - (1 - seat)
+        for attacker, target, amount in hits:
+            effects.deal_damage(self, target, amount, attacker)
+        self._check_deaths()
+
+    def _check_deaths(self) -> None:
+        """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life."""
+        bonuses: dict[int, effects.Bonus] | None = None
+        for seat in (self._leader, 1 - self._leader):
+            for guy in self.guys(seat):
+                if self.face_down(guy):  # public either way: a hidden card's health is not
+                    continue
+                if bonuses is None:
+                    bonuses = effects.static_bonuses(self) if self._any_static() else {}
+                if self._damage[guy] >= self.stats(guy, bonuses)[1]:
+                    effects.destroy(self, guy)
+                    bonuses = None  # a static may have left with it
+        if self._winners is None and min(self._life) <= 0:
+            self._end([s for s in (0, 1) if self._life[s] > 0])
+
+    # ------------------------------------------------------------ decisions
+
+    def _decisions(self, cur: int) -> list[Action]:
+        ask = self._ask
+        if ask is not None:
+            return effects.ask_actions(self, ask)
+        if self._phase == "reveal":
+            slot = self._next_face_down()
+            return [Reveal(slot, self._rules.card_ids[self._kind_at(slot)])]
+        plays: list[Action] = list(self._plays(cur, free=False))
+        plays += [Prepare(s) for s in self._preparable(cur)]
+        plays.append(PASS)
+        return plays
+
+    def _plays(self, seat: int, *, free: bool, only: Sequence[int] | None = None) -> list[Play]:
+        """Every card `seat` may play now (from `only` if given), one action per distinct card
+        and placement (the first copy in hand stands for the others)."""
+        rules = self._rules_g
+        cards, ids = rules.cards, rules.card_ids
+        phase = self._phase
+        left = self.energy(seat)
+        empty = [lane for lane in range(LANES) if self.lane_guy(seat, lane) < 0]
+        hosts = [g for s in (0, 1) for g in self.guys(s) if not self.face_down(g)]
+        seen: set[int] = set()
+        out: list[Play] = []
+        for slot in self._zones[zone_of(seat, HAND)] if only is None else only:
+            k = self._kind_at(slot)
+            if k in seen:
+                continue
+            seen.add(k)
+            card = cards[k]
+            if rules.keywords[k] & PATIENT and phase == "lead":  # "can't" beats "can"
+                continue
+            costs = [(0 if free else card.cost, False)]
+            if card.enhance is not None and not free:
+                costs.append((card.enhance, True))
+            for cost, enhanced in costs:
+                if cost > left:
+                    continue
+                name = ids[k]
+                if card.type == "guy":
+                    if phase == "counter" and not free:  # line 85; a card beats a rule (155)
+                        continue
+                    down = bool(rules.keywords[k] & SNEAKY)
+                    if down and enhanced:
+                        continue  # a face-down card pays its printed cost, unseen
+                    out += [Play(slot, name, lane, None, enhanced, down) for lane in empty]
+                elif card.type == "pin" and card.pin_to == "guy":
+                    out += [Play(slot, name, None, h, enhanced) for h in hosts]
+                else:
+                    out.append(Play(slot, name, None, None, enhanced))
+        return out
+
+    def _preparable(self, seat: int) -> list[int]:
+        prep = self._rules_g.prepares
+        return [
+            g
+            for g in self.guys(seat)
+            if not self._prepared[g] and not self.face_down(g) and prep[self._ident[g]]
+        ]
+
+    def _verify_decision(self, cur: int, action: Action) -> None:
+        if isinstance(action, Concede):
+            return
+        ask = self._ask
+        if ask is not None:
+            effects.verify_answer(self, ask, action)
+            return
+        if self._phase == "reveal":
+            self._verify_reveal(action)
+            return
+        if isinstance(action, Pass):
+            return
+        if isinstance(action, Prepare):
+            if action.slot not in self._preparable(cur):
+                raise IllegalActionError(f"slot {action.slot} has no Prepare ability to use now")
+            return
+        if isinstance(action, Play):
+            self._verify_play(cur, action, free=False)
+            return
+        raise IllegalActionError(f"{action} is not a play, a Prepare or a pass")
+
+    def _verify_play(self, seat: int, play: Play, *, free: bool) -> None:
+        """The one check of a play, for the menu, the AI and the network alike: the card is in
+        the hand; a replica that cannot see it checks what it can, and the reveal the rest."""
+        self._check_slot(play.slot)
+        if self._where[play.slot] != zone_of(seat, HAND):
+            raise IllegalActionError(f"slot {play.slot} is not in seat {seat}'s hand")
+        k = self._ident[play.slot]
+        if play.card is None:
+            if not play.face_down:
+                raise IllegalActionError("a play must name its card unless it is face down")
+            if k == UNKNOWN:
+                self._verify_hidden_play(seat, play)
+                return
+            play = play.named(self._rules.card_ids[k])  # the player's own replica knows it
+        self._check_learnable(play.slot, self._kind(play.card))
+        if k == UNKNOWN:
+            self._ident[play.slot] = self._kind(play.card)  # learnt for the check only
+            try:
+                legal = play in self._plays(seat, free=free, only=[play.slot])
+            finally:
+                self._ident[play.slot] = UNKNOWN
+        else:
+            legal = play in self._plays(seat, free=free, only=[play.slot])
+        if not legal:
+            raise IllegalActionError(f"{play} is not allowed now")
+
+    def _verify_hidden_play(self, seat: int, play: Play) -> None:
+        """What a replica can check of a face-down play it cannot see: a Guy's phase and an
+        empty lane of its own; the card, its cost and Sneaky are checked at the reveal."""
+        if self._phase == "counter":
+            raise IllegalActionError("no Guys may be played in the Counter-reacting Phase")
+        if play.lane is None or not 0 <= play.lane < LANES or self.lane_guy(seat, play.lane) >= 0:
+            raise IllegalActionError(f"lane {play.lane} is not an empty lane of seat {seat}")
+
+    def _verify_reveal(self, action: Action) -> None:
+        slot = self._next_face_down()
+        if not isinstance(action, Reveal) or action.slot != slot:
+            raise IllegalActionError(f"the face-down card in slot {slot} must be revealed now")
+        k = self._kind(action.card)
+        self._check_learnable(slot, k)
+        card = self._rules_g.cards[k]
+        if card.type != "guy" or not self._rules_g.keywords[k] & SNEAKY:
+            raise IllegalActionError(f"{card.name} is not a Sneaky Guy: it was played face down")
+        self._check_spending(self.controller(slot), slot, k)
+
+    def _check_spending(self, seat: int, revealed: int, k: int) -> None:
+        """A face-down play was affordable when it was made: the turn's plays, with the cards
+        now shown, never spent more than the seat had (rules §4)."""
+        cards = self._rules_g.cards
+        budget = self._turn
+        for entry in self._log[seat]:
+            if entry.cost < 0:
+                budget -= entry.cost
+                continue
+            cost = entry.cost
+            if entry.slot >= 0 and not entry.free:
+                known = k if entry.slot == revealed else self._ident[entry.slot]
+                cost = cards[known].cost if known != UNKNOWN else 0
+            budget -= cost
+            if budget < 0:
+                raise IllegalActionError(
+                    f"seat {seat} played more than its energy this turn (a face-down card)"
+                )
+
+    def _apply(self, action: Action) -> None:
+        if self._current == CHANCE:
+            self._apply_outcome(action)
+            return
+        seat = self._current
+        if isinstance(action, Concede):
+            self._end([1 - seat])
+            return
+        if self._ask is not None:
+            ask, self._ask = self._ask, None
+            if ask.kind == "mulligan":
+                assert isinstance(action, Mulligan)
+                self._mulligan(seat, action.mask)
+            else:
+                effects.answer(self, ask, action)
+        elif isinstance(action, Pass):
+            self._pass()
+        elif isinstance(action, Play):
+            self._play(seat, action, free=False)
+        elif isinstance(action, Prepare):
+            self._prepared[action.slot] = True
+            effects.fire_self(self, action.slot, "prepare")
+        elif isinstance(action, Reveal):
+            self._reveal(action)
+        self._run()
+
+    def _pass(self) -> None:
+        self._phase = _NEXT_PHASE[self._phase]
+
+    def _mulligan(self, seat: int, mask: int) -> None:
+        """Put the chosen cards on the bottom (their owner knows them), then draw back to five."""
+        hand = self._zones[zone_of(seat, HAND)]
+        chosen = [slot for i, slot in enumerate(hand) if mask >> i & 1]
+        deck = zone_of(seat, DECK)
+        for slot in chosen:
+            self._move(slot, deck, bottom=True)
+        self._draws = [seat] * len(chosen)
+        self._lane += 1
+
+    def _play(self, seat: int, play: Play, *, free: bool) -> None:
+        """Pay, put the card where it goes and fire what playing it sets off."""
+        slot = play.slot
+        if play.card is not None:
+            self._show(slot, play.card, 1 << seat)
+        k = self._ident[slot]
+        if play.face_down:
+            self._log[seat] += (Spend(0, slot, free),)
+        else:
+            card = self._rules_g.cards[k]
+            cost = 0 if free else card.enhance if play.enhanced else card.cost
+            assert cost is not None
+            self._spent[seat] += cost
+            self._log[seat] += (Spend(cost),)
+        self._free[slot] = free
+        if play.face_down:
+            assert play.lane is not None
+            self._move(slot, zone_of(seat, LANE0 + play.lane), face_down=True)
+            return
+        card = self._rules_g.cards[k]
+        if card.type == "guy":
+            assert play.lane is not None
+            self._move(slot, zone_of(seat, LANE0 + play.lane))
+        elif card.type == "pin" and card.pin_to == "vest":
+            old = self.vest(seat)
+            if old >= 0:  # the Vest holds one Pin: the old one is discarded (line 58)
+                effects.discard_card(self, old)
+            self._move(slot, zone_of(seat, VEST))
+        elif card.type == "pin":
+            assert play.host is not None
+            self._move(slot, zone_of(seat, PINS))
+            self._host[slot] = play.host
+        else:  # a Prank is discarded at once; its ability still resolves (line 46)
+            self._move(slot, zone_of(seat, DISCARD))
+        effects.fire_played(self, slot, seat, enhanced=play.enhanced)
+
+    def _reveal(self, action: Reveal) -> None:
+        slot = action.slot
+        self._show(slot, action.card, 3)
+        effects.fire_revealed(self, slot, self.controller(slot))
+
+    # ------------------------------------------------------- copies and views
+
+    def clone(self) -> GuysState:
+        other = self._clone_zones()
+        other._rules_g = self._rules_g
+        other._options = self._options
+        other._damage = self._damage[:]
+        other._atk = self._atk[:]
+        other._hp = self._hp[:]
+        other._atk_t = self._atk_t[:]
+        other._hp_t = self._hp_t[:]
+        other._kw = self._kw[:]
+        other._kw_t = self._kw_t[:]
+        other._prepared = self._prepared[:]
+        other._host = self._host[:]
+        other._free = self._free[:]
+        other._life = self._life[:]
+        other._energy = self._energy[:]
+        other._spent = self._spent[:]
+        other._hurt = self._hurt[:]
+        other._log = self._log[:]
+        other._turn = self._turn
+        other._first = self._first
+        other._leader = self._leader
+        other._phase = self._phase
+        other._lane = self._lane
+        other._draws = self._draws[:]
+        other._frames = self._frames[:]
+        other._ask = self._ask
+        other._winners = self._winners
+        return other
+
+    def _grow(self) -> None:
+        """A token was made: every per-slot list gets its entry."""
+        for values in (
+            self._damage, self._atk, self._hp, self._atk_t, self._hp_t, self._kw, self._kw_t,
+        ):  # fmt: skip
+            values.append(0)
+        self._prepared.append(False)
+        self._free.append(False)
+        self._host.append(-1)
+
+    def may_hold(self, slot: int, k: int) -> bool:
+        """A face-down card on the board is a Sneaky Guy."""
+        z = self._where[slot]
+        if z != GONE and z % PER_SEAT >= LANE0:
+            card = self._rules_g.cards[k]
+            return card.type == "guy" and bool(self._rules_g.keywords[k] & SNEAKY)
+        return True
+
+    def search_key(self) -> Hashable:
+        return (
+            tuple(self._ident),
+            tuple(tuple(pile) for pile in self._zones),
+            tuple(self._damage),
+            tuple(self._atk),
+            tuple(self._hp),
+            tuple(self._atk_t),
+            tuple(self._hp_t),
+            tuple(self._kw),
+            tuple(self._kw_t),
+            tuple(self._prepared),
+            tuple(self._host),
+            tuple(self._life),
+            tuple(self._energy),
+            tuple(self._spent),
+            tuple(self._hurt),
+            self._turn,
+            self._leader,
+            self._phase,
+            self._lane,
+            tuple(self._draws),
+            tuple(self._frames),
+            self._ask,
+            self._current,
+            self._winners,
+        )
+
+    def _board_public(self) -> list[list[int]]:
+        """Per-card state of every card in play (slot, damage, modifiers, keywords, prepared,
+        host), for digests."""
+        rows = []
+        for seat in (0, 1):
+            for offset in (VEST, PINS, *range(LANE0, PER_SEAT)):
+                for s in self._zones[zone_of(seat, offset)]:
+                    rows.append(
+                        [
+                            s, self._damage[s], self._atk[s], self._hp[s], self._atk_t[s],
+                            self._hp_t[s], self._kw[s], self._kw_t[s], int(self._prepared[s]),
+                            self._host[s], int(self._free[s]),
+                        ]
+                    )  # fmt: skip
+        return rows
+
+    def public_sections(self) -> dict[str, Canonical]:
+        ask = self._ask
+        return {
+            "turn": {
+                "turn": self._turn,
+                "leader": self._leader,
+                "phase": self._phase,
+                "lane": self._lane,
+                "current": self._current,
+                "draws": self._draws,
+                "ask": None
+                if ask is None
+                else [ask.kind, ask.seat, list(ask.options), ask.optional],
+                "frames": [[*f[:7], list(f.targets), f.picked, f.stage] for f in self._frames],
+                "winners": None if self._winners is None else list(self._winners),
+            },
+            "zones": self.zones_public(),
+            "board": self._board_public(),
+            "players": {
+                "life": self._life,
+                "energy": self._energy,
+                "spent": self._spent,
+                "hurt": self._hurt,
+                "log": [[list(e) for e in log] for log in self._log],
+            },
+        }
+
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        if seat is not None:
+            self._check_seat(seat)
+        sections = self.public_sections()
+        sections["cards"] = self.zones_json(seat)  # type: ignore[assignment]
+        return dict(sections)
+
+    def __str__(self) -> str:
+        return f"<Rise of the Guys turn {self._turn} {self._phase}, life {self._life}>"
+
+
+def new_state(
+    game: Game, rules: GuyRules, decks: Sequence[Mapping[str, int]], options: Options
+) -> GuysState:
+    """A table at the first deal: the two decks as card counts by id."""
+    del game
+    counts = []
+    for deck in decks:
+        row = [0] * len(rules.card_ids)
+        for card, n in deck.items():
+            row[rules.card_index[card]] += n
+        counts.append(row)
+    return GuysState(rules, options, counts)
