@@ -103,6 +103,25 @@ _REGISTRY: dict[str, GameInfo] = {
             rules_version=2,  # 2: no turn cap unless one is asked for
         ),
         GameInfo(
+            name="rise-of-the-guys",
+            title="Rise of the Guys",
+            module="p2pcards.games.rise_of_the_guys",
+            min_players=2,
+            max_players=2,
+            zero_sum=True,  # one winner takes 1, a draw shares it
+            own_decks=True,
+            deck_rules="40 cards, at most 4 copies of a card, one or two classes, no tokens",
+            options=(
+                GameOption("round_cap", None, "turns before the game ends (higher life wins)"),
+                GameOption(
+                    "decks", None, "one deck per seat; default the rulebook's two example decks"
+                ),
+            ),
+            typical_length=300,
+            view="cli.guys_view",
+            evaluation="ai.guys_eval:make_evaluation",
+        ),
+        GameInfo(
             name="rpg-battle",
             title="RPG Battle Card Game",
             module="p2pcards.games.rpg_battle",
