@@ -107,6 +107,8 @@ class ChanceMove:
 
     kind "deal": the top card of `pile` goes to seat `to`.
     kind "take": a card picked at random from seat `source`'s hand goes to seat `to`.
+    kind "look" (zones games): seat `to` sees a card of `pile` near the top; it stays there.
+    kind "roll" (zones games): a number every seat sees; no card (`to` is -1).
     """
 
     kind: str

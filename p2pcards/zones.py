@@ -358,14 +358,16 @@ class ZoneState(State):
         return self.viewer is None or bool(step.viewers >> self.viewer & 1)
 
     def chance_move(self) -> ChanceMove:
-        """Draws and looks come from the top of a zone; a pick from anywhere in it."""
+        """Draws ("deal") and looks come from the top of a zone; a pick ("take") from anywhere
+        in it; a roll touches no card."""
         step = self._step()
         to = _first_seat(step.viewers)
         if step.kind == "pick":
             return ChanceMove("take", to, source=self._layout[step.source].owner)
         if step.kind == "roll":
             return ChanceMove("roll", -1)
-        return ChanceMove("deal", to, pile=self._layout[step.source].name)
+        kind = "deal" if step.kind == "draw" else "look"  # a look shows the card, moves nothing
+        return ChanceMove(kind, to, pile=self._layout[step.source].name)
 
     def chance_viewers(self) -> frozenset[int]:
         """At a chance node, the seats entitled to learn the outcome's card."""
