@@ -543,6 +543,12 @@ class ZoneState(State):
             self._forget(slot)
         self._generation[zone] += 1
 
+    def _shuffle_into(self, zone: int, deck: int) -> None:
+        """Put every card of `zone` into `deck` and shuffle the deck."""
+        for slot in list(self._zones[zone]):
+            self._move(slot, deck)
+        self._shuffle(deck)
+
     def _reorder_top(self, zone: int, order: Sequence[int] | None) -> None:
         """Put the top len(order) cards of `zone` back in a new order: the card now i-th from
         the top is the one that was order[i]-th. The slots stay; identities and masks move with
