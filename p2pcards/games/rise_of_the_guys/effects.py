@@ -525,8 +525,8 @@ def _apply(st: GuysState, f: Frame, e: Effect) -> bool:
             if st.lane_of(guy) < 0 or not lanes:
                 f = st._frames[0] = f._replace(stage=f.stage + 1)
                 continue
-            if len(lanes) > 1:
-                _ask(st, Ask("lane", f.controller, tuple(lanes)))
+            if len(lanes) > 1:  # the Guy's controller picks the lane (rules §20)
+                _ask(st, Ask("lane", seat, tuple(lanes)))
                 return False
             _move_guy(st, guy, lanes[0])
             f = st._frames[0] = f._replace(stage=f.stage + 1)
