@@ -490,7 +490,7 @@ def _apply(st: GuysState, f: Frame, e: Effect) -> bool:
     targets = f.targets
     if do == "damage":
         for t in targets:
-            deal_damage(st, t, e.amount or 0, f.source)
+            deal_damage(st, t, _int(e.amount), f.source)
     elif do == "heal":
         for t in targets:
             if t < 0:

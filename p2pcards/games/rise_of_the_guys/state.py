@@ -594,9 +594,10 @@ class GuysState(ZoneState):
                 self._verify_hidden_play(seat, play)
                 return
             play = play.named(self._rules.card_ids[k])  # the player's own replica knows it
-        self._check_learnable(play.slot, self._kind(play.card))
+        named = self._kind(play.card or "")
+        self._check_learnable(play.slot, named)
         if k == UNKNOWN:
-            self._ident[play.slot] = self._kind(play.card)  # learnt for the check only
+            self._ident[play.slot] = named  # learnt for the check only
             try:
                 legal = play in self._plays(seat, free=free, only=[play.slot])
             finally:
@@ -849,7 +850,7 @@ class GuysState(ZoneState):
         if seat is not None:
             self._check_seat(seat)
         sections = self.public_sections()
-        sections["cards"] = self.zones_json(seat)  # type: ignore[assignment]
+        sections["cards"] = self.zones_json(seat)
         return dict(sections)
 
     def __str__(self) -> str:

@@ -1,0 +1,364 @@
+"""The card vocabulary (docs/abilities.md) as data: what a collectible game's `cards.toml`
+may say of a card's abilities, parsed once and checked at load.
+
+Everything here is frozen and made of tuples, so a card database is shared by every state.
+Nothing is specific to one game beyond the words of the vocabulary: the game passes the
+keywords its rules implement and the ids of its cards (for tokens). Anything wrong raises
+CardDataError naming the card, the ability, the effect and the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from p2pcards.errors import CardDataError
+
+Trigger = Literal[
+    "played", "enhanced", "revealed", "destroyed", "start_of_turn", "end_of_turn",
+    "card_played", "token_made", "vengeful", "prepare", "static",
+]  # fmt: skip
+Verb = Literal[
+    "damage", "heal", "destroy", "modify", "grant", "move", "return", "loot", "draw", "draw_to",
+    "discard", "token", "energy", "play_free", "handler",
+]  # fmt: skip
+What = Literal["guy", "player", "pin", "hand_card"]
+Side = Literal["own", "opponent", "any"]
+LaneRule = Literal["this", "opposing", "other", "adjacent", "any"]
+CardType = Literal["guy", "prank", "pin"]
+Face = Literal["up", "down", "any"]
+PickMode = Literal["choose", "random", "all"]
+Ref = Literal["this", "pinned", "you", "opponent", "trigger"]
+Duration = Literal["turn", "permanent"]
+Who = Literal["you", "opponent"]
+How = Literal["random", "choose"]
+Where = Literal["this_lane", "choose_lane", "each_empty_lane"]
+By = Literal["you", "opponent", "anyone"]
+SelfRule = Literal["exclude", "only"]
+
+MAX_AMOUNT = 20
+MAX_COUNT = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """What an effect or a condition reaches (docs/abilities.md, "Selectors")."""
+
+    what: What = "guy"
+    side: Side = "any"
+    lane: LaneRule | None = None
+    tribe: str | None = None
+    cls: str | None = None
+    type: CardType | None = None
+    token: bool | None = None
+    self_: SelfRule | None = None
+    attack_at_least: int | None = None
+    health_at_least: int | None = None
+    cost_at_most: int | None = None
+    face: Face | None = None
+    pick: PickMode = "choose"
+    count: int = 1
+    optional: bool = False
+    ref: Ref | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """What must hold for an ability to fire (every key given)."""
+
+    unopposed: bool | None = None
+    opposed: bool | None = None
+    count: Selector | None = None
+    at_least: int | None = None
+    at_most: int | None = None
+    life_at_most: int | None = None
+    hand_at_most: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One thing an ability does (`do`), with the fields its verb reads."""
+
+    do: Verb
+    amount: int | Literal["full"] | None = None
+    target: Selector | None = None
+    attack: int | None = None
+    health: int | None = None
+    duration: Duration | None = None
+    keyword: str | None = None
+    who: Who | None = None
+    how: How | None = None
+    card: str | None = None
+    where: Where | None = None
+    side: Side | None = None
+    count: int | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """A trigger, an optional condition and the effects, in the order printed."""
+
+    trigger: Trigger
+    effects: tuple[Effect, ...]
+    by: By | None = None
+    filter: Selector | None = None
+    amount: int | None = None
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What a game adds to the words: its keywords, its cards (id -> is a token), its handlers."""
+
+    keywords: Collection[str]
+    cards: Mapping[str, bool]
+    handlers: Collection[str]
+
+
+def _choice(value: object, kind: Any, where: str, field: str) -> Any:
+    allowed = get_args(kind)
+    if value not in allowed:
+        raise CardDataError(
+            f"{where}: field {field!r} must be one of {', '.join(allowed)}, got {value!r:.60}"
+        )
+    return value
+
+
+def _int(value: object, where: str, field: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CardDataError(f"{where}: field {field!r} must be an int, got {value!r:.60}")
+    if not low <= value <= high:
+        raise CardDataError(f"{where}: field {field!r} must be in {low}..{high}, got {value}")
+    return value
+
+
+def _bool(value: object, where: str, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise CardDataError(f"{where}: field {field!r} must be true or false, got {value!r:.60}")
+    return value
+
+
+def _name(value: object, where: str, field: str) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 40:
+        raise CardDataError(f"{where}: field {field!r} must be a short text, got {value!r:.60}")
+    return value
+
+
+def _table(value: object, where: str, allowed: Collection[str]) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise CardDataError(f"{where} must be a table, got {value!r:.60}")
+    unknown = sorted(set(value) - set(allowed))
+    if unknown:
+        raise CardDataError(
+            f"{where}: unknown field {unknown[0]!r}; known: {', '.join(sorted(allowed))}"
+        )
+    return value
+
+
+_SELECTOR_KEYS = {
+    "what", "side", "lane", "tribe", "class", "type", "token", "self", "attack_at_least",
+    "health_at_least", "cost_at_most", "face", "pick", "count", "optional",
+}  # fmt: skip
+
+
+def parse_selector(value: object, where: str, *, filter_only: bool = False) -> Selector:
+    """A selector from its TOML form: a shorthand string or a table."""
+    if isinstance(value, str):
+        return Selector(ref=_choice(value, Ref, where, "target"))
+    data = _table(value, where, _SELECTOR_KEYS)
+    if filter_only and ("pick" in data or "count" in data or "optional" in data):
+        raise CardDataError(f"{where}: a filter picks nothing (no pick, count or optional)")
+    get = data.get
+
+    def number(key: str) -> int | None:
+        return None if key not in data else _int(data[key], where, key, 0, MAX_AMOUNT)
+
+    sel = Selector(
+        what=_choice(get("what", "guy"), What, where, "what"),
+        side=_choice(get("side", "any"), Side, where, "side"),
+        lane=None if "lane" not in data else _choice(data["lane"], LaneRule, where, "lane"),
+        tribe=None if "tribe" not in data else _name(data["tribe"], where, "tribe"),
+        cls=None if "class" not in data else _name(data["class"], where, "class"),
+        type=None if "type" not in data else _choice(data["type"], CardType, where, "type"),
+        token=None if "token" not in data else _bool(data["token"], where, "token"),
+        self_=None if "self" not in data else _choice(data["self"], SelfRule, where, "self"),
+        face=None if "face" not in data else _choice(data["face"], Face, where, "face"),
+        pick=_choice(get("pick", "choose"), PickMode, where, "pick"),
+        count=_int(get("count", 1), where, "count", 1, MAX_COUNT),
+        optional=_bool(get("optional", False), where, "optional"),
+        attack_at_least=number("attack_at_least"),
+        health_at_least=number("health_at_least"),
+        cost_at_most=number("cost_at_most"),
+    )
+    if sel.what == "hand_card" and sel.pick == "random":
+        raise CardDataError(
+            f"{where}: a hand card cannot be picked at random (the hand is its owner's secret)"
+        )
+    return sel
+
+
+_CONDITION_KEYS = {"unopposed", "opposed", "count", "at_least", "at_most", "life_at_most",
+                   "hand_at_most"}  # fmt: skip
+
+
+def parse_condition(value: object, where: str) -> Condition:
+    """A condition from its TOML table."""
+    data = _table(value, where, _CONDITION_KEYS)
+    if ("at_least" in data or "at_most" in data) and "count" not in data:
+        raise CardDataError(f"{where}: at_least and at_most need a count selector")
+    if not data:
+        raise CardDataError(f"{where}: an empty condition says nothing")
+
+    def number(key: str) -> int | None:
+        return None if key not in data else _int(data[key], where, key, 0, 99)
+
+    return Condition(
+        unopposed=None if "unopposed" not in data else _bool(data["unopposed"], where, "unopposed"),
+        opposed=None if "opposed" not in data else _bool(data["opposed"], where, "opposed"),
+        count=None if "count" not in data else parse_selector(data["count"], f"{where}: count"),
+        at_least=number("at_least"),
+        at_most=number("at_most"),
+        life_at_most=number("life_at_most"),
+        hand_at_most=number("hand_at_most"),
+    )
+
+
+# Which fields each verb takes, beyond `do` (a field a verb does not read is refused: a typo
+# must not pass as a card that silently does less).
+_VERB_FIELDS: dict[str, frozenset[str]] = {
+    "damage": frozenset({"amount", "target"}),
+    "heal": frozenset({"amount", "target"}),
+    "destroy": frozenset({"target"}),
+    "modify": frozenset({"attack", "health", "target", "duration"}),
+    "grant": frozenset({"keyword", "target", "duration"}),
+    "move": frozenset({"target"}),
+    "return": frozenset({"target"}),
+    "loot": frozenset({"amount"}),
+    "draw": frozenset({"amount", "who"}),
+    "draw_to": frozenset({"amount"}),
+    "discard": frozenset({"amount", "who", "how"}),
+    "token": frozenset({"card", "where", "side", "count"}),
+    "energy": frozenset({"amount"}),
+    "play_free": frozenset({"target"}),
+    "handler": frozenset({"name", "target"}),
+}
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "damage": ("amount", "target"),
+    "heal": ("amount", "target"),
+    "destroy": ("target",),
+    "modify": ("target",),
+    "grant": ("keyword", "target"),
+    "move": ("target",),
+    "return": ("target",),
+    "loot": ("amount",),
+    "draw": ("amount",),
+    "draw_to": ("amount",),
+    "discard": ("amount",),
+    "token": ("card", "where"),
+    "energy": ("amount",),
+    "play_free": ("target",),
+    "handler": ("name",),
+}
+
+
+def parse_effect(value: object, where: str, words: Vocabulary) -> Effect:
+    """One effect from its TOML table, checked against its verb."""
+    if not isinstance(value, Mapping):
+        raise CardDataError(f"{where} must be a table, got {value!r:.60}")
+    do = _choice(value.get("do"), Verb, where, "do")
+    data = _table(value, where, _VERB_FIELDS[do] | {"do"})
+    for field in _NEEDS[do]:
+        if field not in data:
+            raise CardDataError(f"{where}: a {do!r} effect needs field {field!r}")
+    amount: int | Literal["full"] | None = None
+    if "amount" in data:
+        full = do == "heal" and data["amount"] == "full"
+        amount = "full" if full else _int(data["amount"], where, "amount", 0, MAX_AMOUNT)
+    target = None if "target" not in data else parse_selector(data["target"], f"{where}: target")
+    if do == "play_free" and target is not None and target.what != "hand_card":
+        raise CardDataError(
+            f"{where}: play_free's target must select hand cards (what = hand_card)"
+        )
+    if do != "play_free" and target is not None and target.what == "hand_card":
+        raise CardDataError(f"{where}: only play_free reaches into a hand")
+    keyword = None
+    if "keyword" in data:
+        keyword = _name(data["keyword"], where, "keyword")
+        if keyword not in words.keywords:
+            known = ", ".join(sorted(words.keywords))
+            raise CardDataError(f"{where}: unknown keyword {keyword!r}; known: {known}")
+    card = None
+    if "card" in data:
+        card = _name(data["card"], where, "card")
+        if not words.cards.get(card, False):
+            raise CardDataError(f"{where}: {card!r} is not a token card of this set")
+    name = None
+    if "name" in data:
+        name = _name(data["name"], where, "name")
+        if name not in words.handlers:
+            raise CardDataError(f"{where}: no handler called {name!r} in code")
+    effect = Effect(
+        do=do,
+        amount=amount,
+        target=target,
+        attack=None if "attack" not in data else _int(data["attack"], where, "attack", -20, 20),
+        health=None if "health" not in data else _int(data["health"], where, "health", -20, 20),
+        duration=None
+        if "duration" not in data
+        else _choice(data["duration"], Duration, where, "duration"),
+        keyword=keyword,
+        who=None if "who" not in data else _choice(data["who"], Who, where, "who"),
+        how=None if "how" not in data else _choice(data["how"], How, where, "how"),
+        card=card,
+        where=None if "where" not in data else _choice(data["where"], Where, where, "where"),
+        side=None if "side" not in data else _choice(data["side"], Side, where, "side"),
+        count=None if "count" not in data else _int(data["count"], where, "count", 1, MAX_COUNT),
+        name=name,
+    )
+    if do == "modify" and effect.attack is None and effect.health is None:
+        raise CardDataError(f"{where}: a 'modify' effect needs attack or health")
+    return effect
+
+
+_ABILITY_KEYS = {"trigger", "effects", "by", "filter", "amount", "condition"}
+
+
+def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
+    """One `[[card.ability]]` table."""
+    data = _table(value, where, _ABILITY_KEYS)
+    trigger = _choice(data.get("trigger"), Trigger, where, "trigger")
+    effects = data.get("effects")
+    if not isinstance(effects, list) or not effects or len(effects) > MAX_COUNT:
+        raise CardDataError(f"{where}: field 'effects' must list 1..{MAX_COUNT} effects")
+    parsed = tuple(parse_effect(e, f"{where}: effect {i}", words) for i, e in enumerate(effects, 1))
+    if trigger == "static" and any(e.do not in ("modify", "grant") for e in parsed):
+        raise CardDataError(f"{where}: a static ability may only modify or grant")
+    if "by" in data and trigger not in ("card_played", "token_made"):
+        raise CardDataError(f"{where}: field 'by' is for card_played and token_made")
+    if "filter" in data and trigger != "card_played":
+        raise CardDataError(f"{where}: field 'filter' is for card_played")
+    if "amount" in data and trigger != "vengeful":
+        raise CardDataError(f"{where}: field 'amount' is for vengeful")
+    return Ability(
+        trigger=trigger,
+        effects=parsed,
+        by=None if "by" not in data else _choice(data["by"], By, where, "by"),
+        filter=None
+        if "filter" not in data
+        else parse_selector(data["filter"], f"{where}: filter", filter_only=True),
+        amount=None if "amount" not in data else _int(data["amount"], where, "amount", 1, 99),
+        condition=None
+        if "condition" not in data
+        else parse_condition(data["condition"], f"{where}: condition"),
+    )
+
+
+def parse_abilities(value: object, where: str, words: Vocabulary) -> tuple[Ability, ...]:
+    """A card's `ability` list (absent: none)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_COUNT:
+        raise CardDataError(f"{where}: 'ability' must be a list of at most {MAX_COUNT} tables")
+    return tuple(parse_ability(a, f"{where}: ability {i}", words) for i, a in enumerate(value, 1))

@@ -1,0 +1,202 @@
+"""Deck lists of collectible games: TOML deck files, the deck rules, and every rule a deck
+breaks, named. Generic: a game passes its `DeckRules` and a catalogue of its cards.
+
+A deck file:
+
+    name = "Tempo Machine"
+    game = "rise-of-the-guys"
+    archetype = "tempo"          # optional: aggro, tempo, control, other
+    source = "ours"              # optional: rulebook or ours
+    description = "..."          # optional
+    [cards]
+    robutt = 4
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Protocol
+
+from p2pcards.carddb import MAX_BYTES, parse_toml
+from p2pcards.errors import CardDataError, P2PCardsError
+
+MAX_ENTRIES = 200
+MAX_COPIES = 99
+_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
+_KEYS = {"name", "game", "archetype", "source", "description", "cards"}
+
+
+class DeckError(P2PCardsError, ValueError):
+    """A deck file that cannot be read: not TOML, or a field of the wrong form."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRules:
+    """What makes a deck legal (Rise of the Guys: lines 117–125)."""
+
+    size: int
+    max_copies: int
+    min_classes: int
+    max_classes: int
+    tokens_allowed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeckList:
+    """A deck: its cards as (id, copies) pairs sorted by id, and what its file says of it."""
+
+    id: str
+    name: str
+    game: str
+    cards: tuple[tuple[str, int], ...]
+    archetype: str = ""
+    source: str = "ours"
+    description: str = ""
+    path: str | None = None
+
+    def counts(self) -> dict[str, int]:
+        """Copies by card id."""
+        return dict(self.cards)
+
+    @property
+    def size(self) -> int:
+        """How many cards the deck holds."""
+        return sum(n for _, n in self.cards)
+
+    @classmethod
+    def from_counts(cls, game: str, counts: Mapping[str, int], name: str = "custom") -> DeckList:
+        """A deck given as copies by card id (from code, not a file)."""
+        cards = []
+        for card, n in counts.items():
+            if not isinstance(card, str) or not isinstance(n, int) or isinstance(n, bool):
+                raise DeckError(f"a deck maps card ids to copies, not {card!r:.40}: {n!r:.20}")
+            if n:
+                cards.append((card, n))
+        return cls(name, name, game, tuple(sorted(cards)))
+
+
+class Catalogue(Protocol):
+    """What deck rules read of a game's cards."""
+
+    def classes_of(self, card: str) -> tuple[str, ...] | None:
+        """A card's classes; None if there is no such card."""
+        ...
+
+    def is_token(self, card: str) -> bool:
+        """Whether a card is a token."""
+        ...
+
+
+def _text(data: Mapping[str, object], key: str, where: str, limit: int, default: str) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str) or len(value) > limit or (key in ("name", "game") and not value):
+        raise DeckError(f"{where}: field {key!r} must be a text of at most {limit} characters")
+    return value
+
+
+def parse_deck(data: bytes, where: str, deck_id: str = "deck") -> DeckList:
+    """A deck file's bytes, checked field by field; DeckError says what is wrong and where."""
+    if len(data) > MAX_BYTES:
+        raise DeckError(f"{where} is {len(data)} bytes, over the {MAX_BYTES}-byte limit")
+    try:
+        table = parse_toml(data, where)
+    except CardDataError as exc:
+        raise DeckError(str(exc)) from None
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise DeckError(f"{where}: unknown field {unknown[0]!r}; known: {', '.join(sorted(_KEYS))}")
+    cards = table.get("cards")
+    if not isinstance(cards, dict) or not cards:
+        raise DeckError(f"{where}: a [cards] table of card = copies is needed")
+    if len(cards) > MAX_ENTRIES:
+        raise DeckError(f"{where}: {len(cards)} different cards, at most {MAX_ENTRIES}")
+    pairs = []
+    for card, n in cards.items():
+        if not _ID.match(card) or len(card) > 60:
+            raise DeckError(f"{where}: {card[:60]!r} is not a card id (lowercase-with-hyphens)")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_COPIES:
+            raise DeckError(f"{where}: {card}: copies must be a whole number 1..{MAX_COPIES}")
+        pairs.append((card, n))
+    return DeckList(
+        id=deck_id,
+        name=_text(table, "name", where, 80, ""),
+        game=_text(table, "game", where, 40, ""),
+        cards=tuple(sorted(pairs)),
+        archetype=_text(table, "archetype", where, 20, ""),
+        source=_text(table, "source", where, 20, "ours"),
+        description=_text(table, "description", where, 400, ""),
+    )
+
+
+def load_deck(path: str | Path) -> DeckList:
+    """A deck file from disk; DeckError if it cannot be read or parsed."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise DeckError(f"cannot read deck file {path}: {exc.strerror or exc}") from None
+    deck = parse_deck(data, str(path), path.stem)
+    return DeckList(deck.id, deck.name, deck.game, deck.cards, deck.archetype, deck.source,
+                    deck.description, str(path))  # fmt: skip
+
+
+def deck_problems(deck: DeckList, rules: DeckRules, catalogue: Catalogue) -> list[str]:
+    """Every rule the deck breaks, one sentence each (empty: legal)."""
+    problems = []
+    known: list[str] = []
+    classes: set[str] = set()
+    for card, n in deck.cards:
+        found = catalogue.classes_of(card)
+        if found is None:
+            known = known or _ids(catalogue)
+            guess = difflib.get_close_matches(card, known, n=1)
+            hint = f" (did you mean {guess[0]}?)" if guess else ""
+            problems.append(f"no card called {card!r}{hint}")
+            continue
+        classes.update(found)
+        if n > rules.max_copies:
+            problems.append(f"{card}: {n} copies, at most {rules.max_copies}")
+        if catalogue.is_token(card) and not rules.tokens_allowed:
+            problems.append(f"{card} is a token: tokens cannot be put in decks")
+    if deck.size != rules.size:
+        problems.append(f"{rules.size} cards needed, this deck has {deck.size}")
+    if classes and not rules.min_classes <= len(classes) <= rules.max_classes:
+        listed = ", ".join(sorted(classes))
+        problems.append(
+            f"{len(classes)} classes ({listed}): a deck has {rules.min_classes} to "
+            f"{rules.max_classes}"
+        )
+    return problems
+
+
+def _ids(catalogue: Catalogue) -> list[str]:
+    by_id = getattr(catalogue, "by_id", None)
+    return sorted(by_id) if isinstance(by_id, Mapping) else []
+
+
+def shipped_decks(package: str) -> list[DeckList]:
+    """The decks shipped in a game package's `decks/` folder, by file name."""
+    folder = resources.files(package).joinpath("decks")
+    out = []
+    for item in sorted(folder.iterdir(), key=lambda f: f.name):
+        if item.name.endswith(".toml"):
+            stem = item.name.removesuffix(".toml")
+            out.append(parse_deck(item.read_bytes(), f"{package}/decks/{item.name}", stem))
+    return out
+
+
+def find_deck(package: str, name_or_path: str) -> DeckList:
+    """A shipped deck by its file stem, or a deck file by its path."""
+    for deck in shipped_decks(package):
+        if deck.id == name_or_path:
+            return deck
+    if name_or_path.endswith(".toml") or "/" in name_or_path or Path(name_or_path).exists():
+        return load_deck(name_or_path)
+    names = ", ".join(d.id for d in shipped_decks(package))
+    raise DeckError(f"no shipped deck called {name_or_path!r} and no such file; shipped: {names}")
