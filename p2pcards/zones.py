@@ -279,6 +279,24 @@ class ZoneState(State):
                 total.update({ids[k]: n for k, n in enumerate(pool) if n})
         return dict(total)
 
+    def home(self, slot: int) -> int:
+        """The deck a card came from (its owner seat in a game of own decks, 0 for a shared
+        deck), or -1 for a token: public, as a card's back is."""
+        return self._home[slot]
+
+    def deck_composition(self, home: int) -> dict[str, int] | None:
+        """Copies of each card of deck `home`, wherever they are now (the cards this state
+        knows plus those it has not seen); None where this state may not know the list."""
+        pool = self._pools[home]
+        if pool is None:
+            return None
+        ids = self._rules.card_ids
+        total = Counter({ids[k]: n for k, n in enumerate(pool) if n})
+        total.update(
+            ids[k] for s, k in enumerate(self._ident) if k != UNKNOWN and self._home[s] == home
+        )
+        return dict(total)
+
     def slots(self) -> Iterator[tuple[int, str, str | None, int]]:
         """Every card slot as (slot id, zone name, card or None, bit mask of seats that know it)."""
         for zone, pile in zip(self._layout, self._zones, strict=True):

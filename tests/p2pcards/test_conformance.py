@@ -31,6 +31,11 @@ from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, ChanceOutcome, State
 from p2pcards.errors import GameOptionError, IllegalActionError, UnknownGameError
 from p2pcards.slots import SlotState
+from p2pcards.zones import ZoneState
+
+CardState = SlotState[Any] | ZoneState
+"""The two card models: one shared deck (`SlotState`), or zones and own decks (`ZoneState`).
+Both list their cards as `slots()`: (slot id, place, card or None, mask of seats that know it)."""
 
 SEEDS = range(5)  # games played per table
 ROUND_CAPS = (None, 3, 12)  # no cap, a short one, a long one: each table gets each in turn
@@ -61,14 +66,21 @@ def _cases() -> Iterator[Any]:
 CASES = list(_cases())
 
 
-def new_state(
-    name: str, seats: int, options: dict[str, Any], round_cap: int | None
-) -> SlotState[Any]:
+def new_state(name: str, seats: int, options: dict[str, Any], round_cap: int | None) -> CardState:
     state = games.load(name).new_initial_state(seats, round_cap=round_cap, **options)
-    # The checks read cards through `slots()`, the card model both games share; a game on
-    # another model (own decks, zones) gives the suite its own way to list where cards are.
-    assert isinstance(state, SlotState)
+    # The checks read cards through `slots()`, which both card models give.
+    assert isinstance(state, SlotState | ZoneState)
+    if isinstance(state, ZoneState):
+        # A zones game's cards are its decks' (each composition known to the complete state
+        # alone), plus the tokens made as it goes.
+        DECKS[id(state.game)] = [
+            Counter(state.deck_composition(home)) for home in range(state.num_players)
+        ]
     return state
+
+
+DECKS: dict[int, list[Counter[str]]] = {}
+"""A zones game's decks as the test's first complete state held them."""
 
 
 def max_steps(name: str, seats: int) -> int:
@@ -102,22 +114,47 @@ def physical(state: State) -> Counter[str]:
     return Counter(state.game.physical_cards())
 
 
-def known_cards(state: SlotState[Any]) -> Counter[str]:
+def known_cards(state: CardState) -> Counter[str]:
     return Counter(card for _, _, card, _ in state.slots() if card is not None)
 
 
-def assert_conserved(state: SlotState[Any]) -> None:
-    """Every physical card is in one place, and the known cards with the ones this state has not
-    seen are exactly the game's cards: none made, none lost, none known twice."""
-    cards = physical(state)
+def assert_conserved(state: CardState, seen_by: int | None = None) -> None:
+    """Every card is in one place, and the known cards with the ones this state has not seen
+    are exactly the game's cards: none made (but tokens), none lost, none known twice."""
     slots = list(state.slots())
-    assert sorted(slot for slot, _, _, _ in slots) == list(range(cards.total()))
-    over = known_cards(state) - cards
-    assert not over, f"more copies known than the game has: {dict(over)}"
-    assert known_cards(state) + Counter(state.unseen_cards()) == cards
+    assert sorted(slot for slot, _, _, _ in slots) == list(range(len(slots)))
     for seat in range(state.num_players):
         assert [s for s, p, _, _ in slots if p == f"hand:{seat}"] == state.hand_slots(seat)
     assert [s for s, p, _, _ in slots if p == "deck"] == state.deck_slots()
+    if isinstance(state, ZoneState):
+        assert_decks_conserved(state, slots, seen_by)
+        return
+    cards = physical(state)
+    assert len(slots) == cards.total()
+    over = known_cards(state) - cards
+    assert not over, f"more copies known than the game has: {dict(over)}"
+    assert known_cards(state) + Counter(state.unseen_cards()) == cards
+
+
+def assert_decks_conserved(
+    state: ZoneState, slots: list[tuple[int, str, str | None, int]], seen_by: int | None
+) -> None:
+    """Each deck's cards, wherever they are, are its list where this state may know it (in a
+    world determinized from seat `seen_by`'s view, the other decks are guesses of the right
+    size); a token is public and its own."""
+    decks = DECKS[id(state.game)]
+    for home, deck in enumerate(decks):
+        held = state.deck_composition(home)
+        if seen_by is not None and home != seen_by:
+            assert held is not None and Counter(held).total() == deck.total()
+        elif state.viewer is None or state.viewer == home:
+            assert held is not None and Counter(held) == deck, f"deck {home} changed"
+        else:
+            assert held is None, f"seat {state.viewer} holds seat {home}'s decklist"
+    assert sum(1 for s, _, _, _ in slots if state.home(s) >= 0) == sum(d.total() for d in decks)
+    for slot, _, card, mask in slots:
+        if state.home(slot) < 0:
+            assert card is not None and mask == (1 << state.num_players) - 1, "a hidden token"
 
 
 # ------------------------------------------------------------------------------ tests
@@ -160,8 +197,8 @@ def test_playouts_end_with_every_card_conserved(
     assert_conserved(state)
     for _ in play(state, name, seed):
         assert_conserved(state)
-        for slot, place, card, _ in state.slots():
-            assert (card is None) == (place == "deck"), f"slot {slot} in {place}: {card}"
+        for slot, place, card, mask in state.slots():  # the complete state knows what anyone does
+            assert (card is None) == (mask == 0), f"slot {slot} in {place}: {card}"
         player = state.current_player()
         assert player in (CHANCE, TERMINAL) or 0 <= player < seats
         if state.is_chance_node():
@@ -297,7 +334,7 @@ def test_clones_are_independent(
     """Playing on a clone leaves the original as it was, and the original moving on leaves a
     clone taken before as it was."""
 
-    def snapshot(state: SlotState[Any]) -> tuple[str, dict[str, Any], list[Any]]:
+    def snapshot(state: CardState) -> tuple[str, dict[str, Any], list[Any]]:
         return state.public_digest(), state.to_json(), list(state.slots())
 
     state = new_state(name, seats, options, round_cap)
@@ -351,12 +388,10 @@ def test_determinized_worlds_agree_with_the_observation(
         view = state.observation(step % seats)
         world = view.determinize(rng)
         assert world.viewer is None and world.public_digest() == state.public_digest()
-        assert_conserved(world)
-        for (slot, place, card, _), (_, _, seen, _) in zip(
-            world.slots(), view.slots(), strict=True
-        ):
+        assert_conserved(world, seen_by=step % seats)
+        for (slot, _, card, mask), (_, _, seen, _) in zip(world.slots(), view.slots(), strict=True):
             assert seen is None or card == seen, f"slot {slot} changed"
-            assert (card is None) == (place == "deck")
+            assert (card is None) == (mask == 0)
 
 
 def test_an_unknown_game_is_refused_with_the_known_ones() -> None:

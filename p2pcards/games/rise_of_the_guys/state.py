@@ -828,7 +828,7 @@ class GuysState(ZoneState):
                 "phase": self._phase,
                 "lane": self._lane,
                 "current": self._current,
-                "draws": self._draws,
+                "draws": list(self._draws),
                 "ask": None
                 if ask is None
                 else [ask.kind, ask.seat, list(ask.options), ask.optional],
@@ -838,10 +838,10 @@ class GuysState(ZoneState):
             "zones": self.zones_public(),
             "board": self._board_public(),
             "players": {
-                "life": self._life,
-                "energy": self._energy,
-                "spent": self._spent,
-                "hurt": self._hurt,
+                "life": list(self._life),
+                "energy": list(self._energy),
+                "spent": list(self._spent),
+                "hurt": list(self._hurt),
                 "log": [[list(e) for e in log] for log in self._log],
             },
         }
