@@ -279,6 +279,10 @@ class ZoneState(State):
                 total.update({ids[k]: n for k, n in enumerate(pool) if n})
         return dict(total)
 
+    def slot_count(self) -> int:
+        """How many card slots there are (tokens made add slots)."""
+        return len(self._ident)
+
     def home(self, slot: int) -> int:
         """The deck a card came from (its owner seat in a game of own decks, 0 for a shared
         deck), or -1 for a token: public, as a card's back is."""

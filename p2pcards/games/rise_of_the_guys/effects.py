@@ -637,7 +637,7 @@ def ask_actions(st: GuysState, ask: Ask) -> list[Action]:
     if ask.kind == "mulligan":
         from p2pcards.games.rise_of_the_guys.actions import Mulligan
 
-        return [Mulligan(mask) for mask in range(1 << st.hand_size(ask.seat))]
+        return [Mulligan(mask) for mask in _mulligans(st, ask.seat)]
     if ask.kind == "target":
         out: list[Action] = [Target(o) if o >= 0 else TargetPlayer(-1 - o) for o in ask.options]
         return [*out, DECLINE] if ask.optional else out
@@ -651,6 +651,29 @@ def ask_actions(st: GuysState, ask: Ask) -> list[Action]:
     f = st._frames[0]
     plays: list[Action] = list(_free_plays(st, f, ability(st, f).effects[f.effect]))
     return [*plays, DECLINE] if _may_decline(st, ask) else plays
+
+
+def _mulligans(st: GuysState, seat: int) -> list[int]:
+    """The hand positions a mulligan may put back, as masks, one per different choice: copies
+    of a card are alike, so putting back k of them means the first k (the search and the
+    menu would otherwise weigh the same choice twice)."""
+    from p2pcards.games.rise_of_the_guys.state import HAND, zone_of
+
+    kinds = [st._kind_at(s) for s in st._zones[zone_of(seat, HAND)]]
+    out = []
+    for mask in range(1 << len(kinds)):
+        taken: dict[int, bool] = {}  # kind -> a copy was kept before (a later one may not go)
+        canonical = True
+        for i, k in enumerate(kinds):
+            back = bool(mask >> i & 1)
+            if back and taken.get(k):
+                canonical = False
+                break
+            if not back:
+                taken[k] = True
+        if canonical:
+            out.append(mask)
+    return out
 
 
 def verify_answer(st: GuysState, ask: Ask, action: Action) -> None:

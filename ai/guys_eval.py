@@ -1,0 +1,88 @@
+"""The Rise of the Guys evaluation: life, the board, what the next combat will do, and cards
+to come, per seat, minus the opponent's. The weights live in `ai/weights/rise-of-the-guys.toml`.
+
+It reads only what the state may know: a face-down Guy counts as an unknown Guy (its stats
+are hidden from the opponent's replica), the opponent's hand by its size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from p2pcards.engine import State
+from p2pcards.games.rise_of_the_guys.effects import static_bonuses
+from p2pcards.games.rise_of_the_guys.rules import LANES
+from p2pcards.games.rise_of_the_guys.state import GuysState
+
+GUYS_FEATURES = (
+    "life", "danger", "board_attack", "board_health", "hidden_guys", "pressure", "hand", "deck",
+    "vest",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GuysWeights:
+    """Weights of the evaluation, in the order of GUYS_FEATURES, and its scale."""
+
+    vector: tuple[float, ...]
+    scale: float
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS_DIR / "rise-of-the-guys.toml") -> GuysWeights:
+        """The weights in a TOML file, every one required."""
+        values = read_weights(path, [*GUYS_FEATURES, "scale"])
+        return cls(tuple(values[name] for name in GUYS_FEATURES), values["scale"])
+
+
+def guys_features(state: GuysState, seat: int) -> tuple[float, ...]:
+    """One seat's features (GUYS_FEATURES), from what `state` knows."""
+    other = 1 - seat
+    bonuses = static_bonuses(state) if state._any_static() else {}
+    attack = health = hidden = pressure = 0.0
+    for lane in range(LANES):
+        guy = state.lane_guy(seat, lane)
+        if guy < 0:
+            continue
+        if state.face_down(guy) and state.card_at(guy) is None:
+            hidden += 1.0
+            continue
+        atk, hp = state.stats(guy, bonuses)
+        attack += atk
+        health += max(0, hp - state.damage(guy))
+        if state.lane_guy(other, lane) < 0 and not state.prepared(guy):
+            pressure += atk
+    life = state.life(seat)
+    return (
+        float(life),
+        float(max(0, 6 - life)),
+        attack,
+        health,
+        hidden,
+        pressure,
+        float(state.hand_size(seat)),
+        float(len(state.zone_slots(f"deck:{seat}"))),
+        1.0 if state.vest(seat) >= 0 else 0.0,
+    )
+
+
+class GuysEvaluation:
+    """Each seat's weighted features minus the opponent's, in evaluation units."""
+
+    def __init__(self, weights: GuysWeights) -> None:
+        self.weights = weights
+
+    def values(self, state: State) -> list[float]:
+        """Both seats' values; terminal states by their returns."""
+        assert isinstance(state, GuysState)
+        if state.is_terminal():
+            return [terminal_value(state, s) for s in range(2)]
+        vector = self.weights.vector
+        scores = [weighted(vector, guys_features(state, s)) for s in range(2)]
+        return relative(scores, self.weights.scale)
+
+
+def make_evaluation() -> GuysEvaluation:
+    """The evaluation with the shipped weights."""
+    return GuysEvaluation(GuysWeights.load())

@@ -1,0 +1,388 @@
+"""Terminal rendering of Rise of the Guys: the four lanes, lives, energy, Vests and Pins,
+the hand with costs, prompts, help and the log's sentences.
+
+A face-down card shows as such to whoever may not know it; the log names a card only where
+the viewer knows it. What a step did beyond the action itself (damage, Guys destroyed, tokens
+made, combat) is read off the difference between the states before and after it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from cli.views import Drew, Told
+from cli.wording import Seats, count, listed, sentence
+from p2pcards.engine import CHANCE, Action
+from p2pcards.games.rise_of_the_guys.actions import (
+    Concede,
+    Decline,
+    Discard,
+    Lane,
+    Mulligan,
+    Order,
+    Pass,
+    Play,
+    Prepare,
+    Reveal,
+    Target,
+    TargetPlayer,
+    orders,
+)
+from p2pcards.games.rise_of_the_guys.rules import LANES, OVERARCH, STINKY, UNHURTABLE
+from p2pcards.games.rise_of_the_guys.state import GuysState
+from p2pcards.history import Event
+from p2pcards.zones import Deal, Pick
+
+HELP = """\
+Rise of the Guys: bring your opponent from 20 life to 0. Each turn both players draw (not
+on turn 1) and get energy equal to the turn number. The Leading Player plays first, then the
+Reacting Player, then the Leader again (no Guys then); each phase ends when its player
+passes. Guys go in one of your four lanes; face-down Sneaky Guys flip before combat. In
+combat each lane strikes at once: a Guy hits the Guy opposite, or the player if unopposed.
+Pranks act once; Pins stay on a Guy or in your Vest. `p2pcards rules rise-of-the-guys`
+has the whole rulebook, our choices and the card list."""
+
+PHASES = {
+    "setup": "the deal",
+    "mulligan": "the mulligan",
+    "start": "the start of the turn",
+    "lead": "the Leading Phase",
+    "react": "the Reacting Phase",
+    "counter": "the Counter-reacting Phase",
+    "reveal": "the reveals",
+    "combat": "combat",
+    "end": "the end of the turn",
+    "over": "the end",
+}
+
+
+def name_of(state: GuysState, card: str | None) -> str:
+    """A card's printed name, or 'a face-down card' when unknown."""
+    if card is None:
+        return "a face-down card"
+    return state.rules.cards[state.rules.card_index[card]].name
+
+
+def slot_name(state: GuysState, slot: int) -> str:
+    """The card in a slot by name, or 'a face-down card'."""
+    return name_of(state, state.card_at(slot))
+
+
+def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
+    """A Guy in its lane: name, attack/health (damage), keywords, pins."""
+    if slot < 0:
+        return Text("·", style="dim")
+    card = state.card_at(slot)
+    if state.face_down(slot):
+        if card is None:
+            return Text("face-down card", style="dim italic")
+        return Text(f"face down ({name_of(state, card)})", style="italic")
+    atk, hp = state.stats(slot)
+    text = Text(name_of(state, card), style="bold")
+    left = hp - state.damage(slot)
+    text += Text(f" {atk}/{left}" + (f" of {hp}" if state.damage(slot) else ""))
+    marks = [
+        word
+        for bit, word in ((OVERARCH, "Overarch"), (STINKY, "Stinky"), (UNHURTABLE, "can't be hurt"))
+        if state.has(slot, bit)
+    ]
+    if state.prepared(slot):
+        marks.append("prepared")
+    for pin in state.pins_on(slot):
+        marks.append(f"pin: {slot_name(state, pin)}")
+    if marks:
+        text += Text(f"\n{', '.join(marks)}", style="dim")
+    return text
+
+
+def _card_line(state: GuysState, card: str) -> str:
+    kind = state.rules.cards[state.rules.card_index[card]]
+    stats = f" {kind.attack}/{kind.health}" if kind.type == "guy" else ""
+    return f"{kind.name} ({kind.cost}){stats} — {kind.text}"
+
+
+def board(state: GuysState, seats: Seats) -> RenderableType:
+    """The table: both sides' lanes, lives, energy, Vests, piles, and your hand."""
+    you = seats.you
+    bottom = you if you is not None else 0
+    top = 1 - bottom
+    title = f"Turn {state.turn()} — {PHASES[state.phase()]}"
+    if state.turn():
+        title += f", {seats.label(state.leader())} leading"
+    table = Table(title=title, expand=False, show_lines=True)
+    table.add_column("")
+    for lane in range(LANES):
+        table.add_column(f"lane {lane + 1}", min_width=14)
+    for seat in (top, bottom):
+        cells = [_guy_cell(state, state.lane_guy(seat, lane), you) for lane in range(LANES)]
+        table.add_row(Text(seats.on_board(seat), style="bold"), *cells)
+    parts: list[RenderableType] = [table]
+    for seat in (top, bottom):
+        vest = state.vest(seat)
+        line = (
+            f"{sentence(seats.on_board(seat))}: life {state.life(seat)}, "
+            f"energy {state.energy(seat)}"
+            f", hand {state.hand_size(seat)}, deck {len(state.zone_slots(f'deck:{seat}'))}"
+            f", discard {len(state.zone_slots(f'discard:{seat}'))}"
+            f", Vest: {slot_name(state, vest) if vest >= 0 else 'empty'}"
+        )
+        parts.append(Text(line))
+    if you is not None:
+        hand = [c for c in state.hand(you) if c is not None]
+        parts.append(Text("your hand:", style="bold"))
+        parts.extend(Text(f"  {_card_line(state, c)}") for c in hand)
+        if not hand:
+            parts.append(Text("  (empty)"))
+    return Group(*parts)
+
+
+def prompt(state: GuysState, seats: Seats) -> str:
+    """The question the current decision asks, in words."""
+    ask = state.ask()
+    if ask is not None:
+        return {
+            "mulligan": "Mulligan: put any cards on the bottom of your deck, then draw back to 5:",
+            "target": "Choose a target:",
+            "lane": "Choose a lane:",
+            "order": "Loot: put the cards back on your deck in this order (top first):",
+            "discard": "Discard a card:",
+            "free": "Play a card for free:",
+        }[ask.kind]
+    if state.phase() == "reveal":
+        return "Before combat: reveal your face-down Guy:"
+    energy = state.energy(state.current_player())
+    return f"{sentence(PHASES[state.phase()])}: you have {energy} energy:"
+
+
+def _where(state: GuysState, slot: int, you: int | None) -> str:
+    """'(lane 2, yours)' or '(lane 2, theirs)'."""
+    lane = state.lane_of(slot)
+    side = "yours" if state.controller(slot) == you else "theirs"
+    return f"(lane {lane + 1}, {side})" if lane >= 0 else f"({side})"
+
+
+def describe_choice(state: GuysState, action: Action) -> str:
+    """A menu line for one of the person's legal actions."""
+    you = state.current_player()
+    if isinstance(action, Play):
+        card = state.rules.cards[state.rules.card_index[action.card or ""]] if action.card else None
+        name = card.name if card else "a card"
+        cost = (
+            0
+            if state.ask() is not None
+            else (card.enhance if action.enhanced else card.cost)
+            if card
+            else 0
+        )
+        text = f"Play {name} ({cost})"
+        if action.face_down:
+            text += " face down"
+        if action.lane is not None:
+            text += f" in lane {action.lane + 1}"
+        if action.host is not None:
+            text += f" on {slot_name(state, action.host)} {_where(state, action.host, you)}"
+        if action.enhanced:
+            text += " — enhanced"
+        return text
+    if isinstance(action, Prepare):
+        return f"Prepare {slot_name(state, action.slot)} {_where(state, action.slot, you)}"
+    if isinstance(action, Pass):
+        return f"Pass (end {PHASES[state.phase()]})"
+    if isinstance(action, Target):
+        where = state.zone_of(action.slot)
+        if where.startswith("hand"):
+            return f"{slot_name(state, action.slot)} from your hand"
+        return f"{slot_name(state, action.slot)} {_where(state, action.slot, you)}"
+    if isinstance(action, TargetPlayer):
+        return "yourself (the player)" if action.seat == you else "your opponent (the player)"
+    if isinstance(action, Lane):
+        return f"lane {action.lane + 1}"
+    if isinstance(action, Order):
+        deck = state.zone_cards(f"deck:{you}")
+        top = [deck[-1 - i] for i in range(min(len(deck), _looted(state)))]
+        order = orders(len(top))[action.order] if top else ()
+        return "top first: " + ", ".join(name_of(state, top[j]) for j in order)
+    if isinstance(action, Discard):
+        return f"discard {name_of(state, action.card)}"
+    if isinstance(action, Mulligan):
+        hand = state.hand(you)
+        back = Counter(name_of(state, hand[i]) for i in range(len(hand)) if action.mask >> i & 1)
+        named = [name if n == 1 else f"{n} × {name}" for name, n in back.items()]
+        return "keep the hand" if not back else f"put back {listed(named)}"
+    if isinstance(action, Reveal):
+        return f"reveal {name_of(state, action.card)}"
+    if isinstance(action, Decline):
+        return "decline"
+    return str(action)
+
+
+def _looted(state: GuysState) -> int:
+    """How many cards the Loot being ordered looked at."""
+    ask = state.ask()
+    if ask is None or ask.kind != "order":
+        return 0
+    n = 1
+    while len(orders(n)) < ask.options[0]:
+        n += 1
+    return n
+
+
+def narrate(before: GuysState, event: Event, after: GuysState, seats: Seats) -> list[Told]:
+    """A step in sentences, as `seats.you` may know it: the action, then what it did."""
+    action, actor = event.action, event.actor
+    says = seats.says
+    told: list[Told] = []
+    if isinstance(action, Deal):
+        move = before.chance_move()
+        if move.kind == "look":
+            card = name_of(before, action.card) if action.card else "a card"
+            told.append(f"{says(move.to, 'look')} at {card} on top of {seats.its(move.to)} deck.")
+        else:
+            to = event.to if event.to is not None else move.to
+            told.append(Drew(to, None if action.card is None else name_of(before, action.card)))
+    elif isinstance(action, Pick):
+        card = name_of(before, action.card) if action.card else "a card"
+        told.append(f"A random card is picked: {card}.")
+    elif isinstance(action, Mulligan):
+        n = bin(action.mask).count("1")
+        if n:
+            again = seats.verb(actor, "draw")
+            told.append(f"{says(actor, 'put')} {count(n, 'card')} on the bottom and {again} again.")
+        else:
+            told.append(f"{says(actor, 'keep')} {seats.its(actor)} hand.")
+    elif isinstance(action, Play):
+        card = name_of(before, action.card) if action.card else "a card"
+        if action.face_down:
+            where = f" in lane {(action.lane or 0) + 1}"
+            shown = card if actor == seats.you and action.card else "a card"
+            told.append(f"{says(actor, 'play')} {shown} face down{where}.")
+        else:
+            where = f" in lane {action.lane + 1}" if action.lane is not None else ""
+            on = f" on {slot_name(before, action.host)}" if action.host is not None else ""
+            enhanced = " for its Enhance cost" if action.enhanced else ""
+            told.append(f"{says(actor, 'play')} {card}{where}{on}{enhanced}.")
+    elif isinstance(action, Prepare):
+        told.append(f"{says(actor, 'prepare')} {slot_name(before, action.slot)}.")
+    elif isinstance(action, Pass):
+        told.append(f"{says(actor, 'pass')}: {PHASES[before.phase()]} ends.")
+    elif isinstance(action, Target):
+        told.append(f"{says(actor, 'target')} {slot_name(before, action.slot)}.")
+    elif isinstance(action, TargetPlayer):
+        told.append(f"{says(actor, 'target')} {seats.label(action.seat)}.")
+    elif isinstance(action, Lane):
+        told.append(f"{says(actor, 'choose')} lane {action.lane + 1}.")
+    elif isinstance(action, Order):
+        told.append(f"{says(actor, 'put')} the cards back on top of {seats.its(actor)} deck.")
+    elif isinstance(action, Discard):
+        told.append(f"{says(actor, 'discard')} {name_of(before, action.card)}.")
+    elif isinstance(action, Reveal):
+        lane = before.lane_of(action.slot) + 1
+        told.append(f"{says(actor, 'reveal')} {name_of(before, action.card)} in lane {lane}.")
+    elif isinstance(action, Decline):
+        told.append(f"{says(actor, 'decline')}.")
+    elif isinstance(action, Concede):
+        told.append(f"{says(actor, 'concede')}.")
+    if _fought(before, after):
+        told.append(_combat(before, seats))
+    told.extend(_consequences(before, after, seats))
+    if after.turn() > before.turn() and not after.is_terminal():
+        told.append(f"— turn {after.turn()}: {seats.says(after.leader(), 'lead')} —")
+    if after.is_terminal() and not before.is_terminal():
+        told.append(result(after, seats))
+    return told
+
+
+def _fought(before: GuysState, after: GuysState) -> bool:
+    """Whether combat was fought during the step (it runs through in one go)."""
+    fighting = ("counter", "reveal", "combat")
+    return before.phase() in fighting and (
+        after.turn() > before.turn() or after.phase() in ("end", "over")
+    )
+
+
+def _combat(before: GuysState, seats: Seats) -> str:
+    """Combat lane by lane, as the board stood before it: who hits whom. A face-down Guy still
+    to be revealed makes the board unknown until then: only the outcome is told."""
+    strikes = []
+    for lane in range(LANES):
+        guys = [before.lane_guy(seat, lane) for seat in (0, 1)]
+        if any(g >= 0 and before.face_down(g) for g in guys):
+            return "Combat."
+        for seat, guy in enumerate(guys):
+            if guy < 0 or before.prepared(guy) or before.attack(guy) <= 0:
+                continue
+            other = guys[1 - seat]
+            if other >= 0 and not before.has(guy, OVERARCH):
+                victim = f"{seats.whose(1 - seat)} {slot_name(before, other)}"
+            else:
+                victim = seats.label(1 - seat)
+            who = f"{seats.whose(seat)} {slot_name(before, guy)}"
+            strikes.append(f"lane {lane + 1}: {who} hits {victim} for {before.attack(guy)}")
+    return "Combat — " + "; ".join(strikes) + "." if strikes else "Combat: nobody strikes."
+
+
+def _consequences(before: GuysState, after: GuysState, seats: Seats) -> list[str]:
+    """What the step did beyond the action: life lost or gained, Guys gone, tokens made."""
+    out: list[str] = []
+    if before.current_player() == CHANCE and before.chance_move().kind in ("deal", "look"):
+        return out
+    for seat in (0, 1):
+        was, now = before.life(seat), after.life(seat)
+        if now < was:
+            out.append(f"{says_of(seats, seat, 'take')} {was - now} damage ({was} → {now} life).")
+        elif now > was:
+            out.append(f"{says_of(seats, seat, 'heal')} {now - was} ({was} → {now} life).")
+    for seat in (0, 1):
+        for lane in range(LANES):
+            old = before.lane_guy(seat, lane)
+            if old >= 0 and after.lane_guy(seat, lane) != old and after.lane_of(old) < 0:
+                where = after.zone_of(old)
+                name = slot_name(after, old)
+                if where.startswith("hand"):
+                    out.append(f"{seats.whose(seat)} {name} goes back to the hand.")
+                else:
+                    out.append(
+                        f"{sentence(seats.whose(seat))} {name} is destroyed (lane {lane + 1})."
+                    )
+            moved = after.lane_of(old) if old >= 0 else -1
+            if moved >= 0 and moved != lane:
+                name = slot_name(after, old)
+                out.append(f"{sentence(seats.whose(seat))} {name} moves to lane {moved + 1}.")
+            new = after.lane_guy(seat, lane)
+            if new >= 0 and new >= before.slot_count():
+                token = slot_name(after, new)
+                side = seats.whose(seat)
+                out.append(f"A {token} token joins {side} side in lane {lane + 1}.")
+    return out
+
+
+def says_of(seats: Seats, seat: int, verb: str) -> str:
+    """'You take' or 'Seat 1 takes', capitalised for a sentence's start."""
+    return sentence(seats.says(seat, verb))
+
+
+def result(state: GuysState, seats: Seats) -> str:
+    """Who won and why: life at 0, a deck run out, a concession, or the turn cap."""
+    winners = state.winners() or ()
+    if len(winners) != 1:
+        return f"Game over: a draw (life {state.life(0)} to {state.life(1)})."
+    winner = winners[0]
+    loser = 1 - winner
+    if state.life(loser) <= 0:
+        why = f"{seats.label(loser)} at {state.life(loser)} life"
+    elif state.options.round_cap is not None and state.turn() >= state.options.round_cap:
+        why = f"more life at the turn cap ({state.life(winner)} to {state.life(loser)})"
+    elif not state.zone_slots(f"deck:{loser}"):
+        why = f"{seats.label(loser)} could not draw"
+    else:
+        why = f"{seats.label(loser)} conceded"
+    return f"Game over: {seats.says(winner, 'win')} — {why}."
+
+
+def is_reaction(state: GuysState) -> bool:
+    """Nothing here answers another seat's card in a window: every phase waits for a pass."""
+    return False
