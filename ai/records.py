@@ -179,6 +179,21 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a record holds")
 
 
+def _decks(value: object, seats: int) -> None:
+    """A game of own decks records each seat's deck as card counts: one map per seat, of
+    bounded size (the game checks the deck rules when it starts)."""
+    if not isinstance(value, list) or len(value) != seats:
+        raise RecordError(f"option 'decks' must list one deck per seat ({seats})")
+    for deck in value:
+        if not isinstance(deck, dict) or not 0 < len(deck) <= 200:
+            raise RecordError("a recorded deck is a map of up to 200 card ids to copies")
+        for card, n in deck.items():
+            if not isinstance(card, str) or len(card) > 60:
+                raise RecordError(f"a recorded deck names a bad card id {str(card)[:60]!r}")
+            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 99:
+                raise RecordError(f"a recorded deck has a bad count for {card!r}")
+
+
 def from_json(data: object) -> GameRecord:
     """A record from JSON data: every field checked, then the game replayed to its result."""
     if _deeper_than(data, MAX_DEPTH):
@@ -209,7 +224,9 @@ def from_json(data: object) -> GameRecord:
     for key, value in options.items():
         if not isinstance(key, str) or key == "round_cap":
             raise RecordError(f"option {key!r} is not a game option")
-        if not isinstance(value, bool | int | str | None):
+        if key == "decks":
+            _decks(value, seats)
+        elif not isinstance(value, bool | int | str | None):
             raise RecordError(f"option {key!r} has a value of type {type(value).__name__}")
     round_cap = obj["round_cap"]
     if round_cap is not None:

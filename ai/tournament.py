@@ -47,6 +47,10 @@ class TournamentConfig:
     move_timeout: float | None = None
     options: tuple[tuple[str, Any], ...] = ()  # the game's own options, as (key, value) pairs
     deals: tuple[int, ...] = ()  # a deal book's seeds, used in order instead of derived ones
+    deck_agent: str | None = None
+    """A tournament between decks: `agents` are then the decks' names, and this agent plays
+    every one of them (`deck_lists` holds each deck's cards)."""
+    deck_lists: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if len(set(self.agents)) < 2 or len(set(self.agents)) != len(self.agents):
@@ -82,6 +86,20 @@ class TournamentConfig:
             return self.deals[deal % len(self.deals)]
         return game_seed(self.seed, pairing, deal)
 
+    def seat_agents(self, spec: GameSpec) -> list[str]:
+        """The agent spec at each seat of a game (in a deck tournament, the one agent)."""
+        if self.deck_agent is not None:
+            return [self.deck_agent] * len(spec.agents)
+        return list(spec.agents)
+
+    def game_options(self, spec: GameSpec) -> dict[str, Any]:
+        """One game's options: the tournament's, with each seat's deck in a deck tournament."""
+        options = dict(self.options)
+        if self.deck_agent is not None:
+            lists = dict(self.deck_lists)
+            options["decks"] = [dict(lists[entry]) for entry in spec.agents]
+        return options
+
     def labels(self) -> dict[str, str]:
         """Each agent's label (its `name=`, or the whole spec)."""
         return dict(zip(self.agents, labels(list(self.agents)), strict=True))
@@ -94,7 +112,10 @@ class TournamentConfig:
         """The configuration as JSON data, for the database."""
         data = asdict(self)
         data["agents"] = list(self.agents)
-        del data["options"], data["deals"]
+        del data["options"], data["deals"], data["deck_agent"], data["deck_lists"]
+        if self.deck_agent is not None:
+            data["deck_agent"] = self.deck_agent
+            data["deck_lists"] = {name: dict(cards) for name, cards in self.deck_lists}
         # Left out when empty, so tournaments stored before they existed resume.
         if self.options:
             data["options"] = dict(self.options)
@@ -136,11 +157,11 @@ def run_games(
     return [
         play_match(
             config.game,
-            list(spec.agents),
+            config.seat_agents(spec),
             spec.seed,
             config.round_cap,
             move_timeout=config.move_timeout,
-            options=dict(config.options),
+            options=config.game_options(spec),
             number=spec.number,
             record=keeping.records,
             log_dir=log_dir,

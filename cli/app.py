@@ -18,6 +18,7 @@ from cli.agent_stdio import register as register_agent_stdio_command
 from cli.errors import INTERRUPTED, USAGE, fail
 from cli.lan import register as register_table_commands
 from cli.options import (
+    DeckOpt,
     ExplainOpt,
     GameArg,
     GameOptionsOpt,
@@ -25,12 +26,14 @@ from cli.options import (
     agent_specs,
     agents_option,
     alias,
+    chosen_decks,
     chosen_round_cap,
     chosen_seed,
     game_named,
     game_options,
     round_cap_option,
     seat_count,
+    with_decks,
 )
 from cli.records import register as register_record_commands
 from cli.simulate import register as register_simulate_command
@@ -113,6 +116,7 @@ def play(
     round_cap: Annotated[int, round_cap_option(0, "a person plays to the rulebook's end")] = 0,
     explain: ExplainOpt = False,
     option: GameOptionsOpt = None,
+    deck: DeckOpt = None,
     ai: Annotated[str | None, typer.Option("--ai", hidden=True)] = None,
 ) -> None:
     """Play a game in the terminal: you at seat 0, AI in the other seats."""
@@ -125,7 +129,7 @@ def play(
     g = game_named(game)
     n = seat_count(g, seats)
     cap = chosen_round_cap(round_cap)
-    options = game_options(g, n, option, round_cap=cap)
+    options = with_decks(game_options(g, n, option, round_cap=cap), chosen_decks(g, n, deck))
     specs = seating(agent_specs(alias(agents, "expectimax", ai, "--agents", "--ai")), n - 1, 0)
     seed = chosen_seed(seed)
     shown = ", ".join(dict.fromkeys(specs))

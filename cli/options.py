@@ -72,6 +72,59 @@ GameOptionsOpt = Annotated[
 ]
 
 
+DeckOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--deck",
+        help="A deck for the next seat, repeatable (seat 0 first): a shipped deck's name (see "
+        "`p2pcards deck list`) or a deck file. Seats without one get the game's default decks.",
+    ),
+]
+
+
+def chosen_decks(game: Game, seats: int, decks: list[str] | None) -> list[dict[str, int]]:
+    """The decks `--deck` names, as card counts, each checked against the game's deck rules
+    (the seats after them keep the game's defaults); a usage error names what is wrong."""
+    from p2pcards.decks import DeckError, OwnDecksGame, find_deck
+    from p2pcards.errors import P2PCardsError
+
+    if not decks:
+        return []
+    if not isinstance(game, OwnDecksGame):
+        raise fail(f"{game.name} is played with one shared deck: --deck is for games of own decks")
+    if len(decks) > seats:
+        raise fail(f"{len(decks)} decks for {seats} seats")
+    chosen = []
+    for spec in decks:
+        try:
+            deck = find_deck(type(game).__module__, spec)
+            chosen.append(game.deck(deck))
+        except (DeckError, P2PCardsError) as exc:
+            raise fail(f"--deck {spec}: {exc}") from None
+    defaults = game.default_decks
+    while len(chosen) < seats:
+        chosen.append(game.deck(defaults[len(chosen) % len(defaults)]))
+    return chosen
+
+
+def deck_entries(
+    game: Game, decks: list[str]
+) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """A deck tournament's entries: each deck's name (a shipped deck's, or a file's stem) with
+    its cards, checked; a usage error for a bad deck or two of one name."""
+    counted = chosen_decks(game, len(decks), decks)
+    names = [spec.rsplit("/", 1)[-1].removesuffix(".toml") for spec in decks]
+    if len(set(names)) != len(names):
+        raise fail("a deck tournament needs different decks (two have one name)")
+    pairs = zip(names, counted, strict=True)
+    return tuple((name, tuple(sorted(cards.items()))) for name, cards in pairs)
+
+
+def with_decks(options: dict[str, Any], decks: list[dict[str, int]]) -> dict[str, Any]:
+    """The game options with the seats' decks, when any were chosen."""
+    return {**options, "decks": decks} if decks else options
+
+
 def game_options(game: Game, seats: int, pairs: list[str] | None, **fixed: Any) -> dict[str, Any]:
     """KEY=VALUE options (true/false, null, integers, else text), checked by making a table
     with them and the `fixed` options; a usage error says what is wrong."""

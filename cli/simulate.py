@@ -18,6 +18,7 @@ from rich.console import Console
 from ai.defaults import DEFAULT_ROUND_CAP
 from cli.errors import FAILURE, INTERRUPTED, fail
 from cli.options import (
+    DeckOpt,
     ExplainOpt,
     GameArg,
     GameOptionsOpt,
@@ -25,12 +26,14 @@ from cli.options import (
     agent_specs,
     check_at_least,
     check_positive,
+    chosen_decks,
     chosen_round_cap,
     chosen_seed,
     game_named,
     game_options,
     round_cap_option,
     seat_count,
+    with_decks,
 )
 
 if TYPE_CHECKING:
@@ -149,6 +152,7 @@ def simulate(
     ] = False,
     explain: ExplainOpt = False,
     option: GameOptionsOpt = None,
+    deck: DeckOpt = None,
 ) -> None:
     """Play AI-only games and report wins and failures per agent and per seat.
 
@@ -164,7 +168,8 @@ def simulate(
     g = game_named(game)
     n = seat_count(g, seats)
     cap = chosen_round_cap(round_cap)
-    options = game_options(g, n, option, round_cap=cap)
+    # Decks stay with their seats while the agents rotate: every agent plays every deck.
+    options = with_decks(game_options(g, n, option, round_cap=cap), chosen_decks(g, n, deck))
     specs = labelled_agents(agents)
     check_at_least("--games", num_games, 1)
     check_positive("--move-timeout", move_timeout)

@@ -24,16 +24,20 @@ from rich.console import Console
 from ai.defaults import DEFAULT_ROUND_CAP
 from cli.errors import FAILURE, INTERRUPTED, fail
 from cli.options import (
+    DeckOpt,
     GameOptionsOpt,
     SeedOpt,
     check_at_least,
     check_positive,
+    chosen_decks,
     chosen_round_cap,
     chosen_seed,
+    deck_entries,
     game_named,
     game_options,
     round_cap_option,
     seat_count,
+    with_decks,
 )
 from cli.simulate import (
     DealsOpt,
@@ -122,6 +126,7 @@ def tournament(
         int | None, typer.Option(help="Run on a local Dask cluster of N worker processes.")
     ] = None,
     option: GameOptionsOpt = None,
+    deck: DeckOpt = None,
 ) -> None:
     """Play AI-vs-AI games in parallel, seats rotated, every game stored as it finishes.
 
@@ -137,6 +142,13 @@ def tournament(
     cap = chosen_round_cap(round_cap)
     options = game_options(g, n, option, round_cap=cap)
     specs = labelled_agents(agents)
+    deck_agent: str | None = None
+    deck_lists: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    if deck and len(deck) >= 2 and len(specs) == 1:  # the decks are the entries
+        deck_agent, deck_lists = specs[0], deck_entries(g, deck)
+        specs = [name for name, _ in deck_lists]
+    else:  # each seat's deck, the same in every game
+        options = with_decks(options, chosen_decks(g, n, deck))
     check_at_least("--games", num_games, 1)
     if jobs is not None:
         check_at_least("--jobs", jobs, 1)
@@ -167,7 +179,7 @@ def tournament(
         try:
             config = TournamentConfig(
                 g.name, tuple(specs), n, num_games, format, seed, cap, move_timeout,
-                tuple(sorted(options.items())), book,
+                tuple(sorted(options.items())), book, deck_agent, deck_lists,
             )  # fmt: skip
         except TournamentError as exc:
             raise fail(str(exc)) from None
@@ -309,10 +321,10 @@ def _run(
         TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
     )  # fmt: skip
-    options = dict(config.options)
 
     def on_result(spec: GameSpec, result: MatchResult) -> None:
         if stream is not None:
+            options = config.game_options(spec)
             try:
                 write(
                     stream, game_record(result, spec.number, config.game, options, config.round_cap)

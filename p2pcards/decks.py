@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from p2pcards.carddb import MAX_BYTES, parse_toml
 from p2pcards.errors import CardDataError, P2PCardsError
@@ -89,6 +89,19 @@ class Catalogue(Protocol):
 
     def is_token(self, card: str) -> bool:
         """Whether a card is a token."""
+        ...
+
+
+@runtime_checkable
+class OwnDecksGame(Protocol):
+    """A game whose seats bring their own decks: what a table needs of it."""
+
+    default_decks: tuple[str, ...]
+    """The shipped decks seats get when none is given, by seat (cycling)."""
+
+    def deck(self, spec: str | Mapping[str, int] | DeckList) -> dict[str, int]:
+        """A deck (a shipped name, counts or a DeckList) as counts, checked against the
+        rules; GameOptionError lists every rule broken."""
         ...
 
 

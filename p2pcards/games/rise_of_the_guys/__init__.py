@@ -39,6 +39,7 @@ class GuysGame(Game):
     min_players = 2
     max_players = 2
     action_types = ACTION_TYPES
+    default_decks = DEFAULT_DECKS
 
     def __init__(self) -> None:
         self.db = cards.load()
