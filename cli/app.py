@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from ai.defaults import AGENTS
 from cli.agent_stdio import register as register_agent_stdio_command
+from cli.decks import register as register_deck_commands
 from cli.errors import INTERRUPTED, USAGE, fail
 from cli.lan import register as register_table_commands
 from cli.options import (
@@ -154,6 +155,7 @@ register_record_commands(app)
 register_simulate_command(app)
 register_tournament_command(app)
 register_agent_stdio_command(app)
+register_deck_commands(app)
 
 
 def main() -> None:

@@ -98,6 +98,13 @@ class OwnDecksGame(Protocol):
 
     default_decks: tuple[str, ...]
     """The shipped decks seats get when none is given, by seat (cycling)."""
+    deck_rules: DeckRules
+    """What makes a deck legal."""
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The cards decks are built from."""
+        ...
 
     def deck(self, spec: str | Mapping[str, int] | DeckList) -> dict[str, int]:
         """A deck (a shipped name, counts or a DeckList) as counts, checked against the

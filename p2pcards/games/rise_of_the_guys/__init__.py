@@ -40,9 +40,15 @@ class GuysGame(Game):
     max_players = 2
     action_types = ACTION_TYPES
     default_decks = DEFAULT_DECKS
+    deck_rules = DECK_RULES
 
     def __init__(self) -> None:
         self.db = cards.load()
+
+    @property
+    def catalogue(self) -> cards.CardDatabase:
+        """The cards decks are built from (for the deck rules)."""
+        return self.db
 
     @cached_property
     def decks(self) -> dict[str, DeckList]:
