@@ -45,8 +45,12 @@ class GameFigures:
     searching: float
 
 
-def play(ai_spec: str, opponent: str, game: str, num_seats: int, number: int) -> GameFigures:
-    """Game `number`: expectimax in seat number % seats, everything seeded by the number."""
+def play(
+    ai_spec: str, opponent: str, game: str, num_seats: int, decks: tuple[str, ...], number: int
+) -> GameFigures:
+    """Game `number`: expectimax in seat number % seats, everything seeded by the number;
+    with two `decks` (a game of own decks), the decks swap seats every other game, so that
+    each side plays each deck from each seat."""
     ai = make_agent(ai_spec, seed=number)
     assert isinstance(ai, ExpectimaxAgent)
     ai_seat = number % num_seats
@@ -54,7 +58,13 @@ def play(ai_spec: str, opponent: str, game: str, num_seats: int, number: int) ->
         ai if s == ai_seat else make_agent(opponent, seed=10_000 * (s + 1) + number)
         for s in range(num_seats)
     ]
-    state = games.load(game).new_initial_state(num_seats, round_cap=DEFAULT_ROUND_CAP)
+    options = {}
+    if decks:
+        turn = (number // num_seats) % len(decks)
+        options["decks"] = [decks[(s + turn) % len(decks)] for s in range(num_seats)]
+    state = games.load(game).new_initial_state(
+        num_seats, round_cap=DEFAULT_ROUND_CAP, **options
+    )
     dealer = LocalDealer(number)
     times: list[float] = []
     depths: list[int] = []
@@ -101,11 +111,11 @@ def positions(game: str, num_seats: int, count: int) -> list[State]:
     return found
 
 
-def calibrate(think_ms: float, count: int) -> None:
-    """Nodes per CPU millisecond of a `think_ms` search, per game and seat count; then the
-    table for `NODES_PER_MS`."""
+def calibrate(think_ms: float, count: int, only: str | None = None) -> None:
+    """Nodes per CPU millisecond of a `think_ms` search, per game (or `only` one) and seat
+    count; then the table for `NODES_PER_MS`."""
     table: dict[str, dict[int, int]] = {}
-    for game in games.names():
+    for game in [only] if only else games.names():
         rates: dict[int, int] = {}
         g = games.load(game)
         for num_seats in range(g.min_players, g.max_players + 1):
@@ -130,19 +140,24 @@ def main() -> None:
     parser.add_argument("--ai", help="the expectimax spec (default expectimax:think_ms=THINK_MS)")
     parser.add_argument("--opponents", default="greedy,random")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--game", default="rpg-battle")
+    parser.add_argument("--game", default=None, help="default rpg-battle (calibrate: all)")
+    parser.add_argument(
+        "--decks", default="", help="own-deck games: two decks, comma-separated, swapped in turn"
+    )
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--calibrate", action="store_true", help="measure NODES_PER_MS")
     parser.add_argument("--positions", type=int, default=60, help="per game and seat count")
     args = parser.parse_args()
     if args.calibrate:
-        calibrate(args.think_ms, args.positions)
+        calibrate(args.think_ms, args.positions, args.game)
         return
+    args.game = args.game or "rpg-battle"
+    decks = tuple(d for d in args.decks.split(",") if d)
     ai_spec = args.ai or f"expectimax:think_ms={args.think_ms:g}"
     with ProcessPoolExecutor(args.jobs) as pool:
         for opponent in args.opponents.split(","):
             started = time.monotonic()
-            one_game = functools.partial(play, ai_spec, opponent, args.game, args.seats)
+            one_game = functools.partial(play, ai_spec, opponent, args.game, args.seats, decks)
             results = list(pool.map(one_game, range(args.games)))
             wins = sum(r.score for r in results)
             times = [t for r in results for t in r.move_seconds]
