@@ -39,7 +39,7 @@ class GuysWeights:
 def guys_features(state: GuysState, seat: int) -> tuple[float, ...]:
     """One seat's features (GUYS_FEATURES), from what `state` knows."""
     other = 1 - seat
-    bonuses = static_bonuses(state) if state._any_static() else {}
+    bonuses = static_bonuses(state) if state.any_static() else {}
     attack = health = hidden = pressure = 0.0
     for lane in range(LANES):
         guy = state.lane_guy(seat, lane)

@@ -45,3 +45,18 @@ class GuyRules(ZoneRules):
             tuple(i for i, a in enumerate(c.abilities) if a.trigger == "static") for c in db.cards
         ]
         self.has_static = [bool(s) for s in self.statics]
+        # Cards whose statics grant a keyword: only they can answer `has` beyond the printed
+        # and granted bits, so `has` looks for the others' statics not at all.
+        self.grants_statically = [
+            any(e.do == "grant" for i in s for e in c.abilities[i].effects)
+            for s, c in zip(self.statics, db.cards, strict=True)
+        ]
+        # Whether any static ability lowers health: if none does, an undamaged Guy with no
+        # health taken away cannot be at 0, and the death check skips it without the statics.
+        self.static_health_loss = any(
+            (e.health or 0) < 0
+            for c in db.cards
+            for a in c.abilities
+            if a.trigger == "static"
+            for e in a.effects
+        )

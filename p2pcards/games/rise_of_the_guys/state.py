@@ -75,6 +75,7 @@ def _layout() -> list[Zone]:
 
 
 LAYOUT = tuple(_layout())
+LANE_ZONES = tuple(tuple(zone_of(seat, LANE0 + lane) for lane in range(LANES)) for seat in (0, 1))
 SIDE_ZONES = tuple(
     tuple(zone_of(seat, offset) for offset in (*range(LANE0, PER_SEAT), VEST, PINS))
     for seat in (0, 1)
@@ -180,8 +181,6 @@ class GuysState(ZoneState):
 
     # ----------------------------------------------------------------- queries
 
-    _play_zones = PLAY_ZONES
-
     @property
     def rules(self) -> GuyRules:
         """The static tables: the card database and what each card does."""
@@ -273,20 +272,21 @@ class GuysState(ZoneState):
         reads many cards at once (`effects.static_bonuses`)."""
         card = self._rules_g.cards[self._kind_at(slot)]
         if bonuses is None:
-            bonuses = effects.static_bonuses(self) if self._any_static() else {}
+            bonuses = effects.static_bonuses(self) if self.any_static() else {}
         bonus = bonuses.get(slot, effects.NO_BONUS)
         atk = card.attack + self._atk[slot] + self._atk_t[slot] + bonus.attack
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
 
-    def _any_static(self) -> bool:
-        """Whether any card in play has a static ability (most positions: none, and then no
-        bonus need be worked out)."""
-        has_static, ident, known = self._rules_g.has_static, self._ident, self._known
-        zones = self._zones
-        for z in self._play_zones:
+    def any_static(self, granting: bool = False) -> bool:
+        """Whether any face-up card in play has a static ability (that grants a keyword, with
+        `granting`): most positions have none, and then no bonus need be worked out."""
+        rules = self._rules_g
+        table = rules.grants_statically if granting else rules.has_static
+        ident, known, zones = self._ident, self._known, self._zones
+        for z in PLAY_ZONES:
             for s in zones[z]:
-                if known[s] == 3 and has_static[ident[s]]:
+                if known[s] == 3 and table[ident[s]]:
                     return True
         return False
 
@@ -298,14 +298,14 @@ class GuysState(ZoneState):
         own = self._rules_g.keywords[k] | self._kw[slot] | self._kw_t[slot]
         if own & keyword:
             return True
-        if not self._any_static():
+        if not self.any_static(granting=True):
             return False
         return bool(effects.static_bonuses(self).get(slot, effects.NO_BONUS).keywords & keyword)
 
     def guys(self, seat: int) -> list[int]:
         """A seat's Guys on the board, lane by lane."""
         zones = self._zones
-        return [s for lane in range(LANES) for s in zones[zone_of(seat, LANE0 + lane)]]
+        return [s for z in LANE_ZONES[seat] for s in zones[z]]
 
     def winners(self) -> tuple[int, ...] | None:
         """Who won, once the game is over (both seats: a draw)."""
@@ -345,8 +345,12 @@ class GuysState(ZoneState):
                 self._ask_chance(Step("draw", deck, zone_of(seat, HAND), 1 << seat))
                 return
             if self._frames:
-                effects.step(self)
+                # Settle the board before each effect: a card just revealed may already hold
+                # lethal damage (taken face down), and a target picked must stay there.
                 self._check_deaths()
+                if self._winners is None:
+                    effects.step(self)
+                    self._check_deaths()
                 continue
             if not self._advance():
                 return
@@ -486,12 +490,16 @@ class GuysState(ZoneState):
     def _check_deaths(self) -> None:
         """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life."""
         bonuses: dict[int, effects.Bonus] | None = None
+        safe = not self._rules_g.static_health_loss
+        damage, hp, hp_t = self._damage, self._hp, self._hp_t
         for seat in (self._leader, 1 - self._leader):
             for guy in self.guys(seat):
                 if self.face_down(guy):  # public either way: a hidden card's health is not
                     continue
+                if safe and not damage[guy] and hp[guy] + hp_t[guy] >= 0:
+                    continue
                 if bonuses is None:
-                    bonuses = effects.static_bonuses(self) if self._any_static() else {}
+                    bonuses = effects.static_bonuses(self) if self.any_static() else {}
                 if self._damage[guy] >= self.stats(guy, bonuses)[1]:
                     effects.destroy(self, guy)
                     bonuses = None  # a static may have left with it
