@@ -48,8 +48,11 @@ from ai.records import from_json as record_from_json
 from p2pcards import games
 from p2pcards.carddb import parse_toml
 from p2pcards.dealer import LocalDealer
+from p2pcards.decks import DeckError, deck_problems, parse_deck
 from p2pcards.errors import CardDataError
 from p2pcards.games.getgem import cards as getgem_cards
+from p2pcards.games.rise_of_the_guys import DECK_RULES as GUYS_DECK_RULES
+from p2pcards.games.rise_of_the_guys import cards as guys_cards
 from p2pcards.games.rpg_battle import cards as rpg_battle_cards
 from protocol import codec
 from protocol.discovery import Beacon, BeaconError
@@ -294,6 +297,22 @@ def cards_getgem(data: bytes) -> None:
     getgem_cards.parse(parse_toml(data, "cards.toml"))
 
 
+def cards_rise_of_the_guys(data: bytes) -> None:
+    """A cards.toml for Rise of the Guys: every ability in the vocabulary, checked."""
+    guys_cards.parse(parse_toml(data, "cards.toml"))
+
+
+def deck_file(data: bytes) -> None:
+    """A deck file a person wrote, then checked against Rise of the Guys' deck rules."""
+    deck = parse_deck(data, "deck.toml")
+    deck_problems(deck, GUYS_DECK_RULES, guys_cards.load())
+
+
+def _deck_seeds() -> list[bytes]:
+    folder = resources.files("p2pcards.games.rise_of_the_guys").joinpath("decks")
+    return [f.read_bytes() for f in sorted(folder.iterdir(), key=lambda f: f.name)]
+
+
 # ------------------------------------------------------------------ seeds
 
 
@@ -416,6 +435,9 @@ TARGETS: dict[str, Target] = {
                lambda: [_data_file("p2pcards.games.rpg_battle")], "text"),
         Target("cards-getgem", cards_getgem, (CardDataError,),
                lambda: [_data_file("p2pcards.games.getgem")], "text"),
+        Target("cards-rise-of-the-guys", cards_rise_of_the_guys, (CardDataError,),
+               lambda: [_data_file("p2pcards.games.rise_of_the_guys")], "text"),
+        Target("deck-file", deck_file, (DeckError,), _deck_seeds, "text"),
     ]
 }  # fmt: skip
 
