@@ -69,7 +69,7 @@ def validate(
     if as_json:
         report = {"file": str(file), "game": name, "legal": not problems, "cards": deck.size,
                   "classes": classes, "problems": problems}  # fmt: skip
-        out.print(json.dumps(report))
+        typer.echo(json.dumps(report))
     elif problems:
         out.print(f"{file}: not a legal {name} deck:")
         for problem in problems:
@@ -97,7 +97,7 @@ def list_decks(
              "classes": _classes(g, d), "cards": d.size, "description": d.description}
             for d in decks
         ]  # fmt: skip
-        out.print(json.dumps(rows))
+        typer.echo(json.dumps(rows))
         return
     from rich.table import Column, Table
 
