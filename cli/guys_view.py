@@ -78,7 +78,7 @@ def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
         return Text("·", style="dim")
     card = state.card_at(slot)
     if state.face_down(slot):
-        if card is None:
+        if card is None or state.controller(slot) != viewer:  # only its owner sees it
             return Text("face-down card", style="dim italic")
         return Text(f"face down ({name_of(state, card)})", style="italic")
     atk, hp = state.stats(slot)

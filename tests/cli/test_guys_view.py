@@ -1,0 +1,100 @@
+"""The terminal view of Rise of the Guys (cli/guys_view.py): what each seat is shown of
+random games, board and log, never naming a card it may not know."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from rich.console import Console
+
+from cli import guys_view as view
+from cli.views import Drew
+from cli.wording import Seats
+from p2pcards import games
+from p2pcards.dealer import LocalDealer
+from p2pcards.games.rise_of_the_guys import GuysState
+from p2pcards.history import witnessed
+
+
+def text(renderable: object) -> str:
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(renderable)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+    return out
+
+
+def hidden_names(state: GuysState, seat: int) -> set[str]:
+    """Names of the cards `seat` may not know right now that are nowhere in its sight: the
+    opponent's face-down Guys and hand, where no copy is known to `seat`."""
+    seen = {card for _, _, card, mask in state.slots() if mask >> seat & 1}
+    names = set()
+    for _, _, card, mask in state.slots():
+        if card is not None and not mask >> seat & 1 and card not in seen:
+            names.add(view.name_of(state, card))
+    return names
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_seat_is_shown_a_card_it_may_not_know(seed: int) -> None:
+    """Every step told to each seat (the log) and its board name only cards it may know; a
+    face-down Guy reads as such to its opponent."""
+    game = games.load("rise-of-the-guys")
+    decks = [["sneaky-stinky", "control"], ["tempo-machine", "aggro-historical"]][seed % 2]
+    state = game.new_initial_state(2, decks=decks, round_cap=12)
+    assert isinstance(state, GuysState)
+    dealer, rng = LocalDealer(seed), random.Random(seed)
+    faced_down = 0
+    while not state.is_terminal():
+        action = (
+            dealer.sample(state) if state.is_chance_node() else rng.choice(state.legal_actions())
+        )
+        before = state.clone()
+        state.apply_action(action)
+        for seat in (0, 1):
+            seats = Seats(seat)
+            secret = hidden_names(state, seat)  # still hidden once the step is done
+            told = view.narrate(
+                before.observation(seat),
+                witnessed(before, action, seat),
+                state.observation(seat),
+                seats,
+            )
+            lines = [t for t in told if isinstance(t, str)]
+            lines += [t.card for t in told if isinstance(t, Drew) and t.card is not None]
+            board = text(view.board(state.observation(seat), seats))
+            for name in secret:
+                assert all(name not in line for line in lines), (name, lines)
+                assert f" {name} " not in board.replace("\n", " "), name
+            for guy in state.guys(1 - seat):
+                if state.face_down(guy):
+                    assert "face-down card" in board
+                    faced_down += 1
+    assert "Game over" in view.result(state, Seats(0))
+    if seed % 2 == 0:
+        assert faced_down  # the Sneaky deck played face down, and it was shown as such
+
+
+def test_menu_lines_and_prompts_read_as_sentences() -> None:
+    game = games.load("rise-of-the-guys")
+    state = game.new_initial_state(2, round_cap=12)
+    dealer = LocalDealer(1)
+    while state.is_chance_node():
+        state.apply_action(dealer.sample(state))
+    seen = state.observation(0)
+    assert view.prompt(seen, Seats(0)).startswith("Mulligan")
+    lines = [view.describe_choice(seen, a) for a in seen.legal_actions()]
+    assert lines[0] == "keep the hand" and all(
+        line.startswith(("keep", "put back")) for line in lines
+    )
+    state.apply_action(seen.legal_actions()[0])
+    while state.current_player() != 0 or state.phase() != "lead":
+        state.apply_action(
+            dealer.sample(state) if state.is_chance_node() else state.legal_actions()[0]
+        )
+    seen = state.observation(0)
+    menu = [view.describe_choice(seen, a) for a in seen.legal_actions()]
+    assert menu[-1] == "Pass (end the Leading Phase)"
+    assert "you have 1 energy" in view.prompt(seen, Seats(0))
