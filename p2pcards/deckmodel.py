@@ -46,9 +46,11 @@ class KnownDecksModel:
         fitting = [d for d in self.known if all(n >= s for n, s in zip(d, seen, strict=True))]
         if fitting:
             return list(rng.choice(fitting))
-        return self._build(seen, rng)
+        return self.build(seen, rng)
 
-    def _build(self, seen: Sequence[int], rng: random.Random) -> list[int]:
+    def build(self, seen: Sequence[int], rng: random.Random) -> list[int]:
+        """A legal deck around `seen`: random cards of the classes they show (or chosen at
+        random up to the limit), no tokens, copies within the limit."""
         deck = list(seen)
         shown = sorted({c for k, n in enumerate(seen) if n for c in self.traits[k].classes})
         allowed = set(shown)
