@@ -5,6 +5,7 @@ that know nothing of it (docs/bot-protocol.md)."""
 import json
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -67,11 +68,23 @@ def said(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
+def said_until_result(log: Path, timeout: float = 20.0) -> list[dict[str, Any]]:
+    """What the bot recorded, once it has recorded the result: a v2 bot is kept alive after
+    its game, so the game's end does not wait for it to read its last message (on a loaded
+    machine it may not have yet)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = said(log)
+        if (lines and lines[-1]["got"]["type"] == "result") or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
 def test_a_v2_bot_is_greeted_set_up_and_told_each_step_as_its_seat_saw_it(tmp_path: Path) -> None:
     spec, log = recorder(tmp_path, ":pick=last:depth=4:careful=yes:bias=0.25")
     result = play_match("getgem", [spec, "random"], 3, move_timeout=5, record=True)
     assert result.status == "ok", result.error
-    lines = said(log)
+    lines = said_until_result(log)
     kinds = [line["got"]["type"] for line in lines]
     # The process that checked the spec's options when the spec was read played the game.
     assert kinds[0] == "hello" and kinds.count("hello") == 1 and kinds[-1] == "result"
