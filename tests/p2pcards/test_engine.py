@@ -28,7 +28,7 @@ def test_names_and_load() -> None:
 
 
 def test_unknown_game_lists_known_games() -> None:
-    with pytest.raises(UnknownGameError, match="known games: getgem, rpg-battle"):
+    with pytest.raises(UnknownGameError, match="known games: getgem, rise-of-the-guys, rpg-battle"):
         games.load("poker")
 
 
