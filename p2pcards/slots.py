@@ -1,8 +1,10 @@
-"""Cards as slots: the hidden-card bookkeeping every game's state shares (DESIGN.md §3).
+"""Cards as slots of one shared deck (DESIGN.md §3), on the zones model (§9).
 
-A game whose cards are one shared deck builds its state on `SlotState`, which holds the
-cards and what this state knows of them, as plain lists of ints (so `clone()` is a handful
-of list copies):
+A game whose cards are one shared deck builds its state on `SlotState`: a `ZoneState`
+(p2pcards/zones.py) whose zones are the deck, the discard pile and the hands (and the
+game's own places, GETGEM's laid cards), its one pool the shared deck's, public to every
+seat. It keeps the chance nodes of a shared deck (a deal from the deck, a take from a
+hand) in its queue, and the names its games use for the zones' lists:
 
 - the physical cards are slots 0..N-1 that live in exactly one of `_deck` (bottom first: a
   deal takes the last), `_discard` (oldest first, face up), a hand `_hands[seat]`, or a
@@ -24,25 +26,23 @@ queue moves on after a chance outcome (`_apply_outcome_card` moves the card).
 from __future__ import annotations
 
 import random
-from abc import abstractmethod
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
 from typing import Generic, Protocol, Self, TypeVar
 
 from p2pcards.engine import (
     CHANCE,
-    TERMINAL,
     Action,
     ChanceMove,
     ChanceOutcome,
     Game,
     Sighting,
-    State,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
+from p2pcards.zones import UNKNOWN, Zone, ZoneRules, ZoneState
+from p2pcards.zones import Step as ZoneStep
 
-UNKNOWN = -1
-"""`_ident[slot]` of a card this state does not know."""
+__all__ = ["DRAW", "TAKE", "UNKNOWN", "CardKind", "SlotRules", "SlotState"]
 
 DRAW, TAKE = 0, 1
 """Queue steps of the chance nodes: (DRAW, seat, ...) deals the deck's top card to `seat`;
@@ -52,7 +52,7 @@ Step = tuple[int, ...]
 
 
 class CardKind(Protocol):
-    """What the slot machinery reads of a game's card type."""
+    """What the shared deck reads of a game's card type: its copies too."""
 
     @property
     def id(self) -> str: ...
@@ -64,7 +64,7 @@ class CardKind(Protocol):
     def qty(self) -> int: ...
 
 
-class SlotRules:
+class SlotRules(ZoneRules):
     """Static tables of the shared deck, derived once from a game's card types."""
 
     def __init__(
@@ -76,13 +76,10 @@ class SlotRules:
         take: Callable[[int, str | None], ChanceOutcome],
         take_position: str,
     ) -> None:
-        self.game = game
-        self.card_ids = [c.id for c in cards]
-        self.card_names = [c.name for c in cards]
-        self.card_index = {c.id: i for i, c in enumerate(cards)}
+        super().__init__(game, cards, None)
         self.composition = [c.qty for c in cards]
         self.deck_size = deck_size
-        self.deals = [deal(c.id) for c in cards]  # every Deal outcome, built once
+        self.deals = [deal(c.id) for c in cards]  # the game's Deal outcomes, built once
         self.deal_hidden = deal(None).hidden()  # the game's shared instance
         self.deal_type = type(self.deal_hidden)
         self.take = take
@@ -95,59 +92,72 @@ class SlotRules:
 R = TypeVar("R", bound=SlotRules)
 
 
-class SlotState(State, Generic[R]):
+class SlotState(ZoneState, Generic[R]):
     """A state whose cards are slots of one shared deck (see the module docstring)."""
 
-    __slots__ = (
-        "_current", "_deck", "_discard", "_generation", "_hands", "_ident", "_known", "_n",
-        "_pins", "_pool", "_queue", "_rules", "viewer",
-    )  # fmt: skip
+    __slots__ = ("_deck", "_discard", "_hands", "_pins", "_pool", "_queue")
 
-    _rules: R
-    _n: int
+    _rules: R  # a ZoneRules with the shared deck's tables besides
     _hands: list[list[int]]
-    _ident: list[int]
-    _known: list[int]
     _deck: list[int]
     _discard: list[int]
     _pool: list[int]
-    _generation: int
     _queue: list[Step]
     _pins: tuple[int, ...]
-    _current: int
 
     def __init__(self, rules: R, num_players: int) -> None:
-        self._rules = rules
-        self._n = num_players
-        self.viewer: int | None = None
+        super().__init__(
+            rules,
+            num_players,
+            self._layout_for(num_players),
+            [("deck", rules.composition)],
+            private_decks=False,
+        )
         self._queue = []
         self._pins = ()
-        self._current = 0
-        self._generation = 0
-        self._new_deck()
+        self._name_zones()
+
+    @classmethod
+    def _layout_for(cls, num_players: int) -> list[Zone]:
+        """The deck, the discard pile, each hand, then the game's own places."""
+        return [
+            Zone("deck", None, "nobody"),
+            Zone("discard", None, "everyone"),
+            *(Zone(f"hand:{seat}", seat, "owner") for seat in range(num_players)),
+            *cls._own_zones(num_players),
+        ]
+
+    @classmethod
+    def _own_zones(cls, num_players: int) -> list[Zone]:
+        """Places of the game's own, after the hands (GETGEM's laid cards)."""
+        return []
+
+    def _name_zones(self) -> None:
+        """Bind the names the games use to the zones' lists (after any list is replaced)."""
+        zones, n = self._zones, self._n
+        self._deck = zones[0]
+        self._discard = zones[1]
+        self._hands = zones[2 : 2 + n]
+        self._pool = self._pools[0]  # type: ignore[assignment]  # a shared deck's: never None
 
     def _new_deck(self) -> None:
         """Every card face down in the deck, in slot order; empty hands; nothing known."""
         size = self._rules.deck_size
-        self._hands = [[] for _ in range(self._n)]
+        self._zones = [list(range(size))] + [[] for _ in self._layout[1:]]
         self._ident = [UNKNOWN] * size
         self._known = [0] * size
-        self._deck = list(range(size))
-        self._discard = []
-        self._pool = list(self._rules.composition)
+        self._home = [0] * size
+        self._where = [0] * size
+        self._pools = [list(self._rules.composition)]
+        self._name_zones()
+
+    def _swap_hands(self, a: int, b: int) -> None:
+        """Two seats' hands change places, whole."""
+        zones = self._zones
+        zones[2 + a], zones[2 + b] = zones[2 + b], zones[2 + a]
+        self._name_zones()
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def game(self) -> Game:
-        return self._rules.game
-
-    @property
-    def num_players(self) -> int:
-        return self._n
-
-    def current_player(self) -> int:
-        return self._current
 
     def hand(self, seat: int) -> list[str | None]:
         """The cards of a seat's hand in order, None for each one this state does not know."""
@@ -173,42 +183,16 @@ class SlotState(State, Generic[R]):
         ids, ident = self._rules.card_ids, self._ident
         return [ids[ident[s]] for s in self._discard]
 
-    def unseen_cards(self) -> dict[str, int]:
-        """How many copies of each card this state has not seen (the deck and hidden hands)."""
-        ids = self._rules.card_ids
-        return {ids[k]: n for k, n in enumerate(self._pool) if n}
-
     def reshuffles(self) -> int:
         """How many times cards were gathered into a new face-down deck: the discard pile when
         the deck ran out, or (GETGEM's matches) every card for the next game."""
-        return self._generation
+        return self._generation[0]
 
-    def slots(self) -> Iterator[tuple[int, str, str | None, int]]:
-        """Every card slot as (slot id, place, card or None, bit mask of seats that know it)."""
-        ident, known = self._ident, self._known
-        for place, pile in self._places():
-            for s in pile:
-                yield s, place, self._card_id(ident[s]), known[s]
-
-    def _places(self) -> Iterator[tuple[str, list[int]]]:
-        """Where cards can be, by place name as `slots()` gives it."""
-        yield "deck", self._deck
-        yield "discard", self._discard
-        for seat, hand in enumerate(self._hands):
-            yield f"hand:{seat}", hand
+    def _after_chance(self, step: ZoneStep, slot: int, value: int) -> None:
+        raise AssertionError("a shared deck's chance nodes are its queue's (DRAW, TAKE)")
 
     def _card_id(self, k: int) -> str | None:
         return None if k == UNKNOWN else self._rules.card_ids[k]
-
-    def _kind(self, card: str) -> int:
-        k = self._rules.card_index.get(card)
-        if k is None:
-            raise IllegalActionError(f"there is no card called {card!r}")
-        return k
-
-    def _check_seat(self, seat: int) -> None:
-        if not 0 <= seat < self._n:
-            raise IllegalActionError(f"no seat {seat} at a table of {self._n}")
 
     def _counts(self, seat: int, exclude: int = -1) -> list[int]:
         """How many of each kind a hand holds (`exclude`: a slot not to count); raises if the
@@ -246,32 +230,6 @@ class SlotState(State, Generic[R]):
 
     # ------------------------------------------------- decisions and chance nodes
 
-    def legal_actions(self) -> list[Action]:
-        cur = self._current
-        if cur == TERMINAL:
-            return []
-        if cur == CHANCE:
-            return [outcome for outcome, _ in self.chance_outcomes()]
-        return self._decisions(cur)
-
-    @abstractmethod
-    def _decisions(self, cur: int) -> list[Action]:
-        """The legal actions of the seat `cur`, whose decision it is."""
-
-    def verify_action(self, action: Action) -> None:
-        cur = self._current
-        if cur == TERMINAL:
-            raise IllegalActionError("the game is over")
-        if cur == CHANCE:
-            self._verify_outcome(action)
-        else:
-            self._verify_decision(cur, action)
-
-    @abstractmethod
-    def _verify_decision(self, cur: int, action: Action) -> None:
-        """Raise IllegalActionError, saying why, unless the seat `cur`, whose decision it is,
-        may take `action` now."""
-
     def chance_move(self) -> ChanceMove:
         """Deals come from the deck; a take comes from the victim's hand."""
         if self._current != CHANCE:
@@ -286,7 +244,7 @@ class SlotState(State, Generic[R]):
         draws it and whatever happened before, so every line of a search meets the same deck
         order (a take, from a hand that differs line by line, is not shared)."""
         if self._current == CHANCE and self._queue[0][0] == DRAW:
-            return (DRAW, self._generation, len(self._deck))
+            return (DRAW, self._generation[0], len(self._deck))
         return self.search_key()
 
     def chance_viewers(self) -> frozenset[int]:
@@ -421,17 +379,6 @@ class SlotState(State, Generic[R]):
                     raise IllegalActionError("pinned cards of one action come from one hand")
                 self._pins += (slot,)
 
-    def _learn(self, slot: int, k: int) -> None:
-        """This state now knows that `slot` holds kind k (told by the dealer)."""
-        have = self._ident[slot]
-        if have == UNKNOWN:
-            if self._pool[k] <= 0:
-                raise IllegalActionError(f"{self._rules.card_ids[k]} cannot be there")
-            self._ident[slot] = k
-            self._pool[k] -= 1
-        elif have != k:
-            raise IllegalActionError(f"slot {slot} is not {self._rules.card_ids[k]}")
-
     def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
         """Where in `seat`'s hand the named cards are, distinct, the copies the most seats
         already know first (they reveal the least). Needs the hand (the acting seat's replica,
@@ -501,9 +448,9 @@ class SlotState(State, Generic[R]):
             pool[ident[s]] += 1
             ident[s] = UNKNOWN
             known[s] = 0
-        self._deck = self._discard
-        self._discard = []
-        self._generation += 1
+        self._zones[0], self._zones[1] = self._discard, []
+        self._generation[0] += 1
+        self._name_zones()
         return True
 
     # ------------------------------------------------------- copies and views
@@ -511,21 +458,10 @@ class SlotState(State, Generic[R]):
     def _clone_cards(self) -> Self:
         """A new state of this class sharing the rules, with copies of the cards, the
         knowledge and the queue (the game copies the rest)."""
-        cls = type(self)
-        other = cls.__new__(cls)
-        other._rules = self._rules
-        other._n = self._n
-        other.viewer = self.viewer
-        other._hands = [hand[:] for hand in self._hands]
-        other._ident = self._ident[:]
-        other._known = self._known[:]
-        other._deck = self._deck[:]
-        other._discard = self._discard[:]
-        other._pool = self._pool[:]
-        other._generation = self._generation
+        other = self._clone_zones()
         other._queue = self._queue[:]
         other._pins = self._pins
-        other._current = self._current
+        other._name_zones()
         return other
 
     def determinize(self, rng: random.Random) -> Self:
@@ -543,18 +479,3 @@ class SlotState(State, Generic[R]):
                     ident[slot] = k
                     pool[k] -= 1
         return full
-
-    def observation(self, seat: int) -> Self:
-        self._check_seat(seat)
-        if self.viewer is not None and self.viewer != seat:
-            raise HiddenInformationError(
-                f"a replica of seat {self.viewer} cannot see as seat {seat}"
-            )
-        view = self.clone()
-        view.viewer = seat
-        ident, known, pool = view._ident, view._known, view._pool
-        for s, k in enumerate(ident):
-            if k != UNKNOWN and not known[s] >> seat & 1:
-                pool[k] += 1
-                ident[s] = UNKNOWN
-        return view

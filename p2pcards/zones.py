@@ -53,7 +53,20 @@ from p2pcards.engine import (
     State,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
-from p2pcards.slots import UNKNOWN, CardKind
+
+UNKNOWN = -1
+"""`_ident[slot]` of a card this state does not know."""
+
+
+class CardKind(Protocol):
+    """What the card model reads of a game's card type."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
 
 Visibility = Literal["nobody", "owner", "everyone"]
 StepKind = Literal["draw", "look", "pick", "roll"]
@@ -146,7 +159,7 @@ class ZoneRules:
         self.card_ids = [c.id for c in cards]
         self.card_names = [c.name for c in cards]
         self.card_index = {c.id: i for i, c in enumerate(cards)}
-        self.deals = [Deal(c.id) for c in cards]
+        self.deals: list[ChanceOutcome] = [Deal(c.id) for c in cards]  # a game may use its own
         self.deck_model = deck_model
 
 

@@ -33,9 +33,10 @@ from p2pcards.errors import GameOptionError, IllegalActionError, UnknownGameErro
 from p2pcards.slots import SlotState
 from p2pcards.zones import ZoneState
 
-CardState = SlotState[Any] | ZoneState
-"""The two card models: one shared deck (`SlotState`), or zones and own decks (`ZoneState`).
-Both list their cards as `slots()`: (slot id, place, card or None, mask of seats that know it)."""
+CardState = ZoneState
+"""Every game's cards are in zones (`ZoneState`): one shared deck (`SlotState`, its cards
+the game's `physical_cards()`), or each seat's own deck. All list their cards as `slots()`:
+(slot id, place, card or None, mask of seats that know it)."""
 
 SEEDS = range(5)  # games played per table
 ROUND_CAPS = (None, 3, 12)  # no cap, a short one, a long one: each table gets each in turn
@@ -68,9 +69,9 @@ CASES = list(_cases())
 
 def new_state(name: str, seats: int, options: dict[str, Any], round_cap: int | None) -> CardState:
     state = games.load(name).new_initial_state(seats, round_cap=round_cap, **options)
-    # The checks read cards through `slots()`, which both card models give.
-    assert isinstance(state, SlotState | ZoneState)
-    if isinstance(state, ZoneState):
+    # The checks read cards through `slots()`, which the zones model gives.
+    assert isinstance(state, ZoneState)
+    if not isinstance(state, SlotState):
         # A zones game's cards are its decks' (each composition known to the complete state
         # alone), plus the tokens made as it goes.
         DECKS[id(state.game)] = [
@@ -126,7 +127,7 @@ def assert_conserved(state: CardState, seen_by: int | None = None) -> None:
     for seat in range(state.num_players):
         assert [s for s, p, _, _ in slots if p == f"hand:{seat}"] == state.hand_slots(seat)
     assert [s for s, p, _, _ in slots if p == "deck"] == state.deck_slots()
-    if isinstance(state, ZoneState):
+    if not isinstance(state, SlotState):
         assert_decks_conserved(state, slots, seen_by)
         return
     cards = physical(state)

@@ -18,7 +18,7 @@ Before a decision that uses hidden cards, the dealer tells every replica which s
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,7 @@ from p2pcards.games.getgem.actions import (
 )
 from p2pcards.games.getgem.cards import ELEMENT_GEMS, GEMS, CardDatabase, CardType, Character
 from p2pcards.slots import DRAW, TAKE, UNKNOWN, SlotRules, SlotState
+from p2pcards.zones import Zone
 
 FIRE, WATER, THUNDER, RAINBOW, CURSE = range(5)  # gem numbers, as in cards.GEMS
 
@@ -175,7 +176,6 @@ class GetGemState(SlotState[Rules]):
     def __init__(self, rules: Rules, num_players: int, options: Options) -> None:
         super().__init__(rules, num_players)
         self._options = options
-        self._laid: list[list[int]] = [[] for _ in range(num_players)]
         self._element = [-1] * len(rules.elements)
         self._char = [-1] * num_players
         self._used = [False] * num_players  # ability used since the seat's turn began
@@ -307,10 +307,15 @@ class GetGemState(SlotState[Rules]):
         """Peeping Draws played this turn (line 100: one a turn)."""
         return self._peeped
 
-    def _places(self) -> Iterator[tuple[str, list[int]]]:
-        yield from super()._places()
-        for seat, laid in enumerate(self._laid):
-            yield f"laid:{seat}", laid
+    @classmethod
+    def _own_zones(cls, num_players: int) -> list[Zone]:
+        """Each seat's laid cards, face up (a declaration)."""
+        return [Zone(f"laid:{seat}", seat, "everyone") for seat in range(num_players)]
+
+    def _name_zones(self) -> None:
+        super()._name_zones()
+        n = self._n
+        self._laid = self._zones[2 + n : 2 + 2 * n]
 
     def winners(self) -> list[int]:
         """The winner (after the turn cap: the seats sharing the result); empty until the end."""
@@ -776,7 +781,7 @@ class GetGemState(SlotState[Rules]):
                 known[s] |= 1 << target
             for s in theirs:
                 known[s] |= 1 << actor
-            self._hands[actor], self._hands[target] = theirs, mine
+            self._swap_hands(actor, target)
         else:  # PEEP: look at the whole hand, then draw (line 99)
             for s in self._hands[target]:
                 known[s] |= 1 << actor
@@ -895,8 +900,7 @@ class GetGemState(SlotState[Rules]):
         element cards back in the middle, the deal again from `first`."""
         rules = self._rules
         self._new_deck()
-        self._laid = [[] for _ in range(self._n)]
-        self._generation += 1
+        self._generation[0] += 1
         self._element = [-1] * len(rules.elements)
         self._used = [False] * self._n
         self._game_no += 1
@@ -1050,7 +1054,6 @@ class GetGemState(SlotState[Rules]):
     def clone(self) -> GetGemState:
         other = self._clone_cards()
         other._options = self._options
-        other._laid = [laid[:] for laid in self._laid]
         other._element = self._element[:]
         other._char = self._char[:]
         other._used = self._used[:]
@@ -1102,7 +1105,7 @@ class GetGemState(SlotState[Rules]):
                 "hands": [list(h) for h in self._hands],
                 "laid": [self.laid(s) for s in range(self._n)],
                 "laid_slots": [list(laid) for laid in self._laid],
-                "reshuffles": self._generation,
+                "reshuffles": self.reshuffles(),
             },
             "board": {
                 "elements": list(self._element),

@@ -704,7 +704,7 @@ class RpgBattleState(SlotState[Rules]):
                 "deck": len(self._deck),
                 "discard": self.discard_pile(),
                 "hands": [len(h) for h in self._hands],
-                "reshuffles": self._generation,
+                "reshuffles": self.reshuffles(),
             },
             "board": {
                 "owner": list(self._owner),
