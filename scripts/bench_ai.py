@@ -62,9 +62,7 @@ def play(
     if decks:
         turn = (number // num_seats) % len(decks)
         options["decks"] = [decks[(s + turn) % len(decks)] for s in range(num_seats)]
-    state = games.load(game).new_initial_state(
-        num_seats, round_cap=DEFAULT_ROUND_CAP, **options
-    )
+    state = games.load(game).new_initial_state(num_seats, round_cap=DEFAULT_ROUND_CAP, **options)
     dealer = LocalDealer(number)
     times: list[float] = []
     depths: list[int] = []

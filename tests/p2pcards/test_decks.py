@@ -54,7 +54,7 @@ def test_every_broken_rule_is_named() -> None:
         (b"name = 'x'\n[cards]\n'Robutt!' = 4\n", "is not a card id"),
         (b"name = 'x'\n", r"a \[cards\] table"),
         (b"name = 'x'\ncolour = 'red'\n[cards]\nrobutt = 4\n", "unknown field 'colour'"),
-        (b"name = \"x\n", "not valid TOML"),
+        (b'name = "x\n', "not valid TOML"),
         (b"\xff\xfe", "not UTF-8"),
         (b"a" * (1 << 21), "over the"),
     ],

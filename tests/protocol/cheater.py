@@ -33,6 +33,7 @@ def sabotage(table: TablePeer, mode: str) -> None:
         count[0] += 1
         if count[0] == 12 and mode == "forge":
             table.sent[-1] = dataclasses.replace(table.sent[-1], signature=bytes(64))
+
     table._send_body = cheating_send  # type: ignore[assignment]
     receive = table.receive
 
