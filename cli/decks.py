@@ -1,5 +1,5 @@
-"""`p2pcards deck validate FILE` and `p2pcards deck list [GAME]`: deck files of the games
-where each seat brings its own deck."""
+"""`p2pcards deck validate FILE`, `p2pcards deck list [GAME]` and `p2pcards deck sealed
+[GAME]`: deck files of the games where each seat brings its own deck."""
 
 from __future__ import annotations
 
@@ -10,18 +10,23 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from cli.errors import fail
+from cli.errors import FAILURE, fail
+from cli.options import check_range, chosen_seed
 
 if TYPE_CHECKING:
+    from p2pcards.boosters import Pack
     from p2pcards.decks import DeckList, OwnDecksGame
+    from p2pcards.sealed import SealedGame
 
 out = Console(highlight=False, markup=False)  # deck names are user text
 deck_app = typer.Typer(
-    help="Check deck files and list the shipped decks (games where seats bring their own).",
+    help="Check deck files, list the shipped decks and build sealed decks from boosters "
+    "(games where seats bring their own).",
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
+MAX_BOOSTERS = 100  # a pool of 1000 cards is more than any sealed event opens
 
 
 def _own_decks_game(name: str) -> OwnDecksGame:
@@ -106,6 +111,112 @@ def list_decks(
     for d in decks:
         table.add_row(d.id, d.name, d.archetype, ", ".join(_classes(g, d)), str(d.size), d.source)
     out.print(table)
+
+
+@deck_app.command()
+def sealed(
+    game: Annotated[str, typer.Argument(help="The game.")] = "rise-of-the-guys",
+    boosters: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Boosters to open, 1 to {MAX_BOOSTERS} (default: the game's, 10 for Rise "
+            "of the Guys).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the boosters (default: a random one, printed); the same seed opens "
+            "the same packs and builds the same deck.",
+            show_default=False,
+        ),
+    ] = None,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Where to write the deck file (default: sealed-SEED.toml).",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Open boosters and build the best legal deck of them, each card at most as often as it
+    was opened; print the packs and the deck and write its deck file (for --deck)."""
+    from p2pcards.boosters import open_boosters
+    from p2pcards.decks import DeckError, format_deck
+    from p2pcards.sealed import SealedGame, sealed_deck
+
+    g = _own_decks_game(game)
+    if not isinstance(g, SealedGame):
+        raise fail(f"{game} has no booster packs")
+    n = g.booster.sealed_packs if boosters is None else boosters
+    check_range("--boosters", n, 1, MAX_BOOSTERS)
+    seed = chosen_seed(seed)
+    path = out_file or Path(f"sealed-{seed}.toml")
+    packs = open_boosters(g.booster_cards, g.booster, n, seed)
+    command = f"p2pcards deck sealed {game} --boosters {n} --seed {seed}"
+    try:
+        deck = sealed_deck(g, packs, f"Sealed {seed}", f"Sealed: {n} boosters ({command}).")
+    except DeckError as exc:
+        if not as_json:
+            _print_packs(g, packs)
+        raise fail(str(exc)) from None
+    try:
+        path.write_text(format_deck(deck), encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write --out {path}: {exc.strerror or exc}", FAILURE) from None
+    if as_json:
+        typer.echo(json.dumps(_sealed_json(g, packs, deck, seed, path)))
+        return
+    out.print(f"{g.name}: {n} boosters, seed {seed}")
+    _print_packs(g, packs)
+    _print_deck(g, deck, sum(len(pack) for pack in packs))
+    out.print(f"wrote {path}: try `p2pcards deck validate {path}` and "
+              f"`p2pcards play {g.name} --deck {path}`", soft_wrap=True)  # fmt: skip
+
+
+def _print_packs(game: SealedGame, packs: list[Pack]) -> None:
+    by_id = {card.id: card for card in game.booster_cards}
+    slots = game.booster.slot_names()
+    for i, pack in enumerate(packs, 1):
+        out.print(f"pack {i}")
+        for slot in dict.fromkeys(slots):  # each slot once, in layout order
+            names = [
+                by_id[card].name if slot in game.booster.rarities
+                else f"{by_id[card].name} ({by_id[card].rarity})"
+                for card, s in zip(pack, slots, strict=True) if s == slot
+            ]  # fmt: skip
+            out.print(f"  {slot + ':':8} {', '.join(names)}", soft_wrap=True)
+
+
+def _print_deck(game: SealedGame, deck: DeckList, opened: int) -> None:
+    by_id = {card.id: card for card in game.booster_cards}
+    classes = ", ".join(_classes(game, deck))
+    out.print(f"deck {deck.name!r}: {deck.size} cards of the {opened} opened, classes {classes}")
+    rows = sorted(deck.cards, key=lambda row: (by_id[row[0]].cost, by_id[row[0]].name))
+    for card, n in rows:
+        c = by_id[card]
+        out.print(f"  {n} x {c.name} (cost {c.cost}, {c.rarity}, {'/'.join(c.classes)})")
+
+
+def _sealed_json(
+    game: SealedGame, packs: list[Pack], deck: DeckList, seed: int, path: Path
+) -> dict[str, object]:
+    by_id = {card.id: card for card in game.booster_cards}
+    slots = game.booster.slot_names()
+    return {
+        "game": game.name, "seed": seed, "boosters": len(packs),
+        "packs": [
+            [{"slot": s, "card": card, "name": by_id[card].name, "rarity": by_id[card].rarity}
+             for card, s in zip(pack, slots, strict=True)]
+            for pack in packs
+        ],
+        "deck": {"name": deck.name, "cards": deck.size, "classes": _classes(game, deck),
+                 "counts": deck.counts()},
+        "file": str(path),
+    }  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -15,6 +15,7 @@ A deck file:
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -151,6 +152,25 @@ def parse_deck(data: bytes, where: str, deck_id: str = "deck") -> DeckList:
         source=_text(table, "source", where, 20, "ours"),
         description=_text(table, "description", where, 400, ""),
     )
+
+
+def format_deck(deck: DeckList) -> str:
+    """A deck as the text of a deck file: parse_deck reads it back to the same deck."""
+    lines = [f"name = {_quoted(deck.name)}", f"game = {_quoted(deck.game)}"]
+    optional = (("archetype", deck.archetype), ("source", deck.source),
+                ("description", deck.description))  # fmt: skip
+    for key, value in optional:
+        if value:
+            lines.append(f"{key} = {_quoted(value)}")
+    lines += ["", "[cards]"]
+    lines += [f"{card if _ID.match(card) else _quoted(card)} = {n}" for card, n in deck.cards]
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    # JSON's string escapes are TOML's, but TOML also wants DEL escaped, and refuses the
+    # surrogate pairs ensure_ascii would write for characters beyond the BMP.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def load_deck(path: str | Path) -> DeckList:

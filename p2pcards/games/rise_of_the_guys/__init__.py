@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
+from p2pcards.boosters import ANY, PackLayout
 from p2pcards.deckmodel import CardTraits, KnownDecksModel
 from p2pcards.decks import DeckList, DeckRules, deck_problems, shipped_decks
 from p2pcards.engine import Game
@@ -19,10 +20,18 @@ from p2pcards.games.rise_of_the_guys.actions import ACTION_TYPES
 from p2pcards.games.rise_of_the_guys.rules import DECK_SIZE, GuyRules
 from p2pcards.games.rise_of_the_guys.state import GuysState, Options, new_state
 
-__all__ = ["DECK_RULES", "GAME", "GuysGame", "GuysState"]
+__all__ = ["BOOSTER", "DECK_RULES", "GAME", "GuysGame", "GuysState"]
 
 DECK_RULES = DeckRules(size=DECK_SIZE, max_copies=4, min_classes=1, max_classes=2)
 """Lines 117–125: 40 cards, at most 4 of a card, one or two classes, no tokens."""
+
+BOOSTER = PackLayout(
+    rarities=cards.RARITIES,
+    slots=(("common", 5), ("rare", 3), ("epic", 1), (ANY, 1)),
+    sealed_packs=10,
+)
+"""Line 237: a booster is 5 commons, 3 rares, 1 epic and 1 card of any rarity; "it takes about
+10 packs to be able to build a deck using only those cards" (sealed: rules.md)."""
 
 DEFAULT_DECKS = ("tempo-machine", "aggro-historical")
 """With no deck given, the rulebook's two example decks (lines 133–149)."""
@@ -41,6 +50,7 @@ class GuysGame(Game):
     action_types = ACTION_TYPES
     default_decks = DEFAULT_DECKS
     deck_rules = DECK_RULES
+    booster = BOOSTER
 
     def __init__(self) -> None:
         self.db = cards.load()
@@ -49,6 +59,11 @@ class GuysGame(Game):
     def catalogue(self) -> cards.CardDatabase:
         """The cards decks are built from (for the deck rules)."""
         return self.db
+
+    @property
+    def booster_cards(self) -> tuple[cards.Card, ...]:
+        """The cards boosters draw from: the set without its tokens, in file order."""
+        return self.db.deck_cards
 
     @cached_property
     def decks(self) -> dict[str, DeckList]:
