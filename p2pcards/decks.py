@@ -17,7 +17,8 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -94,6 +95,7 @@ class Catalogue(Protocol):
 
 
 @runtime_checkable
+@runtime_checkable
 class OwnDecksGame(Protocol):
     """A game whose seats bring their own decks: what a table needs of it."""
 
@@ -111,6 +113,13 @@ class OwnDecksGame(Protocol):
         """A deck (a shipped name, counts or a DeckList) as counts, checked against the
         rules; GameOptionError lists every rule broken."""
         ...
+
+
+def decklist_problems(game: OwnDecksGame, name: str, cards: Sequence[str]) -> list[str]:
+    """Every deck rule of `game` (called `name`) a list of cards breaks (empty: legal)."""
+    return deck_problems(
+        DeckList.from_counts(name, Counter(cards)), game.deck_rules, game.catalogue
+    )
 
 
 def _text(data: Mapping[str, object], key: str, where: str, limit: int, default: str) -> str:

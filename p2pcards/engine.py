@@ -162,6 +162,11 @@ class Game(ABC):
     def physical_cards(self) -> list[str]:
         """Every physical card of the shared deck, by card id, copies repeated, in a fixed order."""
 
+    def card_universe(self) -> list[str]:
+        """Every physical card a table may deal, copies repeated, in a fixed order: the shared
+        deck, or every copy an own deck may hold (each gets its own mental-poker point)."""
+        return self.physical_cards()
+
     def check_num_players(self, num_players: int) -> None:
         """Raise GameOptionError unless the seat count is within this game's range."""
         if not self.min_players <= num_players <= self.max_players:
@@ -186,6 +191,10 @@ class State(ABC):
 
     viewer: int | None
     """None for the complete state a local dealer drives; a seat for `observation(seat)`."""
+
+    names_slots: bool = False
+    """Whether actions name the slots and cards they use (zones games, DESIGN.md §9) rather
+    than hand positions the dealer pins with `reveals` and `see`."""
 
     @property
     @abstractmethod

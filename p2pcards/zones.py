@@ -144,6 +144,22 @@ _HIDDEN_DEAL = Deal(None)
 CHANCE_TYPES: tuple[type[Action], ...] = (Deal, Pick, Roll)
 
 
+class OwnDeck(NamedTuple):
+    """A seat's own deck at the start: its zone, its owner, its cards if known."""
+
+    zone: str
+    owner: int
+    cards: list[str] | None
+
+
+class Reorder(NamedTuple):
+    """Cards put back in a new order: `slots[i]` (top first) now holds the card that was in
+    `slots[order[i]]`."""
+
+    slots: tuple[int, ...]
+    order: tuple[int, ...]
+
+
 class DeckModel(Protocol):
     """What `determinize` knows of decklists it has not seen: given the cards of one seat's
     deck seen so far (kind counts), a whole decklist that fits them (kind counts)."""
@@ -167,9 +183,14 @@ class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
     __slots__ = (
-        "_chance", "_current", "_generation", "_home", "_ident", "_known", "_layout",
-        "_n", "_pools", "_private", "_rules", "_where", "_zone_index", "_zones", "viewer",
+        "_chance", "_current", "_deck_zones", "_generation", "_home", "_ident", "_journal",
+        "_known", "_layout", "_n", "_pools", "_private", "_rules", "_where", "_zone_index",
+        "_zones", "viewer",
     )  # fmt: skip
+
+    names_slots = True
+    """Actions name the slots (and the cards) they use: the mental dealer proves a card an
+    action shows by the slot, not by a hand position (`State.reveals`)."""
 
     _rules: ZoneRules
 
@@ -200,6 +221,8 @@ class ZoneState(State):
         self._generation = [0] * len(self._layout)
         self._chance: Step | None = None
         self._current = 0
+        self._journal: list[Reorder] | None = None
+        self._deck_zones = tuple(self.zone(name) for name, _ in decks)
         for pool, (name, composition) in enumerate(decks):
             z = self.zone(name)
             self._pools.append(list(composition))
@@ -291,6 +314,39 @@ class ZoneState(State):
             if pool is not None:
                 total.update({ids[k]: n for k, n in enumerate(pool) if n})
         return dict(total)
+
+    def own_decks(self) -> list[OwnDeck]:
+        """Each seat's own deck as the game starts (none for a shared deck): its zone, its
+        owner, and its decklist if this state may know it (the owner's, or the complete
+        state's)."""
+        if not self._private:
+            return []
+        ids = self._rules.card_ids
+        out = []
+        for pool, z in enumerate(self._deck_zones):
+            owner = self._layout[z].owner
+            assert owner is not None, "an own deck belongs to a seat"
+            counts = self._pools[pool]
+            cards = (
+                None if counts is None else [ids[k] for k, n in enumerate(counts) for _ in range(n)]
+            )
+            out.append(OwnDeck(self._layout[z].name, owner, cards))
+        return out
+
+    def chance_step(self) -> tuple[Step, list[int]]:
+        """The pending chance step and the slots of its source zone, in order (none for a
+        roll): what the mental dealer needs to deal it."""
+        step = self._step()
+        return step, ([] if step.kind == "roll" else list(self._zones[step.source]))
+
+    def record_reorders(self) -> None:
+        """Start keeping the private reorders applied from now on (`reorders`): the mental
+        dealer, which moves locked cards along with them, asks on a clone."""
+        self._journal = []
+
+    def reorders(self) -> list[Reorder]:
+        """The reorders applied since `record_reorders`."""
+        return list(self._journal or [])
 
     def slot_count(self) -> int:
         """How many card slots there are (tokens made add slots)."""
@@ -593,6 +649,8 @@ class ZoneState(State):
             return
         pile = self._zones[zone]
         top = [pile[-1 - i] for i in range(len(order))]
+        if self._journal is not None:
+            self._journal.append(Reorder(tuple(top), tuple(order)))
         idents = [self._ident[top[j]] for j in order]
         masks = [self._known[top[j]] for j in order]
         for slot, k, mask in zip(top, idents, masks, strict=True):
@@ -660,6 +718,8 @@ class ZoneState(State):
         other._generation = self._generation[:]
         other._chance = self._chance
         other._current = self._current
+        other._deck_zones = self._deck_zones
+        other._journal = None
         return other
 
     def observation(self, seat: int) -> Self:

@@ -14,7 +14,7 @@ not with its square.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -43,6 +43,16 @@ FaultKind = Literal["cheat", "silent", "left"]
 
 
 @dataclass(frozen=True, slots=True)
+class DeckAudit:
+    """How to judge a committed own deck (DESIGN.md §9): the card behind each point, and
+    every deck rule a list of cards breaks (empty: legal). The game supplies both; the
+    audit knows no rule."""
+
+    card_of: Mapping[Point, str]
+    problems: Callable[[list[str]], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
 class Fault:
     """A seat whose contribution does not fit (or never came), where, and why."""
 
@@ -63,6 +73,7 @@ def audit(
     encryption_keys: Sequence[X25519PublicKey],
     excused: Iterable[int] = (),
     own: int | None = None,
+    decks: DeckAudit | None = None,
 ) -> list[Fault]:
     """Every fault found in the log, first by step; empty when everyone played fair.
 
@@ -70,9 +81,9 @@ def audit(
     cheating): whoever stopped waiting for them says so; their missing disclosure is
     not a further fault here. The shuffle turns of `own`, the seat auditing, are not
     worked out again: it made them from these very secrets (a quarter of the audit's
-    multiplications at 4 seats).
+    multiplications at 4 seats). `decks` judges each own deck its owner committed to.
     """
-    return _Auditor(log, table_id, num_seats, encryption_keys, set(excused), own).run()
+    return _Auditor(log, table_id, num_seats, encryption_keys, set(excused), own, decks).run()
 
 
 class _Auditor:
@@ -84,8 +95,10 @@ class _Auditor:
         encryption_keys: Sequence[X25519PublicKey],
         excused: set[int],
         own: int | None,
+        decks: DeckAudit | None,
     ) -> None:
         self.own = own
+        self.decks = decks
         self.table_id = table_id
         self.n = num_seats
         self.encryption_keys = encryption_keys
@@ -174,9 +187,11 @@ class _Auditor:
                 )
         owner = None if start.seat < 0 else start.seat
         pile: tuple[Point, ...] = start.points
+        size = self._size(step) or 0
         if owner is not None:
             pile = secrets[owner].deck if owner in secrets else ()
-        size = self._size(step) or 0
+            if owner in secrets:
+                self._check_deck(owner, step, pile, size)
         for seat, secret in secrets.items():
             if seat in commits and not opens(
                 commits[seat], self.table_id, seat, step, secret.committed()
@@ -200,6 +215,23 @@ class _Auditor:
                         self.fault(seat, step, f"its {what} does not follow from its secrets")
                 pile = sent
         self.card_origin.extend((step, i) for i in range(size))
+
+    def _check_deck(self, owner: int, step: int, deck: Sequence[Point], size: int) -> None:
+        """The own deck its owner committed to: as big as the pile dealt, every point a card,
+        and legal by the game's deck rules (that it is the deck dealt, the owner's first
+        masking turn shows)."""
+        if len(deck) != size:
+            self.fault(owner, step, f"committed to a deck of {len(deck)} cards for {size} dealt")
+            return
+        if self.decks is None:
+            return
+        cards = [self.decks.card_of.get(p) for p in deck]
+        if any(c is None for c in cards):
+            self.fault(owner, step, "committed to a deck holding a point that is no card")
+            return
+        problems = self.decks.problems([c for c in cards if c is not None])
+        if problems:
+            self.fault(owner, step, "committed to an illegal deck: " + "; ".join(problems))
 
     def _committed_key(self, seat: int, card: int) -> bytes | None:
         if not 0 <= card < len(self.card_origin):

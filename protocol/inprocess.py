@@ -27,7 +27,7 @@ from protocol import codec
 from protocol.audit import Fault, audit
 from protocol.errors import PeerTimeoutError, RemoteProtocolError
 from protocol.mental import Body, MentalPeer
-from protocol.mental_dealer import MentalDealer, card_points
+from protocol.mental_dealer import MentalDealer, card_points, deck_audit
 from protocol.table_peer import TableKeys, TablePeer
 from protocol.transcript import Envelope, Receiver, Sender
 
@@ -228,7 +228,8 @@ class InProcessTable:
         if reference.is_chance_node():
             viewers = reference.chance_viewers()
             outcomes = self.bus.run([seat.dealer.chance() for seat in self.seats])
-            truth = next(o for s, o in enumerate(outcomes) if s in viewers)
+            # A roll, seen by nobody in particular, is the same outcome everywhere.
+            truth = next((o for s, o in enumerate(outcomes) if s in viewers), outcomes[0])
             for seat, outcome in zip(self.seats, outcomes, strict=True):
                 seat.replica.apply_action(outcome)
             reference.apply_action(truth)
@@ -267,8 +268,15 @@ class InProcessTable:
         # A seat that will not disclose is named by the audit itself.
         with contextlib.suppress(RemoteProtocolError):
             self.bus.run([seat.dealer.disclose() for seat in self.seats])
+        decks = deck_audit(self.game)
         return [
-            audit(seat.peer.log, seat.peer.table_id, len(self.seats), seat.peer.encryption_keys)
+            audit(
+                seat.peer.log,
+                seat.peer.table_id,
+                len(self.seats),
+                seat.peer.encryption_keys,
+                decks=decks,
+            )
             for seat in self.seats
         ]
 

@@ -1,5 +1,12 @@
 """The mental-poker dealer: resolves one seat's replica's chance nodes and shown cards.
 
+Two kinds of game meet here, told apart by `State.names_slots`. A shared-deck game
+(rpg-battle, GETGEM) names the cards of an action by hand position, pinned with
+`reveals` and `see`. A zones game (DESIGN.md §9: own decks) names slots: each seat's own
+deck is shuffled with its owner masking first, draws, looks and random picks come from the
+replica's pending chance step, and an action shows exactly the cards whose knowledge masks
+it widens on a clone of the replica, each proved against the card the action names.
+
 Each seat's dealer follows its replica of the game. At a chance node it starts
 the operations that deal the card (a reveal to the receiver, or a beacon and a
 hand-over for a card taken at random) and gives back the outcome this seat may
@@ -19,8 +26,11 @@ import functools
 from collections.abc import Generator
 from typing import Any
 
+from p2pcards.decks import OwnDecksGame, decklist_problems
 from p2pcards.engine import Action, Game, Reveal, Sighting, State
 from p2pcards.errors import ActionFormatError, IllegalActionError
+from p2pcards.zones import ZoneState
+from protocol.audit import DeckAudit
 from protocol.curve import hash_to_point
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.mental import MentalPeer
@@ -30,7 +40,7 @@ Waits = Generator[int, None, Action]
 
 def card_points(game: Game) -> list[bytes]:
     """One distinct curve point per physical card: (game, card, copy) hashed to the curve."""
-    return list(_points(game.name, tuple(game.physical_cards())))
+    return list(_points(game.name, tuple(game.card_universe())))
 
 
 @functools.cache
@@ -46,6 +56,16 @@ def _points(name: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
     return tuple(points)
 
 
+def deck_audit(game: Game) -> DeckAudit | None:
+    """How the audit judges the own decks of `game` (None for a shared deck): points read
+    as cards, cards judged by the game's deck rules."""
+    if not isinstance(game, OwnDecksGame):
+        return None
+    own: OwnDecksGame = game
+    card_of = dict(zip(card_points(game), game.card_universe(), strict=True))
+    return DeckAudit(card_of, functools.partial(decklist_problems, own, game.name))
+
+
 class MentalDealer:
     """One seat's bridge between its replica and its `MentalPeer`.
 
@@ -58,8 +78,11 @@ class MentalDealer:
         self.peer = peer
         self.game = game
         self.replica = replica
-        self.card_ids = game.physical_cards()
+        self.card_ids = game.card_universe()
         self.points = points
+        self.copies: dict[str, list[int]] = {}  # card id -> its copies' indices in `points`
+        for index, card in enumerate(self.card_ids):
+            self.copies.setdefault(card, []).append(index)
         self.locked: dict[int, int] = {}  # slot id -> index of its locked card in peer.cards
         self.generation = 0
         self.last_sightings: list[Sighting] = []  # what the replica was told before the last step
@@ -70,8 +93,36 @@ class MentalDealer:
         return None if physical is None else self.card_ids[physical]
 
     def setup(self) -> Generator[int, None, None]:
-        """Shuffle the whole deck, every seat taking part."""
-        yield from self._shuffle_deck(self.points)
+        """Shuffle the whole deck, every seat taking part; or each seat's own deck."""
+        decks = self._zone_replica().own_decks() if self.replica.names_slots else []
+        if not decks:
+            yield from self._shuffle_deck(self.points)
+            return
+        # One deck after the other: cards are numbered as their shuffles finish, and the
+        # audit numbers them in step order, so two shuffles must not race.
+        for deck in decks:
+            slots = self._zone_replica().zone_slots(deck.zone)
+            points: list[bytes] = []
+            if deck.owner == self.peer.seat:
+                if deck.cards is None or len(deck.cards) != len(slots):
+                    raise LocalProtocolError(f"our replica does not hold our deck {deck.zone}")
+                points = self._deck_points(deck.cards)
+            step = self.peer.shuffle_own_deck(deck.owner, len(slots), points)
+            yield step
+            self.locked.update(zip(slots, self.peer.shuffled_cards(step), strict=True))
+
+    def _deck_points(self, cards: list[str]) -> list[bytes]:
+        """The points of our own decklist: the i-th copy of a card gets that copy's point."""
+        used: dict[str, int] = {}
+        points = []
+        for card in cards:
+            copies = self.copies.get(card, [])
+            n = used.get(card, 0)
+            if n >= len(copies):
+                raise LocalProtocolError(f"our deck holds more copies of {card} than a table deals")
+            points.append(self.points[copies[n]])
+            used[card] = n + 1
+        return points
 
     def _shuffle_deck(self, points: list[bytes]) -> Generator[int, None, None]:
         """Shuffle `points` among all seats and lay them, in order, on the replica's deck slots."""
@@ -86,6 +137,8 @@ class MentalDealer:
         """Resolve the replica's chance node; return the outcome this seat applies."""
         replica = self.replica
         self.last_sightings = []
+        if replica.names_slots:
+            return (yield from self._zone_chance())
         if replica.reshuffles() > self.generation:
             yield from self._shuffle_deck(self._new_deck_points())
             self.generation = replica.reshuffles()
@@ -127,6 +180,8 @@ class MentalDealer:
         the dealer opened for it (`last_sightings`).
         """
         replica = self.replica
+        if replica.names_slots:
+            return (yield from self._zone_decide(action))
         seat = replica.current_player()
         payload: dict[str, Any] | None = None
         if seat == self.peer.seat:
@@ -138,15 +193,8 @@ class MentalDealer:
                     named = [c for c in reveal.cards if c is not None]
                     positions.extend(replica.positions_of(reveal.seat, named))
             payload = {"action": action.public().to_json(), "positions": positions}
-        step = self.peer.announce(seat, payload)
-        yield step
+        announced, step = yield from self._announce(seat, payload)
         said = self.peer.announcement(step)
-        try:
-            announced = self.game.action_from_json(said.get("action"))
-        except ActionFormatError as exc:
-            raise RemoteProtocolError(seat, f"announced a malformed action: {exc}", step) from None
-        if announced.public() != announced:
-            raise RemoteProtocolError(seat, "announced a card only one seat may learn", step)
         try:
             reveals = replica.reveals(announced)
         except IllegalActionError as exc:
@@ -158,6 +206,101 @@ class MentalDealer:
             replica.verify_action(announced)
         except IllegalActionError as exc:
             raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
+        return announced
+
+    def _announce(
+        self, seat: int, payload: dict[str, Any] | None
+    ) -> Generator[int, None, tuple[Action, int]]:
+        """`seat`'s announced action in its public form, checked for shape; and its step."""
+        step = self.peer.announce(seat, payload)
+        yield step
+        said = self.peer.announcement(step)
+        try:
+            announced = self.game.action_from_json(said.get("action"))
+        except ActionFormatError as exc:
+            raise RemoteProtocolError(seat, f"announced a malformed action: {exc}", step) from None
+        if announced.public() != announced:
+            raise RemoteProtocolError(seat, "announced a card only one seat may learn", step)
+        return announced, step
+
+    # ------------------------------------------------------------ zones games
+
+    def _zone_replica(self) -> ZoneState:
+        if not isinstance(self.replica, ZoneState):
+            raise LocalProtocolError(f"{self.game.name} names slots but keeps no zones")
+        return self.replica
+
+    def _zone_chance(self) -> Waits:
+        """Deal the replica's chance step: the top card (or one `depth` under it) of a zone,
+        a card picked by the beacon, or a roll of the beacon."""
+        replica = self._zone_replica()
+        step, pile = replica.chance_step()
+        viewers = replica.chance_viewers()
+        if step.kind == "roll":
+            roll = self.peer.beacon(step.sides)
+            yield roll
+            return replica.chance_outcome_for(None, self.peer.beacon_value(roll))
+        position = 0
+        if step.kind == "pick":
+            pick = self.peer.beacon(len(pile))
+            yield pick
+            position = self.peer.beacon_value(pick)
+            slot = pile[position]
+        else:
+            slot = pile[-1 - step.depth]
+        card = yield from self._open_slot(slot, viewers)
+        if self.peer.seat not in viewers and replica.card_at(slot) is None:
+            card = None  # seen before by this peer's keys, but not this replica's to know
+        return replica.chance_outcome_for(card, position)
+
+    def _open_slot(self, slot: int, viewers: frozenset[int]) -> Generator[int, None, str | None]:
+        """Reveal the card locked in `slot` to `viewers`; the card, if we may see it."""
+        locked = self.locked.get(slot)
+        if locked is None:  # a token: its identity was public from its making
+            return self._zone_replica().card_at(slot)
+        yield self.peer.reveal(locked, viewers)
+        return self.card_id(locked)
+
+    def _zone_decide(self, action: Action | None) -> Waits:
+        """Announce or check a decision of a zones game; prove every card it shows."""
+        replica = self._zone_replica()
+        seat = replica.current_player()
+        payload: dict[str, Any] | None = None
+        if seat == self.peer.seat:
+            if action is None:
+                raise LocalProtocolError("it is our decision: give the action")
+            payload = {"action": action.public().to_json()}
+        announced, step = yield from self._announce(seat, payload)
+        # The engine says who learns what: apply the action to a clone and see whose
+        # knowledge of which locked card grew. Those cards are revealed to them and must be
+        # the cards the action named.
+        after = replica.clone()
+        after.record_reorders()
+        try:
+            after.apply_action(announced)
+        except IllegalActionError as exc:
+            raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
+        if after.reshuffles() != replica.reshuffles():
+            raise LocalProtocolError("a zone shuffled by an action: no mental reshuffle yet")
+        shown = []
+        for slot in sorted(self.locked):
+            knowers = after.known_to(slot)
+            if knowers & ~replica.known_to(slot):
+                seen_by = frozenset(s for s in range(replica.num_players) if knowers >> s & 1)
+                shown.append((slot, self.peer.reveal(self.locked[slot], seen_by)))
+        for _, op in shown:
+            yield op
+        for slot, _ in shown:
+            card, named = self.card_id(self.locked[slot]), after.card_at(slot)
+            if card is not None and card != named:
+                raise RemoteProtocolError(
+                    seat, f"named {named} but the card it showed is {card}", step
+                )
+        for reorder in after.reorders():
+            cards = [self.locked[slot] for slot in reorder.slots]
+            for slot, old in zip(reorder.slots, reorder.order, strict=True):
+                self.locked[slot] = cards[old]
+        self.last_sightings = []
         return announced
 
     def _open(

@@ -41,7 +41,7 @@ from protocol import codec
 from protocol.audit import Fault, FaultKind, audit
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.mental import Body, MentalPeer, SecretsReveal, ShuffleSecrets
-from protocol.mental_dealer import MentalDealer, card_points
+from protocol.mental_dealer import MentalDealer, card_points, deck_audit
 from protocol.table_messages import (
     Abort,
     Cause,
@@ -582,7 +582,7 @@ class TablePeer:
         faults = audit(
             self.mental.log, self.table_id, self.num_seats, self.mental.encryption_keys,
             excused=set(self.gone) | {a.seat for a in self.accusations if a.seat is not None},
-            own=self.seat,
+            own=self.seat, decks=deck_audit(self.game),
         )  # fmt: skip
         # Once a seat is known to have told seats different things, honest replicas may
         # differ through no fault of theirs: a desync then names nobody.

@@ -93,6 +93,11 @@ class GuysGame(Game):
         """A game of own decks has no shared deck: each table's decks make its cards."""
         return []
 
+    def card_universe(self) -> list[str]:
+        """Every copy a legal deck may hold of every card of the set (tokens are never
+        dealt)."""
+        return [c.id for c in self.db.deck_cards for _ in range(DECK_RULES.max_copies)]
+
     def deck(self, spec: DeckSpec) -> dict[str, int]:
         """A seat's deck as card counts, checked against the deck rules; GameOptionError lists
         every rule it breaks."""
