@@ -154,10 +154,10 @@ class OwnDeck(NamedTuple):
 
 class Reorder(NamedTuple):
     """Cards put back in a new order: `slots[i]` (top first) now holds the card that was in
-    `slots[order[i]]`."""
+    `slots[order[i]]`; `order` is None where this state was not told it (another seat's)."""
 
     slots: tuple[int, ...]
-    order: tuple[int, ...]
+    order: tuple[int, ...] | None
 
 
 class DeckModel(Protocol):
@@ -640,17 +640,17 @@ class ZoneState(State):
             self._move(slot, deck)
         self._shuffle(deck)
 
-    def _reorder_top(self, zone: int, order: Sequence[int] | None) -> None:
-        """Put the top len(order) cards of `zone` back in a new order: the card now i-th from
-        the top is the one that was order[i]-th. The slots stay; identities and masks move with
-        the cards. A state told no order (None) changes nothing: it knew none of them, and
-        every mask among them is the same."""
+    def _reorder_top(self, zone: int, n: int, order: Sequence[int] | None) -> None:
+        """Put the top n cards of `zone` back in a new order: the card now i-th from the top
+        is the one that was order[i]-th. The slots stay; identities and masks move with the
+        cards. A state told no order (None) changes nothing: it knew none of them, and every
+        mask among them is the same."""
+        pile = self._zones[zone]
+        top = [pile[-1 - i] for i in range(n)]
+        if self._journal is not None:
+            self._journal.append(Reorder(tuple(top), None if order is None else tuple(order)))
         if order is None:
             return
-        pile = self._zones[zone]
-        top = [pile[-1 - i] for i in range(len(order))]
-        if self._journal is not None:
-            self._journal.append(Reorder(tuple(top), tuple(order)))
         idents = [self._ident[top[j]] for j in order]
         masks = [self._known[top[j]] for j in order]
         for slot, k, mask in zip(top, idents, masks, strict=True):

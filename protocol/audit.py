@@ -117,6 +117,7 @@ class _Auditor:
         self.shuffles: dict[int, dict[int, ShuffleSecrets]] = {}
         self.beacons: dict[int, dict[int, bytes]] = {}
         self.card_origin: list[tuple[int, int]] = []  # global card -> (shuffle step, index)
+        self.plain: dict[int, Point] = {}  # global card -> its card point, where derivable
 
     def fault(self, seat: int, step: int, reason: str, kind: FaultKind = "cheat") -> None:
         self.faults.append(Fault(seat, step, reason, kind))
@@ -135,11 +136,15 @@ class _Auditor:
                 self._check_reveal(messages)
             elif start.kind == "beacon":
                 self._check_beacon(start, messages)
+            elif start.kind == "relock":
+                self._check_relock(start, messages)
         return sorted(self.faults, key=lambda f: (f.step, f.seat, f.reason))
 
     def _size(self, step: int) -> int | None:
         """How many cards the shuffle at `step` had, from the public record."""
         start = self.starts.get(step)
+        if start is not None and start.kind == "relock":
+            return len(start.cards)
         if start is None or start.kind != "shuffle":
             return None
         if start.seat < 0:
@@ -199,6 +204,7 @@ class _Auditor:
                 self.fault(seat, step, "disclosed shuffle secrets that do not match its commitment")
             if sorted(secret.permutation) != list(range(size)):
                 self.fault(seat, step, "its shuffle permutation is not a permutation of the pile")
+        plain: list[Point] | None = list(pile) if len(pile) == size else None
         for phase, work in ((1, mask_and_permute), (2, remask)):
             for seat in turn_order(self.n, owner if phase == 1 else None):
                 sent = piles.get((phase, seat))
@@ -213,8 +219,47 @@ class _Auditor:
                     if expected != sent:
                         what = "masking and permuting" if phase == 1 else "per-card masking"
                         self.fault(seat, step, f"its {what} does not follow from its secrets")
+                if phase == 1:  # follow the cards through each seat's permutation
+                    order = turn_secret.permutation if turn_secret is not None else None
+                    plain = None if plain is None or order is None else [plain[i] for i in order]
                 pile = sent
+        first = len(self.card_origin)
         self.card_origin.extend((step, i) for i in range(size))
+        for i, point in enumerate(plain or ()):
+            self.plain[first + i] = point
+
+    def _check_relock(self, start: OpStart, messages: list[tuple[int, Body]]) -> None:
+        """A private reorder: every card the owner put back is one it took, masked by the
+        mask it disclosed (no card swapped in, none left out)."""
+        step, owner = start.step, start.seat
+        piles = [m for seat, m in messages if seat == owner and isinstance(m, MaskedPile)]
+        if not piles:
+            return  # the table stopped before the cards came back
+        first = len(self.card_origin)
+        self.card_origin.extend((step, i) for i in range(len(start.cards)))
+        secret = self.shuffles.get(step, {}).get(owner)
+        if secret is None:
+            if owner in self.disclosed:
+                self.fault(owner, step, "disclosed no secrets for its private reorder")
+            return
+        if sorted(secret.permutation) != list(range(len(start.cards))):
+            self.fault(owner, step, "its reorder is not an order of the cards it took")
+            return
+        taken = [self.plain.get(card) for card in start.cards]
+        if any(p is None for p in taken):
+            return  # an earlier seat's secrets are missing: that is its fault, named there
+        put_back = [taken[i] for i in secret.permutation]
+        try:
+            expected = tuple(
+                m.apply(p) for m, p in zip(secret.card_masks, put_back, strict=True) if p
+            )
+        except BadPointError:
+            expected = ()
+        if expected != piles[0].cards:
+            self.fault(owner, step, "put back cards its reorder does not account for: a swap")
+        for i, point in enumerate(put_back):
+            if point is not None:
+                self.plain[first + i] = point
 
     def _check_deck(self, owner: int, step: int, deck: Sequence[Point], size: int) -> None:
         """The own deck its owner committed to: as big as the pile dealt, every point a card,

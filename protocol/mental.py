@@ -17,6 +17,11 @@ Operations, numbered in the order they start (the step number):
   A viewer holding every key removes them and looks the point up.
 - beacon(bound): commit, then reveal, a random value per seat; their hash gives
   an unbiased integer below `bound`.
+- relock(owner, cards, order): a seat that has seen cards of its own (it holds every
+  key) puts them back in an order of its choice, each masked afresh by it alone, so
+  nobody else can link old places to new ones (a Loot's private reorder). Its
+  permutation and masks are disclosed at the end like a shuffle's, and the audit checks
+  that every card it put back is one it took.
 
 Nothing a seat contributes can be checked the moment it arrives, except that
 points are valid and revealed cards are real and not seen twice; the audit at
@@ -117,12 +122,13 @@ class OpStart:
     """A log entry (not a message): operation `step` started, with its public inputs."""
 
     step: int
-    kind: str  # shuffle, reveal, beacon, announce, disclose
+    kind: str  # shuffle, reveal, beacon, announce, relock, disclose
     points: tuple[Point, ...] = ()
     card: int = -1
     viewers: tuple[int, ...] = ()
     bound: int = 0
     seat: int = -1
+    cards: tuple[int, ...] = ()  # a relock's cards, top first
 
 
 # ------------------------------------------------------------------- secrets
@@ -130,7 +136,7 @@ class OpStart:
 
 @dataclass(frozen=True, slots=True)
 class ShuffleSecrets:
-    """One seat's secrets for one shuffle."""
+    """One seat's secrets for one shuffle (or a relock: its order and card masks)."""
 
     pile_mask: Mask
     permutation: tuple[int, ...]  # output position i holds input card permutation[i]
@@ -153,6 +159,12 @@ class ShuffleSecrets:
         return ShuffleSecrets(
             pile_mask, tuple(order), tuple(card_masks), secrets.token_bytes(16), tuple(deck)
         )
+
+    @staticmethod
+    def in_order(order: Sequence[int]) -> ShuffleSecrets:
+        """Secrets for a relock: the owner's chosen order, fresh masks from `secrets`."""
+        pile_mask, *card_masks = Mask.many(len(order) + 1)
+        return ShuffleSecrets(pile_mask, tuple(order), tuple(card_masks), secrets.token_bytes(16))
 
     @staticmethod
     def from_committed(data: Sequence[Any]) -> ShuffleSecrets:
@@ -199,7 +211,9 @@ class Card:
 
     cipher: Point
     holders: list[set[int]]  # holders[s]: seats that know seat s's key for this card
-    origin: tuple[int, int]  # (step of the shuffle that made it, position in that shuffle)
+    origin: tuple[int, int]  # (step of the shuffle or relock that made it, position in it)
+    family: int  # the shuffle its deck came from: a card seen twice in one family is a fake
+    layers: tuple[int, ...]  # the seats whose keys lock it: all, or a relock's owner alone
     keys: dict[int, bytes] = field(default_factory=dict)  # the keys this peer knows, by seat
     point: Point | None = None  # the unmasked card, once this peer knows it
 
@@ -230,6 +244,14 @@ def turn_order(num_seats: int, owner: int | None) -> list[int]:
 
 
 @dataclass
+class _Relock:
+    step: int
+    owner: int
+    cards: tuple[int, ...]  # the cards put back, top first
+    first_card: int = -1  # global index of the first new card, once done
+
+
+@dataclass
 class _Reveal:
     step: int
     card: int
@@ -253,7 +275,7 @@ class _Announce:
     payload: dict[str, Any] | None  # ours to send, or what the announcer sent
 
 
-_Op = _Shuffle | _Reveal | _Beacon | _Announce
+_Op = _Shuffle | _Reveal | _Beacon | _Announce | _Relock
 
 DISCLOSURE = -1
 """The step `disclose()` returns: the disclosure is no numbered operation (see there)."""
@@ -390,6 +412,32 @@ class MentalPeer:
         self._replay_early()
         return step
 
+    def relock(self, owner: int, cards: Sequence[int], order: Sequence[int] | None = None) -> int:
+        """Start `owner`'s private reorder of `cards` (top first), which it has seen; returns
+        its step. Only the owner gives the `order`: new place i gets old card order[i]."""
+        self._check_usable()
+        picked = tuple(cards)
+        if (owner == self.seat) != (order is not None):
+            raise LocalProtocolError("only the owner gives the order it puts its cards back in")
+        if not 0 <= owner < self.num_seats or not all(0 <= c < len(self.cards) for c in picked):
+            raise LocalProtocolError(f"seat {owner} cannot relock cards {picked}")
+        if order is not None:
+            if sorted(order) != list(range(len(picked))):
+                raise LocalProtocolError(f"{list(order)} is no order of {len(picked)} cards")
+            if any(self.cards[c].point is None for c in picked):
+                raise LocalProtocolError("a seat relocks only cards it has seen")
+        step = len(self.ops)
+        self.ops.append(_Relock(step, owner, picked))
+        self._open.append(step)
+        self.log.append((-1, OpStart(step, "relock", seat=owner, cards=picked)))
+        if order is not None:
+            kept = self._saved_secrets.pop(step, None)
+            secret = kept if isinstance(kept, ShuffleSecrets) else ShuffleSecrets.in_order(order)
+            self._shuffle_secrets[step] = secret
+            self.secret_log.append((step, secret))
+        self._replay_early()
+        return step
+
     def announce(self, seat: int, payload: dict[str, Any] | None = None) -> int:
         """Start waiting for `seat`'s announcement (ours: pass the payload); returns its step."""
         if (seat == self.seat) != (payload is not None):
@@ -476,7 +524,7 @@ class MentalPeer:
         if step == DISCLOSURE:
             return len(self.disclosed) == self.num_seats
         op = self.ops[step]
-        if isinstance(op, _Shuffle):
+        if isinstance(op, _Shuffle | _Relock):
             return op.first_card >= 0
         if isinstance(op, _Reveal):
             return all(op.due.values())
@@ -496,15 +544,18 @@ class MentalPeer:
             return missing or (set() if turn is None else {turn[1]})
         if isinstance(op, _Reveal):
             return {sender for (sender, _), received in op.due.items() if not received}
+        if isinstance(op, _Relock):
+            return set() if op.first_card >= 0 else {op.owner}
         if isinstance(op, _Beacon):
             return (everyone - set(op.commits)) or (everyone - set(op.reveals))
         return set() if self._announced.get(op.step) else {op.seat}
 
     def shuffled_cards(self, step: int) -> list[int]:
-        """The card indices a finished shuffle produced, in pile order."""
+        """The card indices a finished shuffle or relock produced, in pile order."""
         op = self.ops[step]
-        assert isinstance(op, _Shuffle) and op.first_card >= 0
-        return list(range(op.first_card, op.first_card + op.size))
+        assert isinstance(op, _Shuffle | _Relock) and op.first_card >= 0
+        size = op.size if isinstance(op, _Shuffle) else len(op.cards)
+        return list(range(op.first_card, op.first_card + size))
 
     def beacon_value(self, step: int) -> int:
         """The integer a finished beacon produced."""
@@ -543,6 +594,16 @@ class MentalPeer:
             if op.seat == me and op.payload is not None and not self._announced.get(op.step):
                 return [Announcement(op.step, op.payload)]
             return []
+        if isinstance(op, _Relock):
+            if op.owner != me or op.first_card >= 0:
+                return []
+            secret = self._shuffle_secrets[op.step]
+            put_back = []
+            for i, old in enumerate(secret.permutation):
+                point = self.cards[op.cards[old]].point
+                assert point is not None, "checked when the relock started"
+                put_back.append(secret.card_masks[i].apply(point))
+            return [MaskedPile(op.step, 1, tuple(put_back))]
         if isinstance(op, _Shuffle):
             secret = self._shuffle_secrets[op.step]
             owed: list[Body] = []
@@ -688,6 +749,8 @@ class MentalPeer:
     def _accept(self, op: _Op, sender: int, body: Body) -> None:
         if isinstance(op, _Shuffle):
             self._accept_shuffle(op, sender, body)
+        elif isinstance(op, _Relock):
+            self._accept_relock(op, sender, body)
         elif isinstance(op, _Reveal):
             self._accept_key(op, sender, body)
         elif isinstance(op, _Beacon):
@@ -731,12 +794,41 @@ class MentalPeer:
         op.piles.append(body.cards)
         if op.turn(self.num_seats) is None:
             op.first_card = len(self.cards)
+            everyone = tuple(range(self.num_seats))
             for i, cipher in enumerate(body.cards):
-                holders = [{s} for s in range(self.num_seats)]
-                self.cards.append(Card(cipher, holders, (op.step, i)))
+                holders = [{s} for s in everyone]
+                self.cards.append(Card(cipher, holders, (op.step, i), op.step, everyone))
             own = self._shuffle_secrets[op.step]
             for i, mask in enumerate(own.card_masks):
                 self.cards[op.first_card + i].keys[self.seat] = mask.forward
+
+    def _accept_relock(self, op: _Relock, sender: int, body: Body) -> None:
+        """The owner's cards put back: valid, distinct points, one per card it took. Whether
+        each is a card it took is the audit's to check (the masks are secret until then)."""
+        if not isinstance(body, MaskedPile) or sender != op.owner or op.first_card >= 0:
+            raise RemoteProtocolError(sender, "sent a reordered pile nobody asked for", op.step)
+        if len(body.cards) != len(op.cards) or len(set(body.cards)) != len(op.cards):
+            raise RemoteProtocolError(
+                sender,
+                f"put back {len(set(body.cards))} distinct cards of {len(op.cards)}",
+                op.step,
+            )
+        try:
+            for p in body.cards:
+                check_point(p)
+        except BadPointError as exc:
+            raise RemoteProtocolError(sender, f"bad point in its reorder: {exc}", op.step) from None
+        family = self.cards[op.cards[0]].family if op.cards else op.step
+        op.first_card = len(self.cards)
+        secret = self._shuffle_secrets.get(op.step) if sender == self.seat else None
+        for i, cipher in enumerate(body.cards):
+            holders: list[set[int]] = [set() for _ in range(self.num_seats)]
+            holders[sender] = {sender}
+            card = Card(cipher, holders, (op.step, i), family, (sender,))
+            if secret is not None:
+                card.keys[sender] = secret.card_masks[i].forward
+                card.point = self.cards[op.cards[secret.permutation[i]]].point
+            self.cards.append(card)
 
     def _accept_key(self, op: _Reveal, sender: int, body: Body) -> None:
         # Everything is checked before anything is marked received: a wrong key must
@@ -776,7 +868,7 @@ class MentalPeer:
     def _settle_reveal(self, op: _Reveal) -> None:
         """Once every key is here, unmask the card (if this seat may see it) and check it."""
         card = self.cards[op.card]
-        if card.point is not None or len(card.keys) < self.num_seats:
+        if card.point is not None or len(card.keys) < len(card.layers):
             return
         point: Point | None = None
         with contextlib.suppress(BadPointError):  # a low-order result: no card either
@@ -794,7 +886,7 @@ class MentalPeer:
         card.point = point
 
     def _same_generation(self, a: int, b: int) -> bool:
-        return self._card_origin(a)[0] == self._card_origin(b)[0]
+        return self.cards[a].family == self.cards[b].family
 
     def _accept_beacon(self, op: _Beacon, sender: int, body: Body) -> None:
         if isinstance(body, Commit):
@@ -829,16 +921,16 @@ class MentalPeer:
         c = self.cards[card]
         holders = [set(h) for h in c.holders]
         everyone = set(range(self.num_seats))
-        knowers = {u for u in everyone if all(u in h for h in holders)}
+        knowers = {u for u in everyone if all(u in holders[s] for s in c.layers)}
         allowed = knowers | viewers
         due: dict[tuple[int, int], bool] = {}
-        for s in range(self.num_seats):
+        for s in c.layers:
             lacking = viewers - holders[s]
             if not lacking:
                 continue
             trial = [set(h) for h in holders]
             trial[s] = everyone
-            leaks = any(all(u in h for h in trial) for u in everyone - allowed)
+            leaks = any(all(u in trial[t] for t in c.layers) for u in everyone - allowed)
             if leaks:
                 for v in sorted(lacking):
                     due[(s, v)] = False

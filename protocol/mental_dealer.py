@@ -274,10 +274,13 @@ class MentalDealer:
         # The engine says who learns what: apply the action to a clone and see whose
         # knowledge of which locked card grew. Those cards are revealed to them and must be
         # the cards the action named.
+        # Our own action in full (a private reorder's order), another seat's as announced.
+        mine = seat == self.peer.seat
+        told = action if mine and action is not None else announced
         after = replica.clone()
         after.record_reorders()
         try:
-            after.apply_action(announced)
+            after.apply_action(told)
         except IllegalActionError as exc:
             raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
         if after.reshuffles() != replica.reshuffles():
@@ -297,11 +300,17 @@ class MentalDealer:
                     seat, f"named {named} but the card it showed is {card}", step
                 )
         for reorder in after.reorders():
-            cards = [self.locked[slot] for slot in reorder.slots]
-            for slot, old in zip(reorder.slots, reorder.order, strict=True):
-                self.locked[slot] = cards[old]
+            # The seat that looked puts the cards back re-masked by it alone: the others
+            # cannot link old places to new ones (its order stays its own).
+            if mine != (reorder.order is not None):
+                raise LocalProtocolError("a reorder's order is known to its seat alone")
+            taken = [self.locked[slot] for slot in reorder.slots]
+            relock = self.peer.relock(seat, taken, reorder.order)
+            yield relock
+            put_back = self.peer.shuffled_cards(relock)
+            self.locked.update(zip(reorder.slots, put_back, strict=True))
         self.last_sightings = []
-        return announced
+        return told
 
     def _open(
         self, seat: int, reveals: list[Reveal], positions: object, step: int

@@ -171,7 +171,7 @@ def test_a_look_shows_one_seat_a_card_in_place_and_a_reorder_moves_identities_no
     assert mine.zone_cards("deck:0")[-2:] == ["ant", "bee"]
     assert theirs.zone_cards("deck:0")[-2:] == [None, None]
     for st in states:
-        st._reorder_top(DECK0, (1, 0))  # the card second from the top goes on top
+        st._reorder_top(DECK0, 2, (1, 0))  # the card second from the top goes on top
     assert full.zone_slots("deck:0") == slots_before == theirs.zone_slots("deck:0")
     assert mine.zone_cards("deck:0")[-2:] == ["bee", "ant"]
     assert full.public_digest() == mine.public_digest() == theirs.public_digest()

@@ -10,7 +10,7 @@ import pytest
 from protocol.audit import audit
 from protocol.beacon import unbiased_below
 from protocol.curve import hash_to_point
-from protocol.errors import RemoteProtocolError
+from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.inprocess import make_peers, run_everywhere
 from protocol.mental import MaskedPile, MentalPeer, SealedKey
 from protocol.sealed import open_sealed
@@ -174,3 +174,57 @@ def test_an_owner_that_masks_another_deck_than_it_committed_to_is_named() -> Non
     run_everywhere(bus, lambda p: p.disclose())
     faults = audit(peers[0].log, peers[0].table_id, 2, peers[0].encryption_keys)
     assert any(f.seat == 1 and "does not follow from its secrets" in f.reason for f in faults)
+
+
+def _own_deck_looked_at(n: int) -> tuple[list[MentalPeer], object, list[int]]:
+    """Seat 1's own deck of six, its top `n` cards revealed to it alone (a Loot)."""
+    peers, bus = make_peers(3, POINTS)
+    deck = POINTS[:6]
+    step = run_everywhere(bus, lambda p: p.shuffle_own_deck(1, 6, deck if p.seat == 1 else ()))[0]
+    cards = peers[0].shuffled_cards(step)
+    top = cards[-n:][::-1]  # top first
+    for card in top:
+        reveal(bus, card, {1})
+    return peers, bus, top
+
+
+def test_a_private_reorder_keeps_new_places_unlinkable_and_passes_the_audit() -> None:
+    """Issue 16: the owner puts the cards it looked at back in its own order, each masked
+    afresh by it alone; the others see new ciphertexts they cannot match to the old ones,
+    a card drawn from the new order is the one the owner chose, and the audit agrees."""
+    peers, bus, top = _own_deck_looked_at(3)
+    seen = [peers[1].card_of(c) for c in top]
+    order = (2, 0, 1)  # the old third card now on top
+    step = run_everywhere(bus, lambda p: p.relock(1, top, order if p.seat == 1 else None))[0]
+    new = peers[0].shuffled_cards(step)
+    assert [peers[1].card_of(c) for c in new] == [seen[i] for i in order]
+    old_ciphers = {peers[0].cards[c].cipher for c in top}
+    assert not old_ciphers & {peers[0].cards[c].cipher for c in new}
+    assert [peers[0].card_of(c) for c in new] == [None, None, None]
+    reveal(bus, new[0], {0, 1, 2})  # drawn and played: the owner's one key opens it
+    assert [p.card_of(new[0]) for p in peers] == [seen[2]] * 3
+    run_everywhere(bus, lambda p: p.disclose())
+    for p in peers:
+        assert audit(p.log, p.table_id, 3, p.encryption_keys) == []
+
+
+def test_a_reorder_that_swaps_in_another_card_names_the_owner() -> None:
+    """Issue 16's cheat: a Loot reorder that swapped in a card the owner never took."""
+    peers, bus, top = _own_deck_looked_at(2)
+    owner = peers[1]
+    kept = owner.cards[top[0]].point
+    owner.cards[top[0]].point = POINTS[6]  # not in the deck at all
+    run_everywhere(bus, lambda p: p.relock(1, top, (0, 1) if p.seat == 1 else None))
+    owner.cards[top[0]].point = kept
+    run_everywhere(bus, lambda p: p.disclose())
+    for p in peers:
+        faults = audit(p.log, p.table_id, 3, p.encryption_keys)
+        assert [(f.seat, "a swap" in f.reason) for f in faults] == [(1, True)]
+
+
+def test_only_the_owner_who_saw_the_cards_may_relock_them() -> None:
+    peers, _, top = _own_deck_looked_at(2)
+    with pytest.raises(LocalProtocolError, match="only the owner"):
+        peers[0].relock(1, top, (1, 0))
+    with pytest.raises(LocalProtocolError, match="cards it has seen"):
+        peers[0].relock(0, top, (1, 0))

@@ -131,15 +131,18 @@ class Discard(Action):
 class Order(Action):
     """Put the looted cards back on your deck in order number `order` of `orders(n)`.
 
-    Public: an order of cards the others never saw tells them nothing of the cards, and
-    every replica, the owner's included, applies the same public form (the mental layer
-    keeps the new positions unlinkable on its own, issue 16)."""
+    Private: the public form names no order (None), so the others cannot link the cards'
+    old places to their new ones; their replicas knew none of the cards, so nothing they
+    hold changes, and the mental layer re-masks the cards afresh (issue 16)."""
 
     kind = "order"
-    order: int
+    order: int | None
+
+    def public(self) -> Order:
+        return Order(None)
 
     def __str__(self) -> str:
-        return f"order {self.order + 1}"
+        return "put the cards back" if self.order is None else f"order {self.order + 1}"
 
 
 @dataclass(frozen=True, slots=True)

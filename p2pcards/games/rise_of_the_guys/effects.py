@@ -707,6 +707,14 @@ def verify_answer(st: GuysState, ask: Ask, action: Action) -> None:
         if not legal:
             raise IllegalActionError(f"{action} is not a play this ability allows")
         return
+    if ask.kind == "order" and isinstance(action, Order) and action.order is None:
+        if st.viewer is None or st.viewer == ask.seat:
+            raise IllegalActionError("the looting seat must say in which order")
+        return
+    if ask.kind == "order" and isinstance(action, Order) and action.order is None:
+        if st.viewer is None or st.viewer == ask.seat:
+            raise IllegalActionError("the looting seat must say in which order")
+        return
     if ask.kind == "mulligan":
         from p2pcards.games.rise_of_the_guys.actions import Mulligan
 
@@ -744,7 +752,8 @@ def answer(st: GuysState, ask: Ask, action: Action) -> None:
         from p2pcards.games.rise_of_the_guys.state import DECK, zone_of
 
         n = f.stage - 1  # the loot asked for the order with stage n + 1
-        st._reorder_top(zone_of(f.controller, DECK), orders(n)[action.order])
+        order = None if action.order is None else orders(n)[action.order]
+        st._reorder_top(zone_of(f.controller, DECK), n, order)
         return
     if isinstance(action, Discard):
         from p2pcards.games.rise_of_the_guys.state import DISCARD, zone_of
