@@ -202,6 +202,8 @@ def describe_choice(state: GuysState, action: Action) -> str:
     if isinstance(action, Lane):
         return f"lane {action.lane + 1}"
     if isinstance(action, Order):
+        if action.order is None:  # another seat's: its order stays its own
+            return "put the cards back in an order of their own"
         deck = state.zone_cards(f"deck:{you}")
         top = [deck[-1 - i] for i in range(min(len(deck), _looted(state)))]
         order = orders(len(top))[action.order] if top else ()

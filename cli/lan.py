@@ -21,6 +21,7 @@ from cli.options import (
     agents_option,
     alias,
     check_range,
+    chosen_decks,
     chosen_round_cap,
     game_options,
     round_cap_option,
@@ -61,6 +62,28 @@ TraceOpt = Annotated[
     Path | None,
     typer.Option(help="Append when this seat acts and applies each step to FILE (JSON lines)."),
 ]
+
+
+SeatDeckOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--deck",
+        help="Your own deck, in a game of own decks: a shipped deck's name (see `p2pcards deck "
+        "list`) or a deck file. It stays secret; the others learn it card by card.",
+    ),
+]
+
+
+def check_deck_file(spec: str) -> None:
+    """A deck file given to join or bot is read now (the game, and so the deck rules, comes
+    with the table): a missing or broken file is a usage error before any connection."""
+    from p2pcards.decks import DeckError, load_deck
+
+    if spec.endswith(".toml") or "/" in spec or Path(spec).exists():
+        try:
+            load_deck(spec)
+        except DeckError as exc:
+            raise fail(f"--deck {spec}: {exc}") from None
 
 
 def host(
@@ -104,6 +127,7 @@ def host(
     option: GameOptionsOpt = None,
     ai: Annotated[int | None, typer.Option("--ai", hidden=True)] = None,
     ai_agent: Annotated[str | None, typer.Option("--ai-agent", hidden=True)] = None,
+    deck: SeatDeckOpt = None,
 ) -> None:
     """Open a table and print its invite code; play when every seat is taken."""
     import asyncio
@@ -150,10 +174,12 @@ def host(
     bind = check_address("--bind", bind)
     advertised = advertised_address(bind, advertise)
     identity, directory = load_identity(home)
+    if deck is not None:
+        chosen_decks(g, seats, [deck])  # a bad deck is a usage error now, before any seat comes
     decide, watch, finish = decider(agent, 0)
     seat = LocalSeat(
         identity, check_name(name or "host"), decide, directory, watch=watch, finish=finish,
-        test_seed=insecure_test_seed(),
+        test_seed=insecure_test_seed(), deck=deck,
     )  # fmt: skip
     plan = HostPlan(
         g.name, seats, options, bind, port, advertised, ai_seats, tuple(ai_specs), plan_seat,
@@ -184,6 +210,7 @@ def join(
     quiet: QuietOpt = False,
     trace: TraceOpt = None,
     resume: ResumeOpt = None,
+    deck: SeatDeckOpt = None,
 ) -> None:
     """Take a seat at a table with its invite code (or again, with --resume FILE)."""
     import asyncio
@@ -224,11 +251,15 @@ def join(
             target = Invite.parse(code)
         except InviteError as exc:
             raise fail(str(exc)) from None
+    if deck is not None and resume is not None:
+        raise fail("--resume takes the deck the save file holds: no --deck")
+    if deck is not None:
+        check_deck_file(deck)
     identity, directory = load_identity(home)
     decide, watch, finish = decider(agent, 1)
     seat = LocalSeat(
         identity, check_name(name or "player"), decide, directory, watch=watch, finish=finish,
-        test_seed=insecure_test_seed(),
+        test_seed=insecure_test_seed(), deck=deck,
     )  # fmt: skip
     with trace_file(trace) as trace_out:
         code_ = leave_cleanly(lambda: asyncio.run(run_join(target, seat, bind, plan, trace_out)))
@@ -255,6 +286,7 @@ def bot(
     quiet: QuietOpt = False,
     trace: TraceOpt = None,
     resume: ResumeOpt = None,
+    deck: SeatDeckOpt = None,
 ) -> None:
     """Fill a seat at a table with an AI or a bot (or take it again, with --resume FILE)."""
     from protocol.roster import MAX_NAME
@@ -264,7 +296,7 @@ def bot(
     spec = f"cmd:{cmd}" if cmd is not None else f"script:{script}" if script is not None else agent
     join(
         code, (name or spec)[:MAX_NAME], spec, home, bind, timeout, leave_timeout, as_json,
-        quiet, trace, resume,
+        quiet, trace, resume, deck,
     )  # fmt: skip
 
 

@@ -148,8 +148,7 @@ def replay(
     saved, table = _rebuilt(path)
     try:
         game = games.load(saved.roster.game)
-        state = game.new_initial_state(saved.num_seats, **saved.roster.options)
-        state = state.observation(saved.seat)
+        state = table.fresh_replica()
         view = view_for(game.name)
         seats = Seats(saved.seat, [member.name for member in saved.roster.members], by_name=True)
         narrator = Narrator(view, seats)

@@ -240,6 +240,19 @@ def shipped_decks(package: str) -> list[DeckList]:
     return out
 
 
+def seat_deck(game: object, name_or_path: str) -> dict[str, int]:
+    """The deck a seat brings to a table (a shipped deck's name or a deck file), checked
+    against the game's rules; DeckError says what is wrong."""
+    if not isinstance(game, OwnDecksGame):
+        name = getattr(game, "name", "this game")
+        raise DeckError(f"{name} is played with one shared deck: no --deck")
+    deck = find_deck(type(game).__module__, name_or_path)
+    try:
+        return game.deck(deck)
+    except P2PCardsError as exc:
+        raise DeckError(f"--deck {name_or_path}: {exc}") from None
+
+
 def find_deck(package: str, name_or_path: str) -> DeckList:
     """A shipped deck by its file stem, or a deck file by its path."""
     for deck in shipped_decks(package):

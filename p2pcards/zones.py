@@ -199,13 +199,14 @@ class ZoneState(State):
         rules: ZoneRules,
         num_players: int,
         layout: Sequence[Zone],
-        decks: Sequence[tuple[str, Sequence[int]]],
+        decks: Sequence[tuple[str, Sequence[int] | int]],
         *,
         private_decks: bool,
     ) -> None:
         """`decks`: each deck zone's name with its composition (copies of each kind), pool
-        i for the i-th deck; `private_decks`: whether a replica of another seat may not know
-        a deck's composition (own decks), or every seat knows it (one shared deck)."""
+        i for the i-th deck, or only its size where this state may not know it (another
+        seat's own deck, at a table); `private_decks`: whether a replica of another seat may
+        not know a deck's composition (own decks), or every seat knows it (one shared deck)."""
         self._rules = rules
         self._n = num_players
         self.viewer: int | None = None
@@ -225,8 +226,13 @@ class ZoneState(State):
         self._deck_zones = tuple(self.zone(name) for name, _ in decks)
         for pool, (name, composition) in enumerate(decks):
             z = self.zone(name)
-            self._pools.append(list(composition))
-            for _ in range(sum(composition)):
+            if isinstance(composition, int):
+                self._pools.append(None)
+                size = composition
+            else:
+                self._pools.append(list(composition))
+                size = sum(composition)
+            for _ in range(size):
                 self._add_slot(UNKNOWN, 0, pool, z)
 
     def _add_slot(self, kind: int, known: int, home: int, zone: int) -> int:

@@ -23,7 +23,7 @@ for and return the result, so the same code runs over any transport.
 from __future__ import annotations
 
 import functools
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from typing import Any
 
 from p2pcards.decks import OwnDecksGame, decklist_problems
@@ -33,7 +33,7 @@ from p2pcards.zones import ZoneState
 from protocol.audit import DeckAudit
 from protocol.curve import hash_to_point
 from protocol.errors import LocalProtocolError, RemoteProtocolError
-from protocol.mental import MentalPeer
+from protocol.mental import MentalPeer, ShuffleSecrets
 
 Waits = Generator[int, None, Action]
 
@@ -64,6 +64,22 @@ def deck_audit(game: Game) -> DeckAudit | None:
     own: OwnDecksGame = game
     card_of = dict(zip(card_points(game), game.card_universe(), strict=True))
     return DeckAudit(card_of, functools.partial(decklist_problems, own, game.name))
+
+
+def own_decklist(game: Game, kept: Iterable[object]) -> dict[str, int] | None:
+    """Our own deck as card counts, from the secrets we kept (the deck we committed to), or
+    None if we kept none: how a saved seat gets its deck back."""
+    card_of = dict(zip(card_points(game), game.card_universe(), strict=True))
+    for secret in kept:
+        if isinstance(secret, ShuffleSecrets) and secret.deck:
+            counts: dict[str, int] = {}
+            for point in secret.deck:
+                card = card_of.get(point)
+                if card is None:
+                    raise LocalProtocolError("our saved deck holds a point that is no card")
+                counts[card] = counts.get(card, 0) + 1
+            return counts
+    return None
 
 
 class MentalDealer:

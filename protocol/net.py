@@ -47,6 +47,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from p2pcards import games
+from p2pcards.decks import DeckError, seat_deck
 from p2pcards.engine import Action, State
 from protocol.commitments import canonical
 from protocol.defaults import (
@@ -373,6 +374,7 @@ class LocalSeat:
     # may block (a program to reap), so it runs in a thread.
     finish: Callable[[State], None] | None = None
     test_seed: int | None = None  # reproducible shuffles for tests only (see MentalPeer)
+    deck: str | None = None  # own decks: a shipped deck's name or a deck file (--deck)
 
 
 @dataclass
@@ -925,9 +927,14 @@ class Node:
                 [X25519PublicKey.from_public_bytes(m.seal) for m in roster.members],
             )
             game = games.load(roster.game)
+            try:
+                deck = None if self.me.deck is None else seat_deck(game, self.me.deck)
+            except DeckError as exc:
+                raise TableSetupError(str(exc)) from None
             self.table = TablePeer(
-                game, roster.options, roster.table_id, self.seat, keys, None, self.me.test_seed
-            )
+                game, roster.options, roster.table_id, self.seat, keys, None, self.me.test_seed,
+                deck,
+            )  # fmt: skip
         self.table.on_step = self.me.watch  # from here on: replayed steps are old news
         return self.table
 

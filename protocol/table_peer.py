@@ -28,20 +28,22 @@ that both hold the same messages of every seat.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
+from p2pcards.decks import OwnDecksGame
 from p2pcards.engine import Action, Game, Sighting, State, forfeit_returns
 from p2pcards.errors import P2PCardsError
 from protocol import codec
 from protocol.audit import Fault, FaultKind, audit
 from protocol.errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.mental import Body, MentalPeer, SecretsReveal, ShuffleSecrets
-from protocol.mental_dealer import MentalDealer, card_points, deck_audit
+from protocol.mental_dealer import MentalDealer, card_points, deck_audit, own_decklist
+from protocol.roster import TableSetupError
 from protocol.table_messages import (
     Abort,
     Cause,
@@ -146,6 +148,20 @@ class TableOutcome:
         return sorted({f.seat for f in self.faults if f.kind == "cheat"})
 
 
+def seat_replica(
+    game: Game, num_seats: int, options: dict[str, Any], seat: int, deck: Mapping[str, int] | None
+) -> State:
+    """Our replica at a table. In a game of own decks it is made knowing our deck alone: the
+    others' decklists never reach us, only the cards they show."""
+    if not isinstance(game, OwnDecksGame):
+        if deck is not None:
+            raise TableSetupError(f"{game.name} is played with one shared deck: no own deck")
+        return game.new_initial_state(num_seats, **options).observation(seat)
+    ours = deck if deck is not None else game.default_decks[seat % len(game.default_decks)]
+    decks = [ours if s == seat else None for s in range(num_seats)]
+    return game.new_initial_state(num_seats, **{**options, "decks": decks}).observation(seat)
+
+
 class TablePeer:
     """A seat's whole side of a networked game."""
 
@@ -158,14 +174,18 @@ class TablePeer:
         keys: TableKeys,
         saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
         test_seed: int | None = None,
+        deck: Mapping[str, int] | None = None,
     ) -> None:
+        """`deck`: our own deck, in a game of own decks (default: the game's for our seat)."""
         num_seats = len(keys.verify)
         self.num_seats = num_seats
         self.keys = keys
         self.game = game
         self.seat = seat
         self.table_id = table_id
-        self.replica: State = game.new_initial_state(num_seats, **options).observation(seat)
+        self.options = options
+        self.deck = deck
+        self.replica: State = self.fresh_replica()
         points = card_points(game)
         self.mental = MentalPeer(
             table_id, seat, num_seats, keys.sealing, keys.seal, points, saved_secrets, test_seed
@@ -800,6 +820,10 @@ class TablePeer:
 
     # -------------------------------------------------------------- restore
 
+    def fresh_replica(self) -> State:
+        """Our replica as the game began (a replay starts from it)."""
+        return seat_replica(self.game, self.num_seats, self.options, self.seat, self.deck)
+
     @classmethod
     def restore(
         cls,
@@ -824,7 +848,8 @@ class TablePeer:
         A leave or a give-up of ours is done again where it stands. ProtocolError if
         the file does not replay.
         """
-        peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed)
+        deck = own_decklist(game, saved_secrets.values())
+        peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed, deck)
         ours = [e for e in record if e.seat == seat]
         peer._sender.expect(ours)
         choices = iter(decisions)

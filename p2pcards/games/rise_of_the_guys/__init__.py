@@ -115,10 +115,11 @@ class GuysGame(Game):
 
     def new_initial_state(self, num_players: int = 2, **options: Any) -> GuysState:
         """A table at the first deal. Options: decks (one per seat: a shipped deck's name, card
-        counts, or a DeckList; default the rulebook's two decks) and round_cap (turns, or
-        None)."""
+        counts, or a DeckList; default the rulebook's two decks; None for another seat's
+        deck, unknown here, when the state only serves to make this seat's replica at a
+        table) and round_cap (turns, or None)."""
         self.check_num_players(num_players)
-        decks: Sequence[DeckSpec] | None = options.pop("decks", None)
+        decks: Sequence[DeckSpec | None] | None = options.pop("decks", None)
         round_cap = options.pop("round_cap", None)
         if options:
             raise GameOptionError(f"unknown {self.name} options: {', '.join(sorted(options))}")
@@ -132,7 +133,10 @@ class GuysGame(Game):
             decks = DEFAULT_DECKS
         if isinstance(decks, str | Mapping) or len(decks) != num_players:
             raise GameOptionError(f"decks must give one deck per seat ({num_players})")
-        return new_state(self, self.rules, [self.deck(d) for d in decks], Options(round_cap))
+        if all(d is None for d in decks):
+            raise GameOptionError("at least one deck must be known")
+        counted = [None if d is None else self.deck(d) for d in decks]
+        return new_state(self, self.rules, counted, Options(round_cap))
 
 
 GAME = GuysGame()

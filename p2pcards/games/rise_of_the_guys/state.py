@@ -33,6 +33,7 @@ from p2pcards.games.rise_of_the_guys.actions import (
     Reveal,
 )
 from p2pcards.games.rise_of_the_guys.rules import (
+    DECK_SIZE,
     HAND_SIZE,
     LANES,
     LIFE,
@@ -142,12 +143,18 @@ class GuysState(ZoneState):
         "_winners",
     )  # fmt: skip
 
-    def __init__(self, rules: GuyRules, options: Options, decks: Sequence[Sequence[int]]) -> None:
+    def __init__(
+        self, rules: GuyRules, options: Options, decks: Sequence[Sequence[int] | None]
+    ) -> None:
+        """`decks`: each seat's card counts, None for a deck this state may not know."""
         super().__init__(
             rules,
             2,
             LAYOUT,
-            [(f"deck:{seat}", deck) for seat, deck in enumerate(decks)],
+            [
+                (f"deck:{seat}", DECK_SIZE if deck is None else deck)
+                for seat, deck in enumerate(decks)
+            ],
             private_decks=True,
         )
         self._rules_g = rules
@@ -866,12 +873,15 @@ class GuysState(ZoneState):
 
 
 def new_state(
-    game: Game, rules: GuyRules, decks: Sequence[Mapping[str, int]], options: Options
+    game: Game, rules: GuyRules, decks: Sequence[Mapping[str, int] | None], options: Options
 ) -> GuysState:
-    """A table at the first deal: the two decks as card counts by id."""
+    """A table at the first deal: the two decks as card counts by id (None: not known here)."""
     del game
-    counts = []
+    counts: list[list[int] | None] = []
     for deck in decks:
+        if deck is None:
+            counts.append(None)
+            continue
         row = [0] * len(rules.card_ids)
         for card, n in deck.items():
             row[rules.card_index[card]] += n
