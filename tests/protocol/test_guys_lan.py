@@ -3,6 +3,7 @@ each seat bringing its own deck with --deck, kept secret through the mental laye
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 from lan_helpers import ENV, P2PCARDS, bot, open_table, result, start
@@ -82,3 +83,40 @@ def test_a_broken_deck_file_is_a_usage_error_before_joining(tmp_path: Path) -> N
         capture_output=True, text=True, env=ENV, timeout=60,
     )  # fmt: skip
     assert hosted.returncode == 2 and "shared deck" in hosted.stderr
+
+
+def _seeded_table(tmp: Path, kill: bool) -> list[tuple[int, dict[str, object], str]]:
+    """A 2-seat AI table of own decks with reproducible shuffles; with `kill`, the bot is
+    SIGKILLed mid-game and takes its seat again with --resume (no --deck: the save has it)."""
+    env = {**ENV, "P2PCARDS_INSECURE_TEST_SEED": "4242"}
+    deck = tmp / "gadgets.toml"
+    tmp.mkdir(parents=True, exist_ok=True)
+    deck.write_text(DECK_FILE)
+    host, invite = open_table(tmp, 2, "--deck", "control", env=env, game="rise-of-the-guys")
+    trace = tmp / "victim.trace"
+    victim = bot(tmp, invite, 1, "--trace", str(trace), "--deck", str(deck), env=env)
+    if not kill:
+        return [result(p) for p in (host, victim)]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # wait until the game is well under way
+        if trace.exists() and trace.read_text().count('"applied"') >= 40:
+            break
+        time.sleep(0.01)
+    victim.kill()
+    victim.wait()
+    assert victim.returncode == -9
+    saved = next((tmp / "bot1" / "tables").glob("*-seat*.p2pt"))
+    back = start("bot", "--resume", str(saved), "--home", str(tmp / "bot1"), "--json", env=env)
+    return [result(p) for p in (host, back)]
+
+
+def test_a_killed_seat_resumes_with_its_own_deck_and_the_game_ends_as_if_nothing_happened(
+    tmp_path: Path,
+) -> None:
+    """Issue 16: rejoin after a kill works mid-game."""
+    uninterrupted = _seeded_table(tmp_path / "once", kill=False)
+    resumed = _seeded_table(tmp_path / "twice", kill=True)
+    for code, report, err in uninterrupted + resumed:
+        assert code == 0, err
+        assert report["audit"] == "passed"
+    assert len({report["digest"] for _, report, _ in uninterrupted + resumed}) == 1
