@@ -16,6 +16,12 @@ so its floor is that many times the cost of one multiplication by a fresh scalar
 measured here; target: the whole shuffle (signatures, messages and all) within
 1.15x of it at 4 seats x 100 cards. `--audit` also times the audit of whole
 4-seat games of different lengths (target: time per log entry flat: linear).
+
+`--own-decks` (issue 16): a 2-seat Rise of the Guys table commits to, masks and shuffles
+both 40-card own decks, the owner of each first (target: at most 0.1 s of CPU for the
+table), then a Loot of 3: the top three cards revealed to their owner, put back in the
+owner's order and re-masked by it alone (relock), reported in ms; the one-off cost of
+hashing the set's card points to the curve is reported apart (it is cached per process).
 """
 
 import argparse
@@ -98,7 +104,13 @@ def main() -> None:
     parser.add_argument(
         "--audit", action="store_true", help="also time audits of 4-seat games of growing length"
     )
+    parser.add_argument(
+        "--own-decks", action="store_true", help="only the own-deck figures of issue 16"
+    )
     args = parser.parse_args()
+    if args.own_decks:
+        own_decks()
+        return
     points = [hash_to_point("bench", "card", i) for i in range(args.cards)]
     Mask.random()  # warm up
     one = multiplication_cost(points)
@@ -110,6 +122,48 @@ def main() -> None:
         print(measure(seats, points, args.baseline_cards or args.cards, one))
     if args.audit:
         audit_growth()
+
+
+def own_decks(rounds: int = 10) -> None:
+    """Issue 16's figures: two own decks shuffled, and a Loot of 3 with a private reorder."""
+    from p2pcards import games
+    from protocol.mental_dealer import card_points
+
+    game = games.load("rise-of-the-guys")
+    start = time.process_time()
+    points = card_points(game)
+    hashing = time.process_time() - start
+    decks = [points[0:160:4], points[160:320:4]]  # forty different cards each
+    shuffles, loots = [], []
+    for _ in range(rounds):
+        peers, bus = make_peers(2, points)
+        began = time.process_time()
+        first = -1
+        for owner in (0, 1):
+            step = run_everywhere(
+                bus,
+                lambda p, o=owner: p.shuffle_own_deck(  # type: ignore[misc]
+                    o, 40, decks[o] if p.seat == o else ()
+                ),
+            )[0]
+            first = step if first < 0 else first
+        shuffles.append(time.process_time() - began)
+        top = peers[0].shuffled_cards(first)[-3:][::-1]
+        began = time.process_time()
+        for card in top:
+            run_everywhere(bus, lambda p, c=card: p.reveal(c, {0}))  # type: ignore[misc]
+        run_everywhere(
+            bus,
+            lambda p, t=top: p.relock(0, t, (2, 0, 1) if p.seat == 0 else None),  # type: ignore[misc]
+        )
+        loots.append(time.process_time() - began)
+    print(
+        f"Rise of the Guys, 2 seats, CPU for the whole table over {rounds} tables: commit, mask "
+        f"and shuffle both 40-card own decks {min(shuffles):.3f} s best, "
+        f"{sum(shuffles) / rounds:.3f} s mean (target 0.1 s); a Loot of 3 with its private "
+        f"reorder {min(loots) * 1000:.1f} ms best, {sum(loots) / rounds * 1000:.1f} ms mean; "
+        f"hashing the set's {len(points)} card points once {hashing:.3f} s"
+    )
 
 
 def multiplication_cost(points: list[bytes], count: int = 2000) -> float:

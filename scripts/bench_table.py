@@ -1,6 +1,10 @@
 """A networked table against the same protocol without sockets.
 
-    .venv/bin/python scripts/bench_table.py [--seats 4,8] [--games 3] [--agent greedy]
+    .venv/bin/python scripts/bench_table.py [--game rpg-battle] [--seats 4,8] [--games 3]
+        [--agent greedy]
+
+(Rise of the Guys is for 2 seats: `--game rise-of-the-guys --seats 2`; each seat plays the
+game's default deck for it, dealt through the own-deck mental layer.)
 
 Networked: a host and seats-1 bots as separate processes on 127.0.0.1 (TLS,
 signatures, mental-poker dealing, the verdict at the end). Without sockets: the
@@ -47,7 +51,9 @@ class Figures:
     latencies: tuple[float, ...] = ()
 
 
-def networked_game(seats: int, agent: str, workdir: Path, seed: int | None = None) -> Figures:
+def networked_game(
+    game: str, seats: int, agent: str, workdir: Path, seed: int | None = None
+) -> Figures:
     """One game among separate processes on 127.0.0.1 (with `seed`, the same deal each
     time, through the insecure test seed: for comparing two versions of the code)."""
     env = dict(os.environ)
@@ -55,7 +61,7 @@ def networked_game(seats: int, agent: str, workdir: Path, seed: int | None = Non
         env["P2PCARDS_INSECURE_TEST_SEED"] = str(seed)
     traces = [workdir / f"trace{seat}.jsonl" for seat in range(seats)]
     start = time.monotonic()
-    command = [P2PCARDS, "host", "rpg-battle", "--seats", str(seats), "--port", "0"]
+    command = [P2PCARDS, "host", game, "--seats", str(seats), "--port", "0"]
     command += ["--agent", agent, "--home", str(workdir / "host"), "--round-cap", str(ROUND_CAP)]
     command += ["--json", "--bind", "127.0.0.1", "--trace", str(traces[0])]
     host = subprocess.Popen(
@@ -94,10 +100,10 @@ def networked_game(seats: int, agent: str, workdir: Path, seed: int | None = Non
     return Figures(steps, len(saved.envelopes), cpu * steps / max(1, steps - 1), wall, latencies)
 
 
-def local_game(seats: int, agent: str, seed: int) -> Figures:
+def local_game(game: str, seats: int, agent: str, seed: int) -> Figures:
     """The same table's peers in this process, on in-memory links."""
     agents = [make_agent(agent, seed * 100 + s) for s in range(seats)]
-    mesh = TableMesh("rpg-battle", agents, {"round_cap": ROUND_CAP}, seed=seed)
+    mesh = TableMesh(game, agents, {"round_cap": ROUND_CAP}, seed=seed)
     # The deck's first shuffle and the disclosure and audit at the end are left out, as
     # they are from the networked figure: from every seat's first step to the last.
     while not all(peer.steps for peer in mesh.peers):
@@ -113,6 +119,7 @@ def local_game(seats: int, agent: str, seed: int) -> Figures:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="rpg-battle")
     parser.add_argument("--seats", default="4,8")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--agent", default="greedy")
@@ -127,8 +134,8 @@ def main() -> None:
         for game in range(args.games):
             with tempfile.TemporaryDirectory() as tmp:
                 seed = game if args.same_deals else None
-                networked.append(networked_game(seats, args.agent, Path(tmp), seed))
-            local.append(local_game(seats, args.agent, game))
+                networked.append(networked_game(args.game, seats, args.agent, Path(tmp), seed))
+            local.append(local_game(args.game, seats, args.agent, game))
             n, m = networked[-1], local[-1]
             print(
                 f"  game {game + 1}: networked {n.steps} steps, {n.wall:5.2f} s, "
@@ -143,7 +150,7 @@ def main() -> None:
         latencies = [x for f in networked for x in f.latencies]
         cuts = statistics.quantiles(latencies, n=100)
         print(
-            f"{seats} seats, {args.agent}, {args.games} games: envelopes a step "
+            f"{args.game}, {seats} seats, {args.agent}, {args.games} games: envelopes a step "
             f"{sum(f.envelopes for f in networked) / steps:.2f} networked, "
             f"{sum(f.envelopes for f in local) / local_steps:.2f} without sockets | CPU a step "
             f"(all seats) {per_step:.2f} ms networked, {local_per_step:.2f} ms without sockets "
