@@ -1,29 +1,49 @@
-"""Fit the rpg-battle evaluation's weights to played games, and write ai/weights/rpg-battle.toml.
+"""Fit a game's evaluation weights to played games, and write ai/weights/<game>.toml.
 
-    .venv/bin/python scripts/tune_weights.py [--games 1500] [--epsilon 0.1] [--dry-run]
+    .venv/bin/python scripts/tune_weights.py [--game rpg-battle] [--games 1500] [--epsilon 0.1]
+                                             [--jobs 2] [--out PATH] [--dry-run]
 
 Two greedy agents (each move random with probability --epsilon, for variety)
-play two-seat games; every decision after the draft is a sample: the difference
-of the two seats' features, and who won. A logistic regression (Newton's method,
-no intercept, so swapping the seats negates the prediction) fits the weights for
-each candidate hp_scale; the one with the lowest log-loss on held-out games wins
-(every fifth game is held out). Positions of one game are alike, so only every
-fourth one is kept. The evaluation's unit is then 1/scale of a log-odds step.
+play two-seat games; every sampled decision is a sample: the difference of the
+two seats' features, and who won. A logistic regression (Newton's method, no
+intercept, so swapping the seats negates the prediction) fits the weights for
+each candidate of the game's hyperparameter (rpg-battle's hp_scale; Rise of the
+Guys has none); the one with the lowest log-loss on held-out games wins (every
+fifth game is held out). Positions of one game are alike, so only every fourth
+one is kept. The evaluation's unit is then 1/scale of a log-odds step.
+
+What differs by game is one `Tuning` (TUNINGS): rpg-battle samples every decision
+after the draft, its features read from the complete state; Rise of the Guys plays
+the four shipped decks, every pairing from each seat in turn, samples every decision
+after the mulligans, and reads the features as the evaluation would on the seat to
+move's replica (an opponent's face-down Guy is a `hidden_guys`).
 """
 
+from __future__ import annotations
+
 import argparse
+import functools
+import itertools
 import math
+import os
 import random
+import sys
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from ai.agents import make_agent
 from ai.evaluation import WEIGHTS_DIR
 from ai.evaluation import weighted as dot
+from ai.guys_eval import GUYS_FEATURES, GuysWeights, guys_features
 from ai.match import DEFAULT_ROUND_CAP
 from ai.rpg_battle_eval import RPG_BATTLE_FEATURES, RpgBattleWeights, rpg_battle_features
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
+from p2pcards.engine import State
+from p2pcards.games.rise_of_the_guys import GAME as GUYS_GAME
+from p2pcards.games.rise_of_the_guys import GuysState
 from p2pcards.games.rpg_battle import RpgBattleState
 
 HP_SCALES = (4.0, 6.0, 8.0, 12.0, 16.0)
@@ -31,13 +51,40 @@ HAND_CAP = 7
 SCALE = 100.0
 KEEP_EVERY = 4
 
-Sample = tuple[dict[float, list[float]], float]  # features by hp_scale, seat 0's result
+Sample = tuple[dict[float, list[float]], float]  # features by hyperparameter, seat 0's result
 
 
-def play(number: int, epsilon: float) -> list[Sample]:
+@dataclass(frozen=True)
+class Outcome:
+    """What a fit found, for the weights file's header."""
+
+    games: int
+    epsilon: float
+    command: str  # how the script was run
+    loss: float  # held-out log-loss of the chosen weights
+    current_loss: float | None  # of the weights the file held, on the same held-out games
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """What fitting one game's evaluation needs; the rest of the script is the same for all."""
+
+    features: tuple[str, ...]
+    hyper: str  # the hyperparameter's name in the weights file, "" for none
+    candidates: tuple[float, ...]  # its values to try (one, 0.0, when there is none)
+    start: Callable[[int], State]  # game number -> its initial state
+    sampled: Callable[[State], bool]  # whether a decision is a position to learn from
+    difference: Callable[[State, float], list[float]]  # seat 0's features minus seat 1's
+    current: Callable[[Path], tuple[float, list[float]]]  # a file's hyperparameter, log-odds
+    settings: Callable[[float], dict[str, float]]  # what follows the weights in the file
+    header: Callable[[Outcome], list[str]]
+    notes: dict[str, str]  # a comment after a weight, if any
+
+
+def play(game: str, epsilon: float, number: int) -> list[Sample]:
     """Game `number` between two noisy greedy agents: its sampled positions."""
-    state = games.load("rpg-battle").new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
-    assert isinstance(state, RpgBattleState)
+    tuning = TUNINGS[game]
+    state = tuning.start(number)
     agents = [make_agent("greedy", seed=number * 2 + seat) for seat in range(2)]
     dealer = LocalDealer(number)
     noise = random.Random(-number)
@@ -48,10 +95,10 @@ def play(number: int, epsilon: float) -> list[Sample]:
             state.apply_action(dealer.sample(state))
             continue
         seat = state.current_player()
-        if state.decision().kind != "pick":
+        if tuning.sampled(state):
             decisions += 1
             if decisions % KEEP_EVERY == 0:
-                positions.append({s: difference(state, s) for s in HP_SCALES})
+                positions.append({h: tuning.difference(state, h) for h in tuning.candidates})
         if noise.random() < epsilon:
             action = noise.choice(state.legal_actions())
         else:
@@ -61,11 +108,20 @@ def play(number: int, epsilon: float) -> list[Sample]:
     return [(p, result) for p in positions]
 
 
-def difference(state: RpgBattleState, hp_scale: float) -> list[float]:
-    """Seat 0's features minus seat 1's."""
-    mine = rpg_battle_features(state, 0, hp_scale, HAND_CAP)
-    theirs = rpg_battle_features(state, 1, hp_scale, HAND_CAP)
-    return [a - b for a, b in zip(mine, theirs, strict=True)]
+def play_all(game: str, count: int, epsilon: float, jobs: int) -> list[list[Sample]]:
+    """Games 0 .. count-1, in `jobs` processes (one: in this one)."""
+    one_game = functools.partial(play, game, epsilon)
+    if jobs <= 1:
+        return [one_game(number) for number in range(count)]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(one_game, range(count)))
+
+
+def split(played: list[list[Sample]]) -> tuple[list[Sample], list[Sample]]:
+    """Training and held-out positions: every fifth game is held out."""
+    train = [s for number, game in enumerate(played) if number % 5 for s in game]
+    held = [s for number, game in enumerate(played) if not number % 5 for s in game]
+    return train, held
 
 
 def fit(xs: list[list[float]], ys: list[float], ridge: float = 1e-3) -> list[float]:
@@ -112,54 +168,196 @@ def log_loss(w: list[float], xs: list[list[float]], ys: list[float]) -> float:
     return total / len(xs)
 
 
-def main() -> None:
+def current_loss(tuning: Tuning, path: Path, held: list[Sample]) -> float | None:
+    """The held-out log-loss of the weights in `path`, if its hyperparameter was tried."""
+    hyper, w = tuning.current(path)
+    if hyper not in tuning.candidates:
+        return None
+    return log_loss(w, [x[hyper] for x, _ in held], [y for _, y in held])
+
+
+def best_fit(
+    tuning: Tuning, train: list[Sample], held: list[Sample]
+) -> tuple[float, float, list[float]]:
+    """The held-out log-loss, hyperparameter and weights of the best candidate's fit."""
+    best: tuple[float, float, list[float]] | None = None
+    for h in tuning.candidates:
+        w = fit([x[h] for x, _ in train], [y for _, y in train])
+        loss = log_loss(w, [x[h] for x, _ in held], [y for _, y in held])
+        label = f"{tuning.hyper} {h:>4}" if tuning.hyper else "fit"
+        print(f"{label}: held-out log-loss {loss:.4f}  weights {fmt(tuning, w)}")
+        if best is None or loss < best[0]:
+            best = (loss, h, w)
+    assert best is not None
+    return best
+
+
+def render(tuning: Tuning, outcome: Outcome, hyper: float, w: Sequence[float]) -> str:
+    """The weights file."""
+    lines = [*tuning.header(outcome)]
+    for name, value in zip(tuning.features, w, strict=True):
+        line = f"{name} = {value:.6f}"
+        lines.append(f"{line:<24}  # {tuning.notes[name]}" if name in tuning.notes else line)
+    lines += [f"{name} = {value}" for name, value in tuning.settings(hyper).items()]
+    return "\n".join(lines) + "\n"
+
+
+def fmt(tuning: Tuning, w: list[float]) -> str:
+    """Weights as name=value."""
+    return " ".join(f"{n}={v:.4f}" for n, v in zip(tuning.features, w, strict=True))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(TUNINGS), default="rpg-battle")
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--epsilon", type=float, default=0.1)
-    parser.add_argument("--out", type=Path, default=WEIGHTS_DIR / "rpg-battle.toml")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out", type=Path, help="default ai/weights/<game>.toml")
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
-    args = parser.parse_args()
-    with ProcessPoolExecutor() as pool:
-        played = list(pool.map(play, range(args.games), [args.epsilon] * args.games))
-    train = [s for number, game in enumerate(played) if number % 5 for s in game]
-    held = [s for number, game in enumerate(played) if not number % 5 for s in game]
+    args = parser.parse_args(argv)
+    tuning = TUNINGS[args.game]
+    out: Path = args.out or WEIGHTS_DIR / f"{args.game}.toml"
+    played = play_all(args.game, args.games, args.epsilon, args.jobs)
+    train, held = split(played)
     print(f"{args.games} games: {len(train)} training positions, {len(held)} held out")
-    current = RpgBattleWeights.load(args.out)
-    cur_x = [x[current.hp_scale] for x, _ in held] if current.hp_scale in HP_SCALES else None
-    if cur_x is not None:
-        cur_w = [v * current.scale / SCALE for v in current.vector()]
-        print(
-            f"current weights: held-out log-loss {log_loss(cur_w, cur_x, [y for _, y in held]):.4f}"
-        )
-    best: tuple[float, float, list[float]] | None = None
-    for hp_scale in HP_SCALES:
-        w = fit([x[hp_scale] for x, _ in train], [y for _, y in train])
-        loss = log_loss(w, [x[hp_scale] for x, _ in held], [y for _, y in held])
-        print(f"hp_scale {hp_scale:>4}: held-out log-loss {loss:.4f}  weights {fmt(w)}")
-        if best is None or loss < best[0]:
-            best = (loss, hp_scale, w)
-    assert best is not None
-    loss, hp_scale, w = best
-    lines = [
-        "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
-        "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
-        f"# {args.games} greedy-vs-greedy games (epsilon {args.epsilon}); "
-        f"held-out log-loss {loss:.4f}.",
-        *(f"{name} = {value:.6f}" for name, value in zip(RPG_BATTLE_FEATURES, w, strict=True)),
-        f"hp_scale = {hp_scale}",
-        f"hand_cap = {HAND_CAP}",
-        f"scale = {SCALE}",
-    ]
-    text = "\n".join(lines) + "\n"
+    current = current_loss(tuning, out, held)
+    if current is not None:
+        print(f"current weights: held-out log-loss {current:.4f}")
+    loss, hyper, w = best_fit(tuning, train, held)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = " ".join([".venv/bin/python scripts/tune_weights.py", *words])
+    text = render(tuning, Outcome(args.games, args.epsilon, command, loss, current), hyper, w)
     print(text)
     if not args.dry_run:
-        args.out.write_text(text, encoding="utf-8")
-        print(f"wrote {args.out}")
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out}")
 
 
-def fmt(w: list[float]) -> str:
-    """Weights as name=value."""
-    return " ".join(f"{n}={v:.4f}" for n, v in zip(RPG_BATTLE_FEATURES, w, strict=True))
+# rpg-battle: features of the complete state, a choice of hp_scale.
+
+
+def rpg_start(number: int) -> State:
+    """A two-seat rpg-battle game."""
+    return games.load("rpg-battle").new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
+
+
+def rpg_sampled(state: State) -> bool:
+    """Every decision after the draft."""
+    assert isinstance(state, RpgBattleState)
+    return state.decision().kind != "pick"
+
+
+def rpg_difference(state: State, hp_scale: float) -> list[float]:
+    """Seat 0's features minus seat 1's."""
+    assert isinstance(state, RpgBattleState)
+    mine = rpg_battle_features(state, 0, hp_scale, HAND_CAP)
+    theirs = rpg_battle_features(state, 1, hp_scale, HAND_CAP)
+    return [a - b for a, b in zip(mine, theirs, strict=True)]
+
+
+def rpg_current(path: Path) -> tuple[float, list[float]]:
+    """The file's hp_scale and weights in log-odds."""
+    current = RpgBattleWeights.load(path)
+    return current.hp_scale, [v * current.scale / SCALE for v in current.vector()]
+
+
+def rpg_header(outcome: Outcome) -> list[str]:
+    """The rpg-battle file's comment."""
+    return [
+        "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
+        "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
+        f"# {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}); "
+        f"held-out log-loss {outcome.loss:.4f}.",
+    ]
+
+
+# Rise of the Guys: the shipped decks paired in turn, features of the replica of the seat to
+# move, no hyperparameter.
+
+GUYS_DECKS = tuple(sorted(GUYS_GAME.decks))
+GUYS_PAIRINGS = tuple(itertools.product(GUYS_DECKS, repeat=2))
+"""Every deck against every deck (mirrors too) from each seat; with every fifth game held out
+and 16 pairings, the held-out games cover them all alike."""
+
+
+def guys_start(number: int) -> State:
+    """A Rise of the Guys game of the number's pairing of shipped decks."""
+    decks = list(GUYS_PAIRINGS[number % len(GUYS_PAIRINGS)])
+    return GUYS_GAME.new_initial_state(2, decks=decks, round_cap=DEFAULT_ROUND_CAP)
+
+
+def guys_sampled(state: State) -> bool:
+    """Every decision after the mulligans."""
+    assert isinstance(state, GuysState)
+    return state.phase() != "mulligan"
+
+
+def guys_difference(state: State, _: float) -> list[float]:
+    """Seat 0's features minus seat 1's, as the seat to move's replica sees them."""
+    seen = state.observation(state.current_player())
+    assert isinstance(seen, GuysState)
+    mine, theirs = guys_features(seen, 0), guys_features(seen, 1)
+    return [a - b for a, b in zip(mine, theirs, strict=True)]
+
+
+def guys_current(path: Path) -> tuple[float, list[float]]:
+    """The file's weights in log-odds (no hyperparameter)."""
+    current = GuysWeights.load(path)
+    return 0.0, [v * current.scale / SCALE for v in current.vector]
+
+
+def guys_header(outcome: Outcome) -> list[str]:
+    """The Rise of the Guys file's comment."""
+    replaced = outcome.current_loss
+    before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
+    return [
+        "# Weights of the Rise of the Guys evaluation (ai/guys_eval.py), in log-odds of winning",
+        "# per unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
+        f"#     {outcome.command}",
+        f"# to {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}), each pairing "
+        "of the four shipped",
+        "# decks from each seat in turn, positions as the seat to move's replica sees them;",
+        f"# held-out log-loss {outcome.loss:.4f}{before}.",
+    ]
+
+
+TUNINGS = {
+    "rpg-battle": Tuning(
+        features=RPG_BATTLE_FEATURES,
+        hyper="hp_scale",
+        candidates=HP_SCALES,
+        start=rpg_start,
+        sampled=rpg_sampled,
+        difference=rpg_difference,
+        current=rpg_current,
+        settings=lambda hp_scale: {"hp_scale": hp_scale, "hand_cap": HAND_CAP, "scale": SCALE},
+        header=rpg_header,
+        notes={},
+    ),
+    "rise-of-the-guys": Tuning(
+        features=GUYS_FEATURES,
+        hyper="",
+        candidates=(0.0,),
+        start=guys_start,
+        sampled=guys_sampled,
+        difference=guys_difference,
+        current=guys_current,
+        settings=lambda _: {"scale": SCALE},
+        header=guys_header,
+        notes={
+            "life": "per point of life",
+            "danger": "per point of life below 6, on top of `life`",
+            "board_attack": "attack of face-up Guys",
+            "board_health": "health left of face-up Guys",
+            "hidden_guys": "a face-down Guy whose card this state does not know",
+            "pressure": "attack of unopposed, unprepared Guys: damage at the next combat",
+            "hand": "cards in hand",
+            "deck": "cards left in the deck (running out loses)",
+            "vest": "a Pin in the Vest",
+        },
+    ),
+}
 
 
 if __name__ == "__main__":
