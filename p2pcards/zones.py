@@ -160,6 +160,27 @@ class Reorder(NamedTuple):
     order: tuple[int, ...] | None
 
 
+class Shuffled(NamedTuple):
+    """A zone shuffled (a deck, or cards shuffled into one): its `slots` hold its cards in an
+    order nobody knows."""
+
+    zone: str
+    slots: tuple[int, ...]
+
+
+class Searched(NamedTuple):
+    """A zone searched by its owner, who took the card now in slot `taken`; the rest of it,
+    in `slots`, shuffled."""
+
+    zone: str
+    taken: int
+    slots: tuple[int, ...]
+
+
+Movement = Reorder | Shuffled | Searched
+"""What the mental dealer must do more than reveal cards: re-mask, re-deal, take."""
+
+
 class DeckModel(Protocol):
     """What `determinize` knows of decklists it has not seen: given the cards of one seat's
     deck seen so far (kind counts), a whole decklist that fits them (kind counts)."""
@@ -222,7 +243,7 @@ class ZoneState(State):
         self._generation = [0] * len(self._layout)
         self._chance: Step | None = None
         self._current = 0
-        self._journal: list[Reorder] | None = None
+        self._journal: list[Movement] | None = None
         self._deck_zones = tuple(self.zone(name) for name, _ in decks)
         for pool, (name, composition) in enumerate(decks):
             z = self.zone(name)
@@ -345,14 +366,19 @@ class ZoneState(State):
         step = self._step()
         return step, ([] if step.kind == "roll" else list(self._zones[step.source]))
 
-    def record_reorders(self) -> None:
-        """Start keeping the private reorders applied from now on (`reorders`): the mental
-        dealer, which moves locked cards along with them, asks on a clone."""
+    def record_movements(self) -> None:
+        """Start keeping the reorders, shuffles and searches applied from now on
+        (`movements`): the mental dealer, which must re-mask or re-deal the cards they move,
+        asks on a clone."""
         self._journal = []
 
-    def reorders(self) -> list[Reorder]:
-        """The reorders applied since `record_reorders`."""
+    def movements(self) -> list[Movement]:
+        """The movements applied since `record_movements`, in order."""
         return list(self._journal or [])
+
+    def zone_owner(self, name: str) -> int | None:
+        """The seat a zone belongs to (None: the table's)."""
+        return self._layout[self.zone(name)].owner
 
     def slot_count(self) -> int:
         """How many card slots there are (tokens made add slots)."""
@@ -634,11 +660,13 @@ class ZoneState(State):
             self._ident[slot] = UNKNOWN
         self._known[slot] = 0
 
-    def _shuffle(self, zone: int) -> None:
+    def _shuffle(self, zone: int, *, searched: bool = False) -> None:
         """Shuffle a zone: every card in it becomes unknown to everyone, in place."""
         for slot in self._zones[zone]:
             self._forget(slot)
         self._generation[zone] += 1
+        if self._journal is not None and not searched:
+            self._journal.append(Shuffled(self._layout[zone].name, tuple(self._zones[zone])))
 
     def _shuffle_into(self, zone: int, deck: int) -> None:
         """Put every card of `zone` into `deck` and shuffle the deck."""
@@ -667,11 +695,14 @@ class ZoneState(State):
         """Take a card of kind k (None: hidden from this state) from `deck` into `dest`, then
         shuffle the deck: the deck is shuffled first and its top slot taken, the same slot on
         every replica. The seats in `show` learn it."""
-        self._shuffle(deck)
+        self._shuffle(deck, searched=True)
         slot = self._zones[deck][-1]
         if k is not None:
             self._learn(slot, k)
         self._move(slot, dest, show=show)
+        if self._journal is not None:
+            name = self._layout[deck].name
+            self._journal.append(Searched(name, slot, tuple(self._zones[deck])))
         return slot
 
     def _make_token(self, k: int, dest: int) -> int:

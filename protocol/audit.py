@@ -14,6 +14,7 @@ not with its square.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -195,7 +196,9 @@ class _Auditor:
         size = self._size(step) or 0
         if owner is not None:
             pile = secrets[owner].deck if owner in secrets else ()
-            if owner in secrets:
+            if owner in secrets and start.cards:
+                self._check_redeal(owner, step, pile, start.cards)
+            elif owner in secrets:
                 self._check_deck(owner, step, pile, size)
         for seat, secret in secrets.items():
             if seat in commits and not opens(
@@ -277,6 +280,17 @@ class _Auditor:
         problems = self.decks.problems([c for c in cards if c is not None])
         if problems:
             self.fault(owner, step, "committed to an illegal deck: " + "; ".join(problems))
+
+    def _check_redeal(
+        self, owner: int, step: int, deck: Sequence[Point], replaced: Sequence[int]
+    ) -> None:
+        """A deck its owner shuffled again (searched, or shuffled into) must be the very cards
+        it held: no card swapped in, none dropped."""
+        held = [self.plain.get(card) for card in replaced]
+        if any(p is None for p in held):
+            return  # an earlier seat's secrets are missing: that is its fault, named there
+        if Counter(deck) != Counter(held):
+            self.fault(owner, step, "re-dealt cards its deck did not hold: a swap")
 
     def _committed_key(self, seat: int, card: int) -> bytes | None:
         if not 0 <= card < len(self.card_origin):

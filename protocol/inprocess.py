@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from p2pcards import games
-from p2pcards.engine import Action, State
+from p2pcards.engine import Action, Game, State
 from protocol import codec
 from protocol.audit import Fault, audit
 from protocol.errors import PeerTimeoutError, RemoteProtocolError
@@ -174,14 +174,15 @@ class InProcessTable:
 
     def __init__(
         self,
-        game_name: str,
+        game_name: str | Game,
         agents: Sequence[SeatAgent],
         options: dict[str, Any] | None = None,
         cheat: Cheat | None = None,
         intercept: Intercept | None = None,
         check_knowledge: bool = True,
     ) -> None:
-        self.game = games.load(game_name)
+        """`game_name`: a registered game's name, or a game itself (a test's toy)."""
+        self.game = game_name if isinstance(game_name, Game) else games.load(game_name)
         self.agents = list(agents)
         n = len(self.agents)
         options = options or {}

@@ -128,7 +128,7 @@ class OpStart:
     viewers: tuple[int, ...] = ()
     bound: int = 0
     seat: int = -1
-    cards: tuple[int, ...] = ()  # a relock's cards, top first
+    cards: tuple[int, ...] = ()  # a relock's cards, top first; the cards a re-deal replaces
 
 
 # ------------------------------------------------------------------- secrets
@@ -347,25 +347,39 @@ class MentalPeer:
         """Start shuffling public `points`; returns its step. Cards appear when it is done."""
         return self._start_shuffle(tuple(points), len(points), None, ())
 
-    def shuffle_own_deck(self, owner: int, size: int, deck: Sequence[Point] = ()) -> int:
+    def shuffle_own_deck(
+        self, owner: int, size: int, deck: Sequence[Point] = (), replacing: Sequence[int] = ()
+    ) -> int:
         """Start shuffling `owner`'s own deck of `size` cards; only the owner passes `deck`.
 
         The owner commits to its decklist with its other secrets and masks first, so
         the others see only masked cards: they learn the decklist only as cards are
-        shown, and the audit checks it against the commitment at the end.
+        shown, and the audit checks it against the commitment at the end. A re-deal
+        (a searched or shuffled deck) names the locked cards it `replacing`: the audit
+        checks the owner committed to those very cards.
         """
         if (owner == self.seat) != bool(deck) or (deck and len(deck) != size):
             raise LocalProtocolError("only the owner gives its deck, of the announced size")
-        return self._start_shuffle((), size, owner, tuple(deck))
+        if replacing and len(replacing) != size:
+            raise LocalProtocolError(f"a re-deal of {size} cards replaces {len(replacing)}")
+        return self._start_shuffle((), size, owner, tuple(deck), tuple(replacing))
 
     def _start_shuffle(
-        self, points: tuple[Point, ...], size: int, owner: int | None, deck: tuple[Point, ...]
+        self,
+        points: tuple[Point, ...],
+        size: int,
+        owner: int | None,
+        deck: tuple[Point, ...],
+        replacing: tuple[int, ...] = (),
     ) -> int:
         self._check_usable()
+        if not all(0 <= c < len(self.cards) for c in replacing):
+            raise LocalProtocolError(f"a re-deal replaces cards that do not exist: {replacing}")
         step = len(self.ops)
         self.ops.append(_Shuffle(step, size, piles=[points], owner=owner))
         self._open.append(step)
-        start = OpStart(step, "shuffle", points=points, seat=-1 if owner is None else owner)
+        seat = -1 if owner is None else owner
+        start = OpStart(step, "shuffle", points=points, seat=seat, cards=replacing)
         self.log.append((-1, start))
         kept = self._saved_secrets.pop(step, None)
         if isinstance(kept, ShuffleSecrets):

@@ -23,13 +23,14 @@ for and return the result, so the same code runs over any transport.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Generator, Iterable
 from typing import Any
 
 from p2pcards.decks import OwnDecksGame, decklist_problems
 from p2pcards.engine import Action, Game, Reveal, Sighting, State
 from p2pcards.errors import ActionFormatError, IllegalActionError
-from p2pcards.zones import ZoneState
+from p2pcards.zones import Reorder, Searched, Shuffled, ZoneState
 from protocol.audit import DeckAudit
 from protocol.curve import hash_to_point
 from protocol.errors import LocalProtocolError, RemoteProtocolError
@@ -96,6 +97,7 @@ class MentalDealer:
         self.replica = replica
         self.card_ids = game.card_universe()
         self.points = points
+        self.own_points: Counter[bytes] = Counter()  # the deck we committed to, if own decks
         self.copies: dict[str, list[int]] = {}  # card id -> its copies' indices in `points`
         for index, card in enumerate(self.card_ids):
             self.copies.setdefault(card, []).append(index)
@@ -123,6 +125,7 @@ class MentalDealer:
                 if deck.cards is None or len(deck.cards) != len(slots):
                     raise LocalProtocolError(f"our replica does not hold our deck {deck.zone}")
                 points = self._deck_points(deck.cards)
+                self.own_points = Counter(points)
             step = self.peer.shuffle_own_deck(deck.owner, len(slots), points)
             yield step
             self.locked.update(zip(slots, self.peer.shuffled_cards(step), strict=True))
@@ -294,13 +297,21 @@ class MentalDealer:
         mine = seat == self.peer.seat
         told = action if mine and action is not None else announced
         after = replica.clone()
-        after.record_reorders()
+        after.record_movements()
         try:
             after.apply_action(told)
         except IllegalActionError as exc:
             raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        if after.reshuffles() != replica.reshuffles():
-            raise LocalProtocolError("a zone shuffled by an action: no mental reshuffle yet")
+        # First what the action did to whole piles (a reorder, a shuffle, a search), so
+        # that every slot holds the locked card the engine says it holds; then the cards
+        # it shows.
+        for move in after.movements():
+            if isinstance(move, Reorder):
+                yield from self._relock(move, seat)
+            elif isinstance(move, Shuffled):
+                yield from self._redeal(move.zone, list(move.slots))
+            else:
+                yield from self._take_searched(move, after)
         shown = []
         for slot in sorted(self.locked):
             knowers = after.known_to(slot)
@@ -315,18 +326,84 @@ class MentalDealer:
                 raise RemoteProtocolError(
                     seat, f"named {named} but the card it showed is {card}", step
                 )
-        for reorder in after.reorders():
-            # The seat that looked puts the cards back re-masked by it alone: the others
-            # cannot link old places to new ones (its order stays its own).
-            if mine != (reorder.order is not None):
-                raise LocalProtocolError("a reorder's order is known to its seat alone")
-            taken = [self.locked[slot] for slot in reorder.slots]
-            relock = self.peer.relock(seat, taken, reorder.order)
-            yield relock
-            put_back = self.peer.shuffled_cards(relock)
-            self.locked.update(zip(reorder.slots, put_back, strict=True))
         self.last_sightings = []
         return told
+
+    def _relock(self, move: Reorder, seat: int) -> Generator[int, None, None]:
+        """The seat that looked puts the cards back re-masked by it alone: the others cannot
+        link old places to new ones (its order stays its own)."""
+        if (seat == self.peer.seat) != (move.order is not None):
+            raise LocalProtocolError("a reorder's order is known to its seat alone")
+        taken = [self.locked[slot] for slot in move.slots]
+        relock = self.peer.relock(seat, taken, move.order)
+        yield relock
+        self.locked.update(zip(move.slots, self.peer.shuffled_cards(relock), strict=True))
+
+    def _redeal(self, zone: str, slots: list[int]) -> Generator[int, None, None]:
+        """A shuffled zone dealt afresh: a seat's own zone from the cards its owner knows it
+        holds (the audit checks they are the cards it held); a table's zone, whose cards
+        everyone has seen, from their public points."""
+        if not slots:
+            return
+        owner = self._zone_replica().zone_owner(zone)
+        held = [self.locked.get(slot) for slot in slots]
+        old = [card for card in held if card is not None]
+        if len(old) != len(slots):
+            raise LocalProtocolError(f"a token was shuffled into {zone}")
+        if owner is None:
+            points = [self.peer.cards[card].point for card in old]
+            public = [p for p in points if p is not None]
+            if len(public) != len(points):
+                raise LocalProtocolError(f"{zone} was shuffled holding cards not all have seen")
+            step = self.peer.shuffle(public)
+        else:
+            ours = self._our_points(owner, old) if owner == self.peer.seat else []
+            step = self.peer.shuffle_own_deck(owner, len(slots), ours, old)
+        yield step
+        self.locked.update(zip(slots, self.peer.shuffled_cards(step), strict=True))
+
+    def _our_points(self, owner: int, cards: list[int]) -> list[bytes]:
+        """The points of our locked `cards`: those we have seen, and for the rest what is
+        left of the deck we committed to once every card of it we have seen is taken out."""
+        replica = self._zone_replica()
+        seen: Counter[bytes] = Counter()
+        for slot, card in self.locked.items():
+            point = self.peer.cards[card].point
+            if point is not None and replica.home(slot) == owner:
+                seen[point] += 1
+        rest = self.own_points - seen
+        known = [p for card in cards if (p := self.peer.cards[card].point) is not None]
+        if known and not all(self.own_points[p] for p in known):
+            raise LocalProtocolError("a card shuffled into our deck is not of our deck")
+        if rest.total() != len(cards) - len(known):
+            raise LocalProtocolError("cards of our deck we never saw are outside it")
+        return [*known, *rest.elements()]
+
+    def _take_searched(self, move: Searched, after: ZoneState) -> Generator[int, None, None]:
+        """Its owner looks through a zone (every card revealed to it), says which card it
+        took, and the rest is dealt afresh."""
+        owner = self._zone_replica().zone_owner(move.zone)
+        if owner is None:
+            raise LocalProtocolError(f"{move.zone} belongs to no seat to search it")
+        old = [self.locked[slot] for slot in (move.taken, *move.slots)]
+        yield from [self.peer.reveal(card, frozenset({owner})) for card in old]
+        payload: dict[str, Any] | None = None
+        if owner == self.peer.seat:
+            wanted = after.card_at(move.taken)
+            cards = [self.card_id(card) for card in old]
+            if wanted not in cards:
+                raise LocalProtocolError(f"we took {wanted}, which {move.zone} does not hold")
+            payload = {"position": cards.index(wanted)}
+        said = self.peer.announce(owner, payload)
+        yield said
+        position = self.peer.announcement(said).get("position")
+        if not isinstance(position, int) or isinstance(position, bool):
+            raise RemoteProtocolError(owner, "named no card of the zone it searched", said)
+        if not 0 <= position < len(old):
+            raise RemoteProtocolError(owner, f"took card {position} of {len(old)}", said)
+        self.locked[move.taken] = old.pop(position)
+        self.locked.update(zip(move.slots, old, strict=True))
+        yield from self._redeal(move.zone, list(move.slots))
 
     def _open(
         self, seat: int, reveals: list[Reveal], positions: object, step: int
