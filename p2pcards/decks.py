@@ -39,13 +39,15 @@ class DeckError(P2PCardsError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DeckRules:
-    """What makes a deck legal (Rise of the Guys: lines 117–125)."""
+    """What makes a deck legal (Rise of the Guys: lines 117–125; Gammasphere: rules.md)."""
 
     size: int
     max_copies: int
     min_classes: int
     max_classes: int
     tokens_allowed: bool = False
+    unlimited: frozenset[str] = frozenset()
+    """Cards any number of copies of which a deck may hold (Gammasphere's Pylons)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +211,7 @@ def deck_problems(deck: DeckList, rules: DeckRules, catalogue: Catalogue) -> lis
             problems.append(f"no card called {card!r}{hint}")
             continue
         classes.update(found)
-        if n > rules.max_copies:
+        if n > rules.max_copies and card not in rules.unlimited:
             problems.append(f"{card}: {n} copies, at most {rules.max_copies}")
         if catalogue.is_token(card) and not rules.tokens_allowed:
             problems.append(f"{card} is a token: tokens cannot be put in decks")

@@ -103,6 +103,23 @@ _REGISTRY: dict[str, GameInfo] = {
             rules_version=2,  # 2: no turn cap unless one is asked for
         ),
         GameInfo(
+            name="gammasphere",
+            title="Gammasphere TCG Prototype 3",
+            module="p2pcards.games.gammasphere",
+            min_players=2,
+            max_players=2,
+            zero_sum=True,  # one winner takes 1, a draw shares it
+            own_decks=True,
+            deck_rules="40 cards, at most 4 copies of an entity or event, Pylons unlimited",
+            options=(
+                _ROUND_CAP,
+                GameOption("decks", None, "one deck per seat; default the two starter decks"),
+            ),
+            typical_length=120,
+            view="cli.gammasphere_view",
+            evaluation="ai.gammasphere_eval:make_evaluation",
+        ),
+        GameInfo(
             name="rise-of-the-guys",
             title="Rise of the Guys",
             module="p2pcards.games.rise_of_the_guys",

@@ -1,0 +1,76 @@
+"""The Gammasphere evaluation: Power Level, the field, what can attack next turn, and the
+resources to play more (gas, Pylons, cards), per seat, minus the opponent's. The weights
+live in `ai/weights/gammasphere.toml`.
+
+It reads only what the state may know: the opponent's hand and deck by their sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from p2pcards.engine import State
+from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState
+
+GAMMA_FEATURES = (
+    "power", "danger", "attack", "defense", "buildings", "pylons", "gas", "hand", "deck",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GammaWeights:
+    """Weights of the evaluation, in the order of GAMMA_FEATURES, and its scale."""
+
+    vector: tuple[float, ...]
+    scale: float
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS_DIR / "gammasphere.toml") -> GammaWeights:
+        """The weights in a TOML file, every one required."""
+        values = read_weights(path, [*GAMMA_FEATURES, "scale"])
+        return cls(tuple(values[name] for name in GAMMA_FEATURES), values["scale"])
+
+
+def gamma_features(state: GammaState, seat: int) -> tuple[float, ...]:
+    """One seat's features (GAMMA_FEATURES), in thousands where they are Power-Level-like."""
+    attack = defense = 0.0
+    for slot in state.characters(seat):
+        defense += state.defense(slot)
+        if state.mode(slot) == ATTACK_MODE:
+            attack += state.attack(slot)
+    walls = sum(state.defense(s) for s in state.buildings(seat))
+    power = state.power(seat)
+    return (
+        power / 1000,
+        max(0, 3000 - power) / 1000,
+        attack / 1000,
+        defense / 1000,
+        walls / 1000,
+        float(len(state.pylons(seat))),
+        state.gas(seat) / 1000,
+        float(state.hand_size(seat)),
+        float(len(state.zone_slots(f"deck:{seat}"))),
+    )
+
+
+class GammaEvaluation:
+    """Each seat's weighted features minus the opponent's, in evaluation units."""
+
+    def __init__(self, weights: GammaWeights) -> None:
+        self.weights = weights
+
+    def values(self, state: State) -> list[float]:
+        """Both seats' values; terminal states by their returns."""
+        assert isinstance(state, GammaState)
+        if state.is_terminal():
+            return [terminal_value(state, s) for s in range(2)]
+        vector = self.weights.vector
+        scores = [weighted(vector, gamma_features(state, s)) for s in range(2)]
+        return relative(scores, self.weights.scale)
+
+
+def make_evaluation() -> GammaEvaluation:
+    """The evaluation with the shipped weights."""
+    return GammaEvaluation(GammaWeights.load())

@@ -1,0 +1,254 @@
+"""Terminal rendering of Gammasphere: both fields (characters with mode, tapped, level,
+attack and defense, and their weapons; buildings), Pylons, gas and Power Levels, the hand
+with costs, prompts, help and the log's sentences.
+
+What a step did beyond the action (entities destroyed, Power Level lost) is read off the
+difference between the states before and after it.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from cli.views import Drew, Told
+from cli.wording import Seats, count, sentence
+from p2pcards.engine import Action
+from p2pcards.games.gammasphere.actions import DIRECT, Attack, Concede, Discard, End, Play, Switch
+from p2pcards.games.gammasphere.cards import Card
+from p2pcards.games.gammasphere.state import DEFENSE_MODE, GammaState
+from p2pcards.history import Event
+from p2pcards.zones import Deal
+
+HELP = """\
+Gammasphere: bring your opponent's Power Level from 9000 to 0. Each turn: untap, draw (not
+the first player's first turn), gain 300 gas (+300 per Refinery). Then play what you can
+afford: Pylons cost 100 gas and each pays 1 Jiggawatt a turn (tapped); characters enter in
+Attack or Defense Mode; weapons go on your entities. Attack with an untapped character in
+Attack Mode: a character, else a building, else the player. Against Defense Mode a stronger
+defender costs you the difference; between two in Attack Mode the weaker falls and its
+player loses the difference. Cards' texts are not played yet (work in progress).
+`p2pcards rules gammasphere` has the rules, our choices and the card list."""
+
+PHASES = {
+    "deal": "the deal",
+    "draw": "the draw",
+    "main": "the main phase",
+    "discard": "the hand limit",
+    "over": "the end",
+}
+
+
+def card_of(state: GammaState, card: str) -> Card:
+    """A card of the set by id."""
+    return state.kind(card)
+
+
+def name_of(state: GammaState, card: str | None) -> str:
+    """A card's printed name, or 'a card' when unknown."""
+    return "a card" if card is None else card_of(state, card).name
+
+
+def slot_name(state: GammaState, slot: int) -> str:
+    """The card in a slot by name."""
+    return name_of(state, state.card_at(slot))
+
+
+def _cost(card: Card) -> str:
+    parts = [f"{card.gas} gas"] if card.gas else []
+    if card.jw:
+        parts.append(f"{card.jw} JW")
+    return ", ".join(parts) or "free"
+
+
+def _entity_cell(state: GammaState, slot: int) -> Text:
+    """A character or building in play: name, level, attack/defense, mode, tapped, weapon."""
+    card = state.card(slot)
+    text = Text(card.name, style="bold")
+    if card.type == "character":
+        text += Text(f" Lv {state.level(slot)} {state.attack(slot)}/{state.defense(slot)}")
+        marks = ["Defense Mode" if state.mode(slot) == DEFENSE_MODE else "Attack Mode"]
+    else:
+        text += Text(f" defense {state.defense(slot)}")
+        marks = ["building"]
+    if state.tapped(slot):
+        marks.append("tapped")
+    weapon = state.weapon_of(slot)
+    if weapon >= 0:
+        marks.append(f"wields {slot_name(state, weapon)}")
+    text += Text(f"\n{', '.join(marks)}", style="dim")
+    return text
+
+
+def _card_line(state: GammaState, card_id: str) -> str:
+    card = card_of(state, card_id)
+    if card.type == "character":
+        stats = f" Lv {card.level} {card.attack}/{card.defense}"
+    elif card.type == "weapon":
+        stats = f" +{card.attack}/+{card.defense}"
+    elif card.type == "building":
+        stats = f" defense {card.defense}"
+    else:
+        stats = ""
+    text = f" — {card.text}" if card.text else ""
+    return f"{card.name} ({_cost(card)}){stats}{text}"
+
+
+def board(state: GammaState, seats: Seats) -> RenderableType:
+    """The table: both fields, Pylons, gas and Power Levels, and your hand."""
+    you = seats.you
+    bottom = you if you is not None else 0
+    top = 1 - bottom
+    title = f"Turn {state.turn()} — {PHASES[state.phase()]}"
+    table = Table(title=title, expand=False, show_lines=True)
+    table.add_column("")
+    table.add_column("in play", min_width=40)
+    for seat in (top, bottom):
+        cells = [_entity_cell(state, s) for s in state.field(seat)]
+        field = Text("\n").join(cells) if cells else Text("·", style="dim")
+        table.add_row(Text(seats.on_board(seat), style="bold"), field)
+    parts: list[RenderableType] = [table]
+    for seat in (top, bottom):
+        pylons = state.pylons(seat)
+        line = (
+            f"{sentence(seats.on_board(seat))}: Power Level {state.power(seat)}, "
+            f"gas {state.gas(seat)}, Pylons {state.jiggawatts(seat)} untapped of {len(pylons)}"
+            f", hand {state.hand_size(seat)}, deck {len(state.zone_slots(f'deck:{seat}'))}"
+            f", discard {len(state.zone_slots(f'discard:{seat}'))}"
+        )
+        parts.append(Text(line))
+    if you is not None:
+        hand = [c for c in state.hand(you) if c is not None]
+        parts.append(Text("your hand:", style="bold"))
+        parts.extend(Text(f"  {_card_line(state, c)}") for c in hand)
+        if not hand:
+            parts.append(Text("  (empty)"))
+    return Group(*parts)
+
+
+def prompt(state: GammaState, seats: Seats) -> str:
+    """The question the current decision asks, in words."""
+    if state.phase() == "discard":
+        return "Over the hand limit of 10: discard a card:"
+    seat = state.current_player()
+    jiggawatts = count(state.jiggawatts(seat), "Jiggawatt")
+    return f"Your turn: {state.gas(seat)} gas, {jiggawatts} (untapped Pylons):"
+
+
+def _whose(state: GammaState, slot: int, you: int | None) -> str:
+    return "yours" if state.controller(slot) == you else "theirs"
+
+
+def describe_choice(state: GammaState, action: Action) -> str:
+    """A menu line for one of the person's legal actions."""
+    you = state.current_player()
+    if isinstance(action, Play):
+        card = card_of(state, action.card)
+        text = f"Play {card.name} ({_cost(card)})"
+        if card.type == "character":
+            text += " in Defense Mode" if action.defense else " in Attack Mode"
+        if action.host is not None:
+            text += f" on {slot_name(state, action.host)}"
+        return text
+    if isinstance(action, Attack):
+        who = f"{slot_name(state, action.attacker)} ({state.attack(action.attacker)})"
+        if action.target == DIRECT:
+            return f"Attack the player with {who}"
+        target = action.target
+        guard = (
+            state.attack(target)
+            if state.card(target).type == "character" and state.mode(target) != DEFENSE_MODE
+            else state.defense(target)
+        )
+        whose = _whose(state, target, you)
+        return f"Attack {slot_name(state, target)} ({guard}, {whose}) with {who}"
+    if isinstance(action, Switch):
+        to = "Attack" if state.mode(action.slot) == DEFENSE_MODE else "Defense"
+        return f"Switch {slot_name(state, action.slot)} to {to} Mode"
+    if isinstance(action, End):
+        return "End the turn"
+    if isinstance(action, Discard):
+        return f"Discard {name_of(state, action.card)}"
+    return str(action)
+
+
+def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -> list[Told]:
+    """A step in sentences, as `seats.you` may know it: the action, then what it did."""
+    action, actor = event.action, event.actor
+    says = seats.says
+    told: list[Told] = []
+    if isinstance(action, Deal):
+        to = event.to if event.to is not None else before.chance_move().to
+        told.append(Drew(to, None if action.card is None else name_of(before, action.card)))
+    elif isinstance(action, Play):
+        card = card_of(before, action.card)
+        mode = " in Defense Mode" if action.defense else ""
+        on = f" on {slot_name(before, action.host)}" if action.host is not None else ""
+        told.append(f"{says(actor, 'play')} {card.name}{mode}{on}.")
+    elif isinstance(action, Attack):
+        who = f"{seats.whose(actor)} {slot_name(before, action.attacker)}"
+        if action.target == DIRECT:
+            told.append(f"{sentence(who)} attacks {seats.label(1 - actor)} directly.")
+        else:
+            target = f"{seats.whose(1 - actor)} {slot_name(before, action.target)}"
+            told.append(f"{sentence(who)} attacks {target}.")
+    elif isinstance(action, Switch):
+        mode = "Attack" if before.mode(action.slot) == DEFENSE_MODE else "Defense"
+        told.append(f"{says(actor, 'switch')} {slot_name(before, action.slot)} to {mode} Mode.")
+    elif isinstance(action, End):
+        told.append(f"{says(actor, 'end')} {seats.its(actor)} turn.")
+    elif isinstance(action, Discard):
+        told.append(f"{says(actor, 'discard')} {name_of(before, action.card)}.")
+    elif isinstance(action, Concede):
+        told.append(f"{says(actor, 'concede')}.")
+    told.extend(_consequences(before, after, seats))
+    if after.turn() > before.turn() and not after.is_terminal():
+        told.append(seats.turn(after.current_player(), f"turn {after.turn()}"))
+    if after.is_terminal() and not before.is_terminal():
+        told.append(result(after, seats))
+    return told
+
+
+def _consequences(before: GammaState, after: GammaState, seats: Seats) -> list[str]:
+    """Power Level lost or gained, and entities destroyed."""
+    out: list[str] = []
+    if before.is_chance_node():
+        return out
+    for seat in (0, 1):
+        for slot in before.field(seat):
+            if slot not in after.field(seat):
+                out.append(f"{sentence(seats.whose(seat))} {slot_name(after, slot)} is destroyed.")
+    for seat in (0, 1):
+        was, now = before.power(seat), after.power(seat)
+        if now != was:
+            verb = "lose" if now < was else "gain"
+            out.append(
+                f"{sentence(seats.says(seat, verb))} {abs(was - now)} Power Level ({was} → {now})."
+            )
+    return out
+
+
+def result(state: GammaState, seats: Seats) -> str:
+    """Who won and why: a Power Level at 0, a deck run out, a concession, or the round cap."""
+    winners = state.winners() or ()
+    if len(winners) != 1:
+        return f"Game over: a draw (Power Level {state.power(0)} to {state.power(1)})."
+    winner = winners[0]
+    loser = 1 - winner
+    cap = state.options.round_cap
+    if state.power(loser) <= 0:
+        why = f"{seats.label(loser)} at Power Level {state.power(loser)}"
+    elif cap is not None and state.turn() >= 2 * cap:
+        levels = f"{state.power(winner)} to {state.power(loser)}"
+        why = f"the higher Power Level at the round cap ({levels})"
+    elif not state.zone_slots(f"deck:{loser}"):
+        why = f"{seats.label(loser)} could not draw"
+    else:
+        why = f"{seats.label(loser)} conceded"
+    return f"Game over: {seats.says(winner, 'win')} — {why}."
+
+
+def is_reaction(state: GammaState) -> bool:
+    """No windows: a turn is its player's alone."""
+    return False

@@ -1,0 +1,136 @@
+"""Gammasphere TCG Prototype 3 (`gammasphere`): two players, their own 40-card decks,
+characters with levels, buildings, weapons, events and Pylons.
+
+Rulebook: ../shared/seeds/004_8844080fa8b4f3e6.txt (it stops inside the attack rules); the
+set is ours (cards.toml), and our reading and completion of the rules is
+docs/rules/gammasphere.md (rules.md here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+from p2pcards.deckmodel import CardTraits, KnownDecksModel
+from p2pcards.decks import DeckList, DeckRules, deck_problems, shipped_decks
+from p2pcards.engine import Game
+from p2pcards.errors import GameOptionError
+from p2pcards.games.gammasphere import cards
+from p2pcards.games.gammasphere.actions import ACTION_TYPES
+from p2pcards.games.gammasphere.rules import DECK_SIZE, MAX_COPIES
+from p2pcards.games.gammasphere.state import GammaRules, GammaState, Options, new_state
+
+__all__ = ["DECK_RULES", "GAME", "GammaGame", "GammaState"]
+
+DECK_RULES = DeckRules(
+    size=DECK_SIZE,
+    max_copies=MAX_COPIES,
+    min_classes=0,
+    max_classes=0,
+    unlimited=frozenset({"pylon"}),
+)
+"""Lines 9, 20, 21 and rules.md: 40 cards, at most 4 of an entity or event, Pylons unlimited."""
+
+DEFAULT_DECKS = ("protoss-pylon-rush", "saiyan-power-level")
+"""With no deck given, the two starter decks."""
+
+DeckSpec = str | Mapping[str, int] | DeckList
+
+
+class GammaGame(Game):
+    """The game object: makes initial states and parses actions."""
+
+    name = "gammasphere"
+    title = "Gammasphere TCG Prototype 3"
+    min_players = 2
+    max_players = 2
+    action_types = ACTION_TYPES
+    default_decks = DEFAULT_DECKS
+    deck_rules = DECK_RULES
+
+    def __init__(self) -> None:
+        self.db = cards.load()
+
+    @property
+    def catalogue(self) -> cards.CardDatabase:
+        """The cards decks are built from (for the deck rules)."""
+        return self.db
+
+    @cached_property
+    def decks(self) -> dict[str, DeckList]:
+        """The shipped decks by file stem."""
+        return {deck.id: deck for deck in shipped_decks(__name__)}
+
+    @cached_property
+    def rules(self) -> GammaRules:
+        """The static tables, with a deck model that knows the shipped decks."""
+        known = []
+        for deck in self.decks.values():
+            row = [0] * len(self.db.cards)
+            for card, n in deck.counts().items():
+                row[self.db.index[card]] += n
+            known.append(row)
+        model = KnownDecksModel(
+            [CardTraits(frozenset(), False) for _ in self.db.cards],
+            known,
+            size=DECK_SIZE,
+            max_copies=MAX_COPIES,
+            max_classes=0,
+        )
+        return GammaRules(self, self.db.cards, model)
+
+    def physical_cards(self) -> list[str]:
+        """A game of own decks has no shared deck: each table's decks make its cards."""
+        return []
+
+    def card_universe(self) -> list[str]:
+        """Every copy a legal deck may hold of every card (a deck of Pylons: forty)."""
+        return [
+            c.id
+            for c in self.db.cards
+            for _ in range(DECK_SIZE if c.type == "pylon" else MAX_COPIES)
+        ]
+
+    def deck(self, spec: DeckSpec) -> dict[str, int]:
+        """A seat's deck as card counts, checked against the deck rules; GameOptionError lists
+        every rule it breaks."""
+        if isinstance(spec, str):
+            found = self.decks.get(spec)
+            if found is None:
+                known = ", ".join(sorted(self.decks))
+                raise GameOptionError(f"no shipped deck called {spec!r}; shipped: {known}")
+            spec = found
+        deck = spec if isinstance(spec, DeckList) else DeckList.from_counts(self.name, spec)
+        problems = deck_problems(deck, DECK_RULES, self.db)
+        if problems:
+            raise GameOptionError(f"deck {deck.name!r} is not legal: " + "; ".join(problems))
+        return deck.counts()
+
+    def new_initial_state(self, num_players: int = 2, **options: Any) -> GammaState:
+        """A table at the first deal. Options: decks (one per seat: a shipped deck's name, card
+        counts, or a DeckList; default the two starter decks; None for another seat's deck,
+        unknown here, when the state only serves to make this seat's replica at a table) and
+        round_cap (rounds of one turn each, or None)."""
+        self.check_num_players(num_players)
+        decks: Sequence[DeckSpec | None] | None = options.pop("decks", None)
+        round_cap = options.pop("round_cap", None)
+        if options:
+            raise GameOptionError(f"unknown {self.name} options: {', '.join(sorted(options))}")
+        if round_cap is not None and (
+            not isinstance(round_cap, int) or isinstance(round_cap, bool) or round_cap < 1
+        ):
+            raise GameOptionError(
+                f"round_cap must be a positive number of rounds, not {round_cap!r}"
+            )
+        if decks is None:
+            decks = DEFAULT_DECKS
+        if isinstance(decks, str | Mapping) or len(decks) != num_players:
+            raise GameOptionError(f"decks must give one deck per seat ({num_players})")
+        if all(d is None for d in decks):
+            raise GameOptionError("at least one deck must be known")
+        counted = [None if d is None else self.deck(d) for d in decks]
+        return new_state(self.rules, counted, Options(round_cap))
+
+
+GAME = GammaGame()

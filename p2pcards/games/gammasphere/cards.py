@@ -1,0 +1,167 @@
+"""The Gammasphere card database: cards.toml beside this file, read once and checked field
+by field; CardDataError names the card and the field.
+
+Card kinds follow the rulebook (lines 8–21): characters (type line, level, attack and
+defense with their per-level modifiers), buildings (type line, defense), weapons (attack and
+defense bonuses, attached to characters or also buildings), events and the Pylon. A card
+may be unique (line 9). Costs are Vespene Gas and Jiggawatts (line 9).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal
+
+from p2pcards.carddb import entries, read_toml, require
+from p2pcards.errors import CardDataError
+from p2pcards.games.gammasphere.rules import HIGHEST_LEVEL, LOWEST_LEVEL
+
+CardType = Literal["character", "building", "weapon", "event", "pylon"]
+TYPES: tuple[CardType, ...] = ("character", "building", "weapon", "event", "pylon")
+ENTITIES = ("character", "building", "weapon")
+_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
+_FIELDS = {
+    "id", "name", "type", "types", "unique", "gas", "jw", "level", "attack", "defense",
+    "attack_mod", "defense_mod", "attach", "source", "text", "ability",
+}  # fmt: skip
+MAX_STAT = 100_000
+MAX_GAS = 100_000
+MAX_JW = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the set."""
+
+    id: str
+    name: str
+    type: CardType
+    types: tuple[str, ...]
+    unique: bool
+    gas: int
+    jw: int
+    source: Literal["ours"]
+    text: str
+    level: int = 0
+    attack: int = 0
+    defense: int = 0
+    attack_mod: int = 0
+    defense_mod: int = 0
+    attach: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CardDatabase:
+    """Every card in file order, by id, and its index."""
+
+    cards: tuple[Card, ...]
+    by_id: Mapping[str, Card]
+    index: Mapping[str, int]
+
+    @property
+    def deck_cards(self) -> tuple[Card, ...]:
+        """The cards a deck may hold (all of them: the set has no tokens)."""
+        return self.cards
+
+    def classes_of(self, card: str) -> tuple[str, ...] | None:
+        """No classes in this game: () for a card of the set, None for no such card."""
+        return None if card not in self.by_id else ()
+
+    def is_token(self, card: str) -> bool:
+        """The set has no tokens."""
+        return False
+
+
+def _names(
+    entry: dict[str, Any], key: str, where: str, allowed: tuple[str, ...] | None
+) -> tuple[str, ...]:
+    value = entry.get(key, [])
+    if not isinstance(value, list) or len(value) > 6:
+        raise CardDataError(f"{where}: field {key!r} must list at most 6 names")
+    for item in value:
+        if not isinstance(item, str) or not _ID.match(item):
+            raise CardDataError(f"{where}: field {key!r} holds a bad name {item!r:.40}")
+        if allowed is not None and item not in allowed:
+            choices = ", ".join(allowed)
+            raise CardDataError(f"{where}: field {key!r}: {item!r} is not one of {choices}")
+    if len(set(value)) != len(value):
+        raise CardDataError(f"{where}: field {key!r} repeats a name")
+    return tuple(value)
+
+
+def _stat(entry: dict[str, Any], key: str, where: str, wanted: bool, low: int = 0) -> int:
+    """A number the card's type has (required) or has not (refused)."""
+    if wanted != (key in entry):
+        need = "required" if wanted else "not for"
+        raise CardDataError(f"{where}: field {key!r} is {need} this card's type")
+    return require(entry, key, int, where, low=low, high=MAX_STAT) if wanted else 0
+
+
+def _card(entry: dict[str, Any], where: str) -> Card:
+    unknown = sorted(set(entry) - _FIELDS)
+    if unknown:
+        raise CardDataError(f"{where}: unknown field {unknown[0]!r}")
+    kind = require(entry, "type", str, where)
+    if kind not in TYPES:
+        choices = ", ".join(TYPES)
+        raise CardDataError(f"{where}: field 'type' must be one of {choices}, got {kind!r}")
+    if require(entry, "source", str, where) != "ours":
+        raise CardDataError(f"{where}: field 'source' must be ours (the rulebook has no cards)")
+    unique = entry.get("unique", False)
+    if not isinstance(unique, bool) or (unique and kind not in ENTITIES):
+        raise CardDataError(f"{where}: field 'unique' is true or false, for entities only")
+    character, weapon = kind == "character", kind == "weapon"
+    level = _stat(entry, "level", where, character, low=LOWEST_LEVEL)
+    if character and level > HIGHEST_LEVEL:
+        raise CardDataError(f"{where}: field 'level' must be {LOWEST_LEVEL} to {HIGHEST_LEVEL}")
+    attach = _names(entry, "attach", where, ("character", "building"))
+    if weapon != bool(attach) or (attach and "character" not in attach):
+        raise CardDataError(
+            f"{where}: field 'attach' (character, and maybe building) is for weapons, "
+            "and every weapon has it"
+        )
+    if entry.get("ability") is not None:
+        raise CardDataError(f"{where}: field 'ability': abilities are not read yet")
+    return Card(
+        id=entry["id"],
+        name=require(entry, "name", str, where),
+        type=kind,
+        types=_names(entry, "types", where, None),
+        unique=unique,
+        gas=require(entry, "gas", int, where, low=0, high=MAX_GAS),
+        jw=require(entry, "jw", int, where, low=0, high=MAX_JW),
+        source="ours",
+        text=require(entry, "text", str, where),
+        level=level,
+        attack=_stat(entry, "attack", where, character or weapon),
+        defense=_stat(entry, "defense", where, kind in ENTITIES),
+        attack_mod=_stat(entry, "attack_mod", where, character),
+        defense_mod=_stat(entry, "defense_mod", where, character),
+        attach=attach,
+    )
+
+
+def parse(data: dict[str, Any], where: str = "cards.toml") -> CardDatabase:
+    """Check and build the database from parsed TOML; CardDataError names what is wrong."""
+    raw = list(entries(data, "card"))
+    seen: set[str] = set()
+    for place, entry in raw:
+        card_id = require(entry, "id", str, place)
+        if not _ID.match(card_id):
+            raise CardDataError(f"{place}: field 'id' {card_id!r} must be lowercase-with-hyphens")
+        if card_id in seen:
+            raise CardDataError(f"{place}: card {card_id!r} appears twice")
+        seen.add(card_id)
+    cards = tuple(_card(entry, f'{where}: card "{entry["id"]}"') for _, entry in raw)
+    if not any(c.type == "pylon" for c in cards):
+        raise CardDataError(f"{where} has no Pylon (line 20)")
+    return CardDatabase(cards, {c.id: c for c in cards}, {c.id: i for i, c in enumerate(cards)})
+
+
+@cache
+def load() -> CardDatabase:
+    """The shipped card database (read once)."""
+    return parse(read_toml(__name__.rpartition(".")[0], "cards.toml"))

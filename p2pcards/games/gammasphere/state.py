@@ -1,0 +1,616 @@
+"""A position of Gammasphere TCG Prototype 3, or one seat's replica of it.
+
+Each seat has its own deck (DESIGN.md §9) and five more zones: its hand (secret), its field
+(characters and buildings), its Pylons, its gear (weapons, each held by an entity) and its
+discard pile. Per-card state lives in lists by slot: mode, tapped, current level, the weapon
+an entity holds and the entity a weapon is attached to, and modifiers (permanent and this
+turn's); every stat is derived from them (`attack`, `defense`), never stored.
+
+The turn (rulebook lines 26–30, rules.md for the choices): untap, draw (none on the game's
+first turn; an empty deck loses), gain gas, then any number of plays, attacks and mode
+switches, then the end: discard down to the hand limit, and the other seat's turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from p2pcards.digest import Canonical
+from p2pcards.engine import CHANCE, TERMINAL, Action
+from p2pcards.errors import IllegalActionError
+from p2pcards.games.gammasphere.actions import (
+    DIRECT,
+    END,
+    Attack,
+    Concede,
+    Discard,
+    End,
+    Play,
+    Switch,
+)
+from p2pcards.games.gammasphere.cards import Card
+from p2pcards.games.gammasphere.rules import (
+    DECK_SIZE,
+    HAND_LIMIT,
+    HAND_SIZE,
+    HIGHEST_LEVEL,
+    INCOME,
+    LOWEST_LEVEL,
+    POWER,
+    REFINERY,
+    REFINERY_INCOME,
+    START_GAS,
+)
+from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState
+
+Phase = Literal["deal", "draw", "main", "discard", "over"]
+
+# Zones of one seat, at seat * PER_SEAT + offset.
+DECK, HAND, FIELD, PYLONS, GEAR, DISCARD = range(6)
+PER_SEAT = 6
+ATTACK_MODE, DEFENSE_MODE = 0, 1
+
+
+def zone_of(seat: int, offset: int) -> int:
+    """The index of a seat's zone (DECK, HAND, FIELD, PYLONS, GEAR, DISCARD)."""
+    return seat * PER_SEAT + offset
+
+
+LAYOUT = tuple(
+    zone
+    for seat in (0, 1)
+    for zone in (
+        Zone(f"deck:{seat}", seat, "nobody"),
+        Zone(f"hand:{seat}", seat, "owner"),
+        Zone(f"field:{seat}", seat, "everyone"),
+        Zone(f"pylons:{seat}", seat, "everyone"),
+        Zone(f"gear:{seat}", seat, "everyone"),
+        Zone(f"discard:{seat}", seat, "everyone"),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options: the round cap (one turn of each seat; None: none)."""
+
+    round_cap: int | None
+
+
+class GammaRules(ZoneRules):
+    """The card database with the per-kind tables the rules read."""
+
+    def __init__(self, game: Any, cards: Sequence[Card], deck_model: Any) -> None:
+        super().__init__(game, cards, deck_model)
+        self.cards = tuple(cards)
+
+
+class GammaState(ZoneState):
+    """A position of Gammasphere, or one seat's replica of it."""
+
+    __slots__ = (
+        "_atk_p", "_atk_t", "_deals", "_def_p", "_def_t", "_gas", "_holder", "_level",
+        "_mode", "_options", "_phase", "_power", "_rules_g", "_switched", "_tapped", "_turn",
+        "_weapon",
+        "_winners",
+    )  # fmt: skip
+
+    def __init__(
+        self, rules: GammaRules, options: Options, decks: Sequence[Sequence[int] | None]
+    ) -> None:
+        """`decks`: each seat's card counts, None for a deck this state may not know."""
+        super().__init__(
+            rules,
+            2,
+            LAYOUT,
+            [
+                (f"deck:{seat}", DECK_SIZE if deck is None else deck)
+                for seat, deck in enumerate(decks)
+            ],
+            private_decks=True,
+        )
+        self._rules_g = rules
+        self._options = options
+        n = len(self._ident)
+        self._mode = [ATTACK_MODE] * n
+        self._tapped = [False] * n
+        self._switched = [False] * n  # switched mode this turn (once a turn: rules.md)
+        self._level = [0] * n
+        self._holder = [-1] * n  # a weapon's entity
+        self._weapon = [-1] * n  # an entity's weapon
+        self._atk_p = [0] * n
+        self._def_p = [0] * n
+        self._atk_t = [0] * n
+        self._def_t = [0] * n
+        self._gas = [START_GAS, START_GAS]
+        self._power = [POWER, POWER]
+        self._turn = 0
+        self._phase: Phase = "deal"
+        self._deals = [0] * HAND_SIZE + [1] * HAND_SIZE
+        self._winners: tuple[int, ...] | None = None
+        self._deal_next()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def rules(self) -> GammaRules:
+        """The game's static tables (its cards)."""
+        return self._rules_g
+
+    @property
+    def options(self) -> Options:
+        """The table's options."""
+        return self._options
+
+    def kind(self, card: str) -> Card:
+        """A card of the set by id."""
+        return self._rules_g.cards[self._kind(card)]
+
+    def phase(self) -> Phase:
+        """Where in the turn the game is."""
+        return self._phase
+
+    def turn(self) -> int:
+        """The turn number (1 is the first player's first turn; 0 while dealing)."""
+        return self._turn
+
+    def gas(self, seat: int) -> int:
+        """A seat's Vespene Gas (public)."""
+        return self._gas[seat]
+
+    def power(self, seat: int) -> int:
+        """A seat's Power Level (public)."""
+        return self._power[seat]
+
+    def card(self, slot: int) -> Card:
+        """The card in a slot this state knows."""
+        k = self._ident[slot]
+        if k == UNKNOWN:
+            raise IllegalActionError(f"slot {slot} holds a card this state does not know")
+        return self._rules_g.cards[k]
+
+    def field(self, seat: int) -> list[int]:
+        """A seat's characters and buildings, in the order they came into play."""
+        return list(self._zones[zone_of(seat, FIELD)])
+
+    def characters(self, seat: int) -> list[int]:
+        """A seat's characters in play."""
+        return [s for s in self._zones[zone_of(seat, FIELD)] if self.card(s).type == "character"]
+
+    def buildings(self, seat: int) -> list[int]:
+        """A seat's buildings in play."""
+        return [s for s in self._zones[zone_of(seat, FIELD)] if self.card(s).type == "building"]
+
+    def pylons(self, seat: int) -> list[int]:
+        """A seat's Pylons."""
+        return list(self._zones[zone_of(seat, PYLONS)])
+
+    def jiggawatts(self, seat: int) -> int:
+        """How many Jiggawatts a seat can pay now: its untapped Pylons (line 20)."""
+        return sum(1 for s in self._zones[zone_of(seat, PYLONS)] if not self._tapped[s])
+
+    def mode(self, slot: int) -> int:
+        """ATTACK_MODE or DEFENSE_MODE."""
+        return self._mode[slot]
+
+    def tapped(self, slot: int) -> bool:
+        """Whether a card in play is tapped."""
+        return self._tapped[slot]
+
+    def level(self, slot: int) -> int:
+        """A character's current level."""
+        return self._level[slot]
+
+    def weapon_of(self, slot: int) -> int:
+        """The weapon an entity holds (-1: none)."""
+        return self._weapon[slot]
+
+    def attack(self, slot: int) -> int:
+        """A character's attack: printed, moved by its level (line 15), plus its weapon's
+        bonus and its modifiers; never below 0."""
+        card = self.card(slot)
+        value = card.attack + card.attack_mod * (self._level[slot] - card.level)
+        value += self._atk_p[slot] + self._atk_t[slot]
+        weapon = self._weapon[slot]
+        if weapon >= 0:
+            value += self.card(weapon).attack
+        return max(0, value)
+
+    def defense(self, slot: int) -> int:
+        """A character's or building's defense, as `attack` (line 16)."""
+        card = self.card(slot)
+        value = card.defense + card.defense_mod * (self._level[slot] - card.level)
+        value += self._def_p[slot] + self._def_t[slot]
+        weapon = self._weapon[slot]
+        if weapon >= 0:
+            value += self.card(weapon).defense
+        return max(0, value)
+
+    def controller(self, slot: int) -> int:
+        """The seat whose zone holds a slot."""
+        return self._where[slot] // PER_SEAT
+
+    def winners(self) -> tuple[int, ...] | None:
+        """The seats that won (both for a draw), once the game is over."""
+        return self._winners
+
+    def returns(self) -> list[float]:
+        if self._winners is None:
+            return [0.0, 0.0]
+        share = 1.0 / len(self._winners)
+        return [share if s in self._winners else 0.0 for s in range(2)]
+
+    # --------------------------------------------------------------- the turn
+
+    def _deal_next(self) -> None:
+        """The opening hands, one card at a time (line 25); then the first turn."""
+        if self._deals:
+            seat = self._deals.pop(0)
+            self._ask_chance(Step("draw", zone_of(seat, DECK), zone_of(seat, HAND), 1 << seat))
+            return
+        self._begin_turn(0)
+
+    def _begin_turn(self, seat: int) -> None:
+        """Untap, draw (not on the game's first turn), gain gas (rules.md)."""
+        self._turn += 1
+        for offset in (FIELD, PYLONS):
+            for slot in self._zones[zone_of(seat, offset)]:
+                self._tapped[slot] = False
+                self._switched[slot] = False
+        self._current = seat
+        if self._turn == 1:
+            self._income(seat)
+            return
+        deck = zone_of(seat, DECK)
+        if not self._zones[deck]:
+            self._end((1 - seat,))  # it must draw and cannot: decking
+            return
+        self._phase = "draw"
+        self._ask_chance(Step("draw", deck, zone_of(seat, HAND), 1 << seat))
+
+    def _income(self, seat: int) -> None:
+        refineries = sum(1 for s in self.buildings(seat) if self.card(s).id == REFINERY)
+        self._gas[seat] += INCOME + REFINERY_INCOME * refineries
+        self._phase = "main"
+        self._current = seat
+
+    def _after_chance(self, step: Step, slot: int, value: int) -> None:
+        if self._phase == "deal":
+            self._deal_next()
+        else:
+            self._income(self._seat_to_move())
+
+    def _seat_to_move(self) -> int:
+        """Whose turn it is: seat 0 on odd turns (seat 0 plays first: rules.md)."""
+        return (self._turn - 1) % 2
+
+    def _end(self, winners: tuple[int, ...]) -> None:
+        self._winners = winners
+        self._phase = "over"
+        self._current = TERMINAL
+
+    def _check_power(self) -> bool:
+        """End the game if a Power Level reached 0 (line 24); whether it did."""
+        losers = [s for s in (0, 1) if self._power[s] <= 0]
+        if losers:
+            self._end(tuple(s for s in (0, 1) if s not in losers) or (0, 1))
+            return True
+        return False
+
+    # ------------------------------------------------------------- decisions
+
+    def _decisions(self, cur: int) -> list[Action]:
+        if self._phase == "discard":
+            hand = self._zones[zone_of(cur, HAND)]
+            return [Discard(s, self.card(s).id) for s in hand]
+        out: list[Action] = list(self._plays(cur))
+        out += self._attacks(cur)
+        out += [Switch(s) for s in self._switchable(cur)]
+        out.append(END)
+        return out
+
+    def _plays(self, seat: int, only: int | None = None) -> list[Play]:
+        """Every play the seat can afford now (line 29), of one hand slot if `only`."""
+        out: list[Play] = []
+        gas, jw = self._gas[seat], self.jiggawatts(seat)
+        hand = self._zones[zone_of(seat, HAND)] if only is None else [only]
+        in_play = {
+            self._ident[s]
+            for z in (FIELD, GEAR)
+            for p in (0, 1)
+            for s in self._zones[zone_of(p, z)]
+        }
+        listed: set[int] = set()
+        for slot in hand:
+            card = self.card(slot)
+            if card.gas > gas or card.jw > jw or self._ident[slot] in listed:
+                continue  # copies of a card are alike: the menu offers the first (any may go)
+            listed.add(self._ident[slot])
+            if card.unique and self._ident[slot] in in_play:
+                continue  # line 9: one copy on the field, across both sides
+            if card.type == "character":
+                out += [Play(slot, card.id), Play(slot, card.id, defense=True)]
+            elif card.type == "weapon":
+                for host in self._zones[zone_of(seat, FIELD)]:
+                    if self._weapon[host] < 0 and self.card(host).type in card.attach:
+                        out.append(Play(slot, card.id, host=host))
+            else:
+                out.append(Play(slot, card.id))
+        return out
+
+    def _switchable(self, seat: int) -> list[int]:
+        """Characters that may switch mode: untapped (line 29), once a turn (rules.md)."""
+        return [s for s in self.characters(seat) if not self._tapped[s] and not self._switched[s]]
+
+    def _attacks(self, seat: int) -> list[Attack]:
+        """Attacks (lines 32–35, rules.md): none on the game's first turn; an untapped
+        character in Attack Mode at a character, else a building, else the player."""
+        if self._turn == 1:
+            return []
+        attackers = [
+            s for s in self.characters(seat) if not self._tapped[s] and self._mode[s] == ATTACK_MODE
+        ]
+        if not attackers:
+            return []
+        other = 1 - seat
+        targets = self.characters(other) or self.buildings(other) or [DIRECT]
+        return [Attack(a, t) for a in attackers for t in targets]
+
+    def _verify_decision(self, cur: int, action: Action) -> None:
+        """The one check of a decision. It never lists the hand (another seat's replica
+        cannot see it): a play or a discard is checked for its own card alone, learnt for
+        the check where this state has not seen it."""
+        if isinstance(action, Concede):
+            return
+        if isinstance(action, Play | Discard):
+            self._verify_card(cur, action)
+            return
+        if self._phase != "main":
+            raise IllegalActionError(f"{action} is not allowed in {self._phase}")
+        if isinstance(action, Attack):
+            legal = action in self._attacks(cur)
+        elif isinstance(action, Switch):
+            legal = action.slot in self._switchable(cur)
+        else:
+            legal = isinstance(action, End)
+        if not legal:
+            raise IllegalActionError(f"{action} is not allowed now")
+
+    def _verify_card(self, cur: int, action: Play | Discard) -> None:
+        self._check_slot(action.slot)
+        if self._where[action.slot] != zone_of(cur, HAND):
+            raise IllegalActionError(f"slot {action.slot} is not in seat {cur}'s hand")
+        k = self._kind(action.card)
+        self._check_learnable(action.slot, k)
+        unseen = self._ident[action.slot] == UNKNOWN
+        self._ident[action.slot] = k
+        try:
+            if isinstance(action, Discard):
+                legal = self._phase == "discard"
+            else:
+                legal = self._phase == "main" and action in self._plays(cur, only=action.slot)
+        finally:
+            if unseen:
+                self._ident[action.slot] = UNKNOWN
+        if not legal:
+            raise IllegalActionError(f"{action} is not allowed now")
+
+    def _apply(self, action: Action) -> None:
+        if self._current == CHANCE:
+            self._apply_outcome(action)
+            return
+        seat = self._current
+        if isinstance(action, Concede):
+            self._end((1 - seat,))
+        elif isinstance(action, Play):
+            self._play(seat, action)
+        elif isinstance(action, Attack):
+            self._attack(seat, action)
+        elif isinstance(action, Switch):
+            self._mode[action.slot] ^= 1
+            self._switched[action.slot] = True
+        elif isinstance(action, Discard):
+            self._show(action.slot, action.card, 3)
+            self._move(action.slot, zone_of(seat, DISCARD))
+            self._end_turn(seat)
+        elif isinstance(action, End):
+            self._end_turn(seat)
+
+    def _pay(self, seat: int, card: Card) -> None:
+        """Gas, and Jiggawatts by tapping that many untapped Pylons (line 9, line 20): all
+        Pylons are alike, so the first untapped ones."""
+        self._gas[seat] -= card.gas
+        owed = card.jw
+        for slot in self._zones[zone_of(seat, PYLONS)]:
+            if owed and not self._tapped[slot]:
+                self._tapped[slot] = True
+                owed -= 1
+
+    def _play(self, seat: int, play: Play) -> None:
+        slot = play.slot
+        self._show(slot, play.card, 3)
+        card = self.card(slot)
+        self._pay(seat, card)
+        if card.type == "pylon":
+            self._move(slot, zone_of(seat, PYLONS))
+            self._tapped[slot] = False
+        elif card.type == "event":
+            self._move(slot, zone_of(seat, DISCARD))  # its effect: with the abilities
+        elif card.type == "weapon":
+            assert play.host is not None
+            self._move(slot, zone_of(seat, GEAR))
+            self._holder[slot] = play.host
+            self._weapon[play.host] = slot
+        else:
+            self._move(slot, zone_of(seat, FIELD))
+            self._mode[slot] = DEFENSE_MODE if play.defense else ATTACK_MODE
+            self._tapped[slot] = False
+            self._level[slot] = card.level
+
+    def _attack(self, seat: int, attack: Attack) -> None:
+        """Lines 35–39 and rules.md: the attacker taps; the outcome by mode and values."""
+        attacker, target = attack.attacker, attack.target
+        self._tapped[attacker] = True
+        other = 1 - seat
+        power = self.attack(attacker)
+        if target == DIRECT:
+            self._power[other] -= power
+        elif self.card(target).type == "building" or self._mode[target] == DEFENSE_MODE:
+            guard = self.defense(target)
+            if guard < power:
+                self._destroy(target)
+            elif guard > power:
+                self._power[seat] -= guard - power
+        else:
+            theirs = self.attack(target)
+            if theirs < power:
+                self._destroy(target)
+                self._power[other] -= power - theirs
+            elif theirs > power:
+                self._destroy(attacker)
+                self._power[seat] -= theirs - power
+            else:
+                self._destroy(target)
+                self._destroy(attacker)
+        self._check_power()
+
+    def _destroy(self, slot: int) -> None:
+        """An entity leaves play for its owner's discard pile, with its weapon (rules.md)."""
+        weapon = self._weapon[slot]
+        if weapon >= 0:
+            self._destroy(weapon)
+        holder = self._holder[slot]
+        if holder >= 0:
+            self._weapon[holder] = -1
+        self._move(slot, zone_of(self._home[slot], DISCARD))
+        self._reset(slot)
+
+    def _reset(self, slot: int) -> None:
+        self._mode[slot] = ATTACK_MODE
+        self._tapped[slot] = False
+        self._switched[slot] = False
+        self._level[slot] = 0
+        self._holder[slot] = -1
+        self._weapon[slot] = -1
+        self._atk_p[slot] = self._def_p[slot] = self._atk_t[slot] = self._def_t[slot] = 0
+
+    def _end_turn(self, seat: int) -> None:
+        """The hand limit (line 25), this turn's modifiers gone, the next turn (or the cap)."""
+        if len(self._zones[zone_of(seat, HAND)]) > HAND_LIMIT:
+            self._phase = "discard"
+            return
+        for slot in range(len(self._ident)):
+            self._atk_t[slot] = self._def_t[slot] = 0
+        cap = self._options.round_cap
+        if cap is not None and self._turn >= 2 * cap:  # rounds: one turn of each seat
+            mine, theirs = self._power
+            self._end((0,) if mine > theirs else (1,) if theirs > mine else (0, 1))
+            return
+        self._begin_turn(1 - seat)
+
+    def _change_level(self, slot: int, by: int) -> None:
+        """A level moves only by effects, within 1..10 (line 14, rules.md)."""
+        self._level[slot] = max(LOWEST_LEVEL, min(HIGHEST_LEVEL, self._level[slot] + by))
+
+    # ------------------------------------------------------- copies and views
+
+    def clone(self) -> GammaState:
+        other = self._clone_zones()
+        other._rules_g = self._rules_g
+        other._options = self._options
+        other._mode = self._mode[:]
+        other._tapped = self._tapped[:]
+        other._switched = self._switched[:]
+        other._level = self._level[:]
+        other._holder = self._holder[:]
+        other._weapon = self._weapon[:]
+        other._atk_p = self._atk_p[:]
+        other._def_p = self._def_p[:]
+        other._atk_t = self._atk_t[:]
+        other._def_t = self._def_t[:]
+        other._gas = self._gas[:]
+        other._power = self._power[:]
+        other._turn = self._turn
+        other._phase = self._phase
+        other._deals = self._deals[:]
+        other._winners = self._winners
+        return other
+
+    def _in_play(self) -> list[list[int]]:
+        """Per-card state of every card in play, for digests."""
+        rows = []
+        for seat in (0, 1):
+            for offset in (FIELD, PYLONS, GEAR):
+                for s in self._zones[zone_of(seat, offset)]:
+                    rows.append(
+                        [
+                            s, self._mode[s], int(self._tapped[s]), int(self._switched[s]),
+                            self._level[s],
+                            self._holder[s], self._weapon[s], self._atk_p[s], self._def_p[s],
+                            self._atk_t[s], self._def_t[s],
+                        ]
+                    )  # fmt: skip
+        return rows
+
+    def public_sections(self) -> dict[str, Canonical]:
+        return {
+            "turn": {
+                "turn": self._turn,
+                "phase": self._phase,
+                "current": self._current,
+                "deals": list(self._deals),
+                "winners": None if self._winners is None else list(self._winners),
+            },
+            "zones": self.zones_public(),
+            "play": self._in_play(),
+            "players": {"gas": list(self._gas), "power": list(self._power)},
+        }
+
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        if seat is not None:
+            self._check_seat(seat)
+        sections = self.public_sections()
+        sections["cards"] = self.zones_json(seat)
+        return dict(sections)
+
+    def search_key(self) -> Hashable:
+        return (
+            tuple(self._ident),
+            tuple(tuple(pile) for pile in self._zones),
+            tuple(self._mode),
+            tuple(self._tapped),
+            tuple(self._switched),
+            tuple(self._level),
+            tuple(self._holder),
+            tuple(self._atk_p),
+            tuple(self._def_p),
+            tuple(self._atk_t),
+            tuple(self._def_t),
+            tuple(self._gas),
+            tuple(self._power),
+            self._turn,
+            self._phase,
+            self._current,
+            self._winners,
+        )
+
+    def __str__(self) -> str:
+        return f"<Gammasphere turn {self._turn} {self._phase}, power {self._power}>"
+
+
+def new_state(
+    rules: GammaRules, decks: Sequence[Mapping[str, int] | None], options: Options
+) -> GammaState:
+    """A table at the first deal: the two decks as card counts by id (None: not known here)."""
+    counts: list[list[int] | None] = []
+    for deck in decks:
+        if deck is None:
+            counts.append(None)
+            continue
+        row = [0] * len(rules.card_ids)
+        for card, n in deck.items():
+            row[rules.card_index[card]] += n
+        counts.append(row)
+    return GammaState(rules, options, counts)

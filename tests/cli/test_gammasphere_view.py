@@ -1,0 +1,75 @@
+"""The terminal view of Gammasphere (cli/gammasphere_view.py): what each seat is shown of
+random games, and the sentences of an attack."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from gamma_helpers import Table
+from rich.console import Console
+
+from cli import gammasphere_view as view
+from cli.views import Drew
+from cli.wording import Seats
+from p2pcards import games
+from p2pcards.dealer import LocalDealer
+from p2pcards.games.gammasphere import GammaState
+from p2pcards.games.gammasphere.actions import DIRECT, Attack
+from p2pcards.history import Event, witnessed
+
+
+def text(renderable: object) -> str:
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(renderable)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_seat_is_shown_a_card_of_the_other_hand(seed: int) -> None:
+    """Every step told to each seat and its board name only cards it may know: the other
+    seat's draws are told as draws, never by name."""
+    game = games.load("gammasphere")
+    state = game.new_initial_state(2, round_cap=8)
+    assert isinstance(state, GammaState)
+    dealer, rng = LocalDealer(seed), random.Random(seed)
+    while not state.is_terminal():
+        action = (
+            dealer.sample(state) if state.is_chance_node() else rng.choice(state.legal_actions())
+        )
+        before = state.clone()
+        state.apply_action(action)
+        for seat in (0, 1):
+            told = view.narrate(
+                before.observation(seat),
+                witnessed(before, action, seat),
+                state.observation(seat),
+                Seats(seat),
+            )
+            for item in told:
+                if isinstance(item, Drew) and item.seat != seat:
+                    assert item.card is None
+            board = text(view.board(state.observation(seat), Seats(seat)))
+            assert "your hand:" in board and "Power Level" in board
+    assert "Game over" in view.result(state, Seats(0))
+
+
+def test_an_attack_is_told_with_what_it_destroyed_and_the_power_lost() -> None:
+    t = Table(["saiyan-elite", "pylon"])
+    t.pylons(1)
+    elite = t.play("saiyan-elite")
+    t.to_turn(3)
+    before = t.state.clone()
+    attack = Attack(elite, DIRECT)
+    assert view.describe_choice(t.state, attack) == "Attack the player with Saiyan Elite (1900)"
+    t.act(attack)
+    told = view.narrate(before, Event(0, attack), t.state, Seats(0))
+    assert told == [
+        "Your Saiyan Elite attacks seat 1 directly.",
+        "Seat 1 loses 1900 Power Level (9000 → 7100).",
+    ]
+    board = text(view.board(t.state, Seats(0)))
+    assert "Saiyan Elite Lv 5 1900/1500" in board and "tapped" in board
