@@ -8,6 +8,8 @@ difference between the states before and after it.
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -15,7 +17,18 @@ from rich.text import Text
 from cli.views import Drew, Told
 from cli.wording import Seats, count, sentence
 from p2pcards.engine import Action
-from p2pcards.games.gammasphere.actions import DIRECT, Attack, Concede, Discard, End, Play, Switch
+from p2pcards.games.gammasphere.actions import (
+    DIRECT,
+    Activate,
+    Attack,
+    Concede,
+    Discard,
+    End,
+    Play,
+    Switch,
+    Take,
+    Target,
+)
 from p2pcards.games.gammasphere.cards import Card
 from p2pcards.games.gammasphere.state import DEFENSE_MODE, GammaState
 from p2pcards.history import Event
@@ -28,8 +41,8 @@ afford: Pylons cost 100 gas and each pays 1 Jiggawatt a turn (tapped); character
 Attack or Defense Mode; weapons go on your entities. Attack with an untapped character in
 Attack Mode: a character, else a building, else the player. Against Defense Mode a stronger
 defender costs you the difference; between two in Attack Mode the weaker falls and its
-player loses the difference. Cards' texts are not played yet (work in progress).
-`p2pcards rules gammasphere` has the rules, our choices and the card list."""
+player loses the difference. Activated abilities are menu lines of their own (each once a
+turn). `p2pcards rules gammasphere` has the rules, our choices and the card list."""
 
 PHASES = {
     "deal": "the deal",
@@ -129,6 +142,13 @@ def board(state: GammaState, seats: Seats) -> RenderableType:
 
 def prompt(state: GammaState, seats: Seats) -> str:
     """The question the current decision asks, in words."""
+    ask = state.ask()
+    if ask is not None:
+        return {
+            "target": "Choose a target:",
+            "discard": "Discard a card:",
+            "search": "Search your deck: take a card:",
+        }[ask.kind]
     if state.phase() == "discard":
         return "Over the hand limit of 10: discard a card:"
     seat = state.current_player()
@@ -170,7 +190,22 @@ def describe_choice(state: GammaState, action: Action) -> str:
         return "End the turn"
     if isinstance(action, Discard):
         return f"Discard {name_of(state, action.card)}"
+    if isinstance(action, Activate):
+        return f"Use {slot_name(state, action.slot)}: {_ability_text(state, action)}"
+    if isinstance(action, Target):
+        return f"{slot_name(state, action.slot)} ({_whose(state, action.slot, you)})"
+    if isinstance(action, Take):
+        return "find nothing" if action.card is None else f"take {name_of(state, action.card)}"
     return str(action)
+
+
+def _ability_text(state: GammaState, action: Activate) -> str:
+    """The printed text of an activated ability: its sentence of the card's text."""
+    card = state.card(action.slot)
+    sentences = re.split(r"(?<=\.)\s+", card.text)
+    activated = [s.rstrip(".") for s in sentences if s.startswith("Activated")]
+    n = sum(1 for a in card.abilities[: action.ability] if a.trigger == "activated")
+    return activated[n] if n < len(activated) else "its ability"
 
 
 def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -> list[Told]:
@@ -202,6 +237,14 @@ def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -
         told.append(f"{says(actor, 'discard')} {name_of(before, action.card)}.")
     elif isinstance(action, Concede):
         told.append(f"{says(actor, 'concede')}.")
+    elif isinstance(action, Activate):
+        told.append(f"{says(actor, 'use')} {slot_name(before, action.slot)}.")
+    elif isinstance(action, Target):
+        told.append(f"{says(actor, 'target')} {slot_name(before, action.slot)}.")
+    elif isinstance(action, Take):
+        found = "nothing" if action.card is None else name_of(before, action.card)
+        takes = seats.verb(actor, "take")
+        told.append(f"{says(actor, 'search')} {seats.its(actor)} deck and {takes} {found}.")
     told.extend(_consequences(before, after, seats))
     if after.turn() > before.turn() and not after.is_terminal():
         told.append(seats.turn(after.current_player(), f"turn {after.turn()}"))

@@ -17,25 +17,29 @@ from p2pcards.errors import CardDataError
 
 Trigger = Literal[
     "played", "enhanced", "revealed", "destroyed", "start_of_turn", "end_of_turn",
-    "card_played", "token_made", "vengeful", "prepare", "static",
+    "card_played", "token_made", "vengeful", "prepare", "static", "activated",
 ]  # fmt: skip
 Verb = Literal[
     "damage", "heal", "destroy", "modify", "grant", "move", "return", "loot", "draw", "draw_to",
-    "discard", "token", "energy", "play_free", "handler",
+    "discard", "token", "energy", "play_free", "handler", "level", "mode", "tap", "untap",
+    "search", "recycle",
 ]  # fmt: skip
-What = Literal["guy", "player", "pin", "hand_card"]
+What = Literal[
+    "guy", "player", "pin", "hand_card", "character", "building", "weapon", "pylon", "entity",
+]  # fmt: skip
 Side = Literal["own", "opponent", "any"]
 LaneRule = Literal["this", "opposing", "other", "adjacent", "any"]
 CardType = Literal["guy", "prank", "pin"]
 Face = Literal["up", "down", "any"]
 PickMode = Literal["choose", "random", "all"]
-Ref = Literal["this", "pinned", "you", "opponent", "trigger"]
+Ref = Literal["this", "pinned", "holder", "you", "opponent", "trigger"]
 Duration = Literal["turn", "permanent"]
 Who = Literal["you", "opponent"]
 How = Literal["random", "choose"]
 Where = Literal["this_lane", "choose_lane", "each_empty_lane"]
 By = Literal["you", "opponent", "anyone"]
 SelfRule = Literal["exclude", "only"]
+Mode = Literal["attack", "defense"]
 
 MAX_AMOUNT = 20
 MAX_COUNT = 10
@@ -74,6 +78,9 @@ class Condition:
     at_most: int | None = None
     life_at_most: int | None = None
     hand_at_most: int | None = None
+    mode: Mode | None = None
+    holder_tribe: str | None = None
+    holder_attack_at_least: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +101,20 @@ class Effect:
     side: Side | None = None
     count: int | None = None
     name: str | None = None
+    defense: int | None = None
+    what: What | None = None
+    tribe: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What an activated ability costs: tapping this card (or a weapon's holder), gas or
+    energy (the game's resource), Jiggawatts (tapped Pylons)."""
+
+    tap: bool = False
+    holder_tap: bool = False
+    resource: int = 0
+    jiggawatts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,15 +127,20 @@ class Ability:
     filter: Selector | None = None
     amount: int | None = None
     condition: Condition | None = None
+    cost: Cost | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
-    """What a game adds to the words: its keywords, its cards (id -> is a token), its handlers."""
+    """What a game adds to the words: its keywords, its cards (id -> is a token), its handlers,
+    the largest amount its numbers reach (life 20, or a Power Level of 9000), and the stats
+    `modify` may change."""
 
     keywords: Collection[str]
     cards: Mapping[str, bool]
     handlers: Collection[str]
+    max_amount: int = MAX_AMOUNT
+    stats: tuple[str, ...] = ("attack", "health")
 
 
 def _choice(value: object, kind: Any, where: str, field: str) -> Any:
@@ -163,8 +189,10 @@ _SELECTOR_KEYS = {
 }  # fmt: skip
 
 
-def parse_selector(value: object, where: str, *, filter_only: bool = False) -> Selector:
-    """A selector from its TOML form: a shorthand string or a table."""
+def parse_selector(
+    value: object, where: str, *, filter_only: bool = False, limit: int = MAX_AMOUNT
+) -> Selector:
+    """A selector from its TOML form: a shorthand string or a table (numbers up to `limit`)."""
     if isinstance(value, str):
         return Selector(ref=_choice(value, Ref, where, "target"))
     data = _table(value, where, _SELECTOR_KEYS)
@@ -173,7 +201,7 @@ def parse_selector(value: object, where: str, *, filter_only: bool = False) -> S
     get = data.get
 
     def number(key: str) -> int | None:
-        return None if key not in data else _int(data[key], where, key, 0, MAX_AMOUNT)
+        return None if key not in data else _int(data[key], where, key, 0, limit)
 
     sel = Selector(
         what=_choice(get("what", "guy"), What, where, "what"),
@@ -200,11 +228,11 @@ def parse_selector(value: object, where: str, *, filter_only: bool = False) -> S
 
 
 _CONDITION_KEYS = {"unopposed", "opposed", "count", "at_least", "at_most", "life_at_most",
-                   "hand_at_most"}  # fmt: skip
+                   "hand_at_most", "mode", "holder_tribe", "holder_attack_at_least"}  # fmt: skip
 
 
-def parse_condition(value: object, where: str) -> Condition:
-    """A condition from its TOML table."""
+def parse_condition(value: object, where: str, limit: int = MAX_AMOUNT) -> Condition:
+    """A condition from its TOML table (numbers up to `limit`, or 99)."""
     data = _table(value, where, _CONDITION_KEYS)
     if ("at_least" in data or "at_most" in data) and "count" not in data:
         raise CardDataError(f"{where}: at_least and at_most need a count selector")
@@ -212,16 +240,23 @@ def parse_condition(value: object, where: str) -> Condition:
         raise CardDataError(f"{where}: an empty condition says nothing")
 
     def number(key: str) -> int | None:
-        return None if key not in data else _int(data[key], where, key, 0, 99)
+        return None if key not in data else _int(data[key], where, key, 0, max(99, limit))
 
     return Condition(
         unopposed=None if "unopposed" not in data else _bool(data["unopposed"], where, "unopposed"),
         opposed=None if "opposed" not in data else _bool(data["opposed"], where, "opposed"),
-        count=None if "count" not in data else parse_selector(data["count"], f"{where}: count"),
+        count=None
+        if "count" not in data
+        else parse_selector(data["count"], f"{where}: count", limit=limit),
         at_least=number("at_least"),
         at_most=number("at_most"),
         life_at_most=number("life_at_most"),
         hand_at_most=number("hand_at_most"),
+        mode=None if "mode" not in data else _choice(data["mode"], Mode, where, "mode"),
+        holder_tribe=None
+        if "holder_tribe" not in data
+        else _name(data["holder_tribe"], where, "holder_tribe"),
+        holder_attack_at_least=number("holder_attack_at_least"),
     )
 
 
@@ -231,7 +266,7 @@ _VERB_FIELDS: dict[str, frozenset[str]] = {
     "damage": frozenset({"amount", "target"}),
     "heal": frozenset({"amount", "target"}),
     "destroy": frozenset({"target"}),
-    "modify": frozenset({"attack", "health", "target", "duration"}),
+    "modify": frozenset({"attack", "health", "defense", "target", "duration"}),
     "grant": frozenset({"keyword", "target", "duration"}),
     "move": frozenset({"target"}),
     "return": frozenset({"target"}),
@@ -243,6 +278,12 @@ _VERB_FIELDS: dict[str, frozenset[str]] = {
     "energy": frozenset({"amount"}),
     "play_free": frozenset({"target"}),
     "handler": frozenset({"name", "target"}),
+    "level": frozenset({"amount", "target"}),
+    "mode": frozenset({"target"}),
+    "tap": frozenset({"target"}),
+    "untap": frozenset({"target"}),
+    "search": frozenset({"card", "what", "tribe"}),
+    "recycle": frozenset(),
 }
 _NEEDS: dict[str, tuple[str, ...]] = {
     "damage": ("amount", "target"),
@@ -260,6 +301,12 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "energy": ("amount",),
     "play_free": ("target",),
     "handler": ("name",),
+    "level": ("amount", "target"),
+    "mode": ("target",),
+    "tap": ("target",),
+    "untap": ("target",),
+    "search": (),
+    "recycle": (),
 }
 
 
@@ -273,10 +320,14 @@ def parse_effect(value: object, where: str, words: Vocabulary) -> Effect:
         if field not in data:
             raise CardDataError(f"{where}: a {do!r} effect needs field {field!r}")
     amount: int | Literal["full"] | None = None
+    top = words.max_amount
     if "amount" in data:
         full = do == "heal" and data["amount"] == "full"
-        amount = "full" if full else _int(data["amount"], where, "amount", 0, MAX_AMOUNT)
-    target = None if "target" not in data else parse_selector(data["target"], f"{where}: target")
+        low, high = (-10, 10) if do == "level" else (0, top)
+        amount = "full" if full else _int(data["amount"], where, "amount", low, high)
+    target = None
+    if "target" in data:
+        target = parse_selector(data["target"], f"{where}: target", limit=top)
     if do == "play_free" and target is not None and target.what != "hand_card":
         raise CardDataError(
             f"{where}: play_free's target must select hand cards (what = hand_card)"
@@ -292,8 +343,15 @@ def parse_effect(value: object, where: str, words: Vocabulary) -> Effect:
     card = None
     if "card" in data:
         card = _name(data["card"], where, "card")
-        if not words.cards.get(card, False):
+        if do == "search" and card not in words.cards:
+            raise CardDataError(f"{where}: {card!r} is not a card of this set")
+        if do != "search" and not words.cards.get(card, False):
             raise CardDataError(f"{where}: {card!r} is not a token card of this set")
+    if do == "search" and "card" not in data and "what" not in data:
+        raise CardDataError(f"{where}: a 'search' names a card or what kind of card (what)")
+    for stat in ("attack", "health", "defense"):
+        if stat in data and stat not in words.stats:
+            raise CardDataError(f"{where}: this game's cards have no {stat!r} to modify")
     name = None
     if "name" in data:
         name = _name(data["name"], where, "name")
@@ -303,8 +361,13 @@ def parse_effect(value: object, where: str, words: Vocabulary) -> Effect:
         do=do,
         amount=amount,
         target=target,
-        attack=None if "attack" not in data else _int(data["attack"], where, "attack", -20, 20),
-        health=None if "health" not in data else _int(data["health"], where, "health", -20, 20),
+        attack=None if "attack" not in data else _int(data["attack"], where, "attack", -top, top),
+        health=None if "health" not in data else _int(data["health"], where, "health", -top, top),
+        defense=None
+        if "defense" not in data
+        else _int(data["defense"], where, "defense", -top, top),
+        what=None if "what" not in data else _choice(data["what"], What, where, "what"),
+        tribe=None if "tribe" not in data else _name(data["tribe"], where, "tribe"),
         duration=None
         if "duration" not in data
         else _choice(data["duration"], Duration, where, "duration"),
@@ -317,12 +380,27 @@ def parse_effect(value: object, where: str, words: Vocabulary) -> Effect:
         count=None if "count" not in data else _int(data["count"], where, "count", 1, MAX_COUNT),
         name=name,
     )
-    if do == "modify" and effect.attack is None and effect.health is None:
-        raise CardDataError(f"{where}: a 'modify' effect needs attack or health")
+    if do == "modify" and effect.attack is None and effect.health is None and not effect.defense:
+        raise CardDataError(f"{where}: a 'modify' effect needs a stat to change")
     return effect
 
 
-_ABILITY_KEYS = {"trigger", "effects", "by", "filter", "amount", "condition"}
+_ABILITY_KEYS = {"trigger", "effects", "by", "filter", "amount", "condition", "cost"}
+_COST_KEYS = {"tap", "holder_tap", "resource", "jiggawatts"}
+
+
+def parse_cost(value: object, where: str, limit: int) -> Cost:
+    """An activated ability's cost table (at least one thing paid)."""
+    data = _table(value, where, _COST_KEYS)
+    cost = Cost(
+        tap=_bool(data.get("tap", False), where, "tap"),
+        holder_tap=_bool(data.get("holder_tap", False), where, "holder_tap"),
+        resource=_int(data.get("resource", 0), where, "resource", 0, limit),
+        jiggawatts=_int(data.get("jiggawatts", 0), where, "jiggawatts", 0, MAX_COUNT),
+    )
+    if cost == Cost():
+        raise CardDataError(f"{where}: an activated ability costs something")
+    return cost
 
 
 def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
@@ -341,6 +419,8 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
         raise CardDataError(f"{where}: field 'filter' is for card_played")
     if "amount" in data and trigger != "vengeful":
         raise CardDataError(f"{where}: field 'amount' is for vengeful")
+    if ("cost" in data) != (trigger == "activated"):
+        raise CardDataError(f"{where}: an activated ability, and only it, has a 'cost'")
     return Ability(
         trigger=trigger,
         effects=parsed,
@@ -351,7 +431,10 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
         amount=None if "amount" not in data else _int(data["amount"], where, "amount", 1, 99),
         condition=None
         if "condition" not in data
-        else parse_condition(data["condition"], f"{where}: condition"),
+        else parse_condition(data["condition"], f"{where}: condition", words.max_amount),
+        cost=None
+        if "cost" not in data
+        else parse_cost(data["cost"], f"{where}: cost", words.max_amount),
     )
 
 

@@ -7,7 +7,7 @@ import io
 import random
 
 import pytest
-from gamma_helpers import Table
+from gamma_helpers import DB, Table
 from rich.console import Console
 
 from cli import gammasphere_view as view
@@ -16,7 +16,7 @@ from cli.wording import Seats
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.games.gammasphere import GammaState
-from p2pcards.games.gammasphere.actions import DIRECT, Attack
+from p2pcards.games.gammasphere.actions import DIRECT, Activate, Attack
 from p2pcards.history import Event, witnessed
 
 
@@ -73,3 +73,18 @@ def test_an_attack_is_told_with_what_it_destroyed_and_the_power_lost() -> None:
     ]
     board = text(view.board(t.state, Seats(0)))
     assert "Saiyan Elite Lv 5 1900/1500" in board and "tapped" in board
+
+
+def test_an_activated_ability_reads_as_its_own_sentence_and_its_target_as_a_menu() -> None:
+    t = Table(["marshal-jim-raynot", "pylon", "pylon"], more0=["zealot"])
+    t.pylons(2)
+    marshal = t.play("marshal-jim-raynot")  # When played: draw 1 card
+    st = t.state
+    (use,) = [a for a in st.legal_actions() if isinstance(a, Activate)]
+    assert view.describe_choice(st, use) == (
+        "Use Marshal Jim Raynot: Activated — pay 300 Vespene Gas: target character gets "
+        "+600 attack until end of turn"
+    )
+    t.act(use)  # the lone character on the field is the target: taken without asking
+    assert st.attack(marshal) == DB.by_id["marshal-jim-raynot"].attack + 600
+    assert use not in st.legal_actions()  # once a turn

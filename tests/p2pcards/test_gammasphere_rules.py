@@ -126,14 +126,20 @@ def test_against_defense_mode_a_stronger_defender_costs_the_attacker_the_differe
 def test_against_attack_mode_the_weaker_falls_and_its_player_loses_the_difference() -> None:
     """Line 39: the defender's attack less than yours: it is destroyed (choice 11: its player
     loses the difference); greater: yours is destroyed and you lose the difference."""
-    t = _duel("saiyan-elite", "zealot", their_mode=False)  # 1900 against 1200
+    t = _duel("saiyan-elite", "zealot", their_mode=False)  # 1900 against 1200 (+300: Pylons)
     st = t.state
-    t.attack(st.characters(0)[0], st.characters(1)[0])
-    assert st.characters(1) == [] and st.power(1) == 9000 - 700
-    t = _duel("space-marine", "zealot", their_mode=False)  # 800 against 1200
+    mine, theirs = st.characters(0)[0], st.characters(1)[0]
+    gap = st.attack(mine) - st.attack(theirs)
+    assert gap > 0
+    t.attack(mine, theirs)
+    assert st.characters(1) == [] and st.power(1) == 9000 - gap
+    t = _duel("space-marine", "zealot", their_mode=False)  # 800 against 1500
     st = t.state
-    t.attack(st.characters(0)[0], st.characters(1)[0])
-    assert st.characters(0) == [] and st.power(0) == 9000 - 400
+    mine, theirs = st.characters(0)[0], st.characters(1)[0]
+    gap = st.attack(theirs) - st.attack(mine)
+    assert gap > 0
+    t.attack(mine, theirs)
+    assert st.characters(0) == [] and st.power(0) == 9000 - gap
 
 
 def test_equal_values_destroy_both_in_attack_mode_and_nothing_in_defense_mode() -> None:

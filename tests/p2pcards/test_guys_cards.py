@@ -56,8 +56,11 @@ def test_every_keyword_trigger_and_effect_of_the_vocabulary_is_used() -> None:
     triggers = {a.trigger for c in DB.cards for a in c.abilities}
     verbs = {e.do for c in DB.cards for a in c.abilities for e in a.effects}
     assert keywords == set(KEYWORDS)
-    assert triggers == set(Trigger.__args__)  # type: ignore[attr-defined]
-    assert verbs == set(Verb.__args__)  # type: ignore[attr-defined]
+    # The vocabulary is shared: Gammasphere's words (activated abilities, levels, modes,
+    # tapping, searching a deck, shuffling the discard pile back) are not Rise of the Guys'.
+    assert triggers == set(Trigger.__args__) - {"activated"}  # type: ignore[attr-defined]
+    others = {"level", "mode", "tap", "untap", "search", "recycle"}
+    assert verbs == set(Verb.__args__) - others  # type: ignore[attr-defined]
     assert any(c.enhance is not None for c in DB.cards)
 
 

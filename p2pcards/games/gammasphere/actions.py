@@ -83,6 +83,41 @@ class Discard(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """Use activated ability number `ability` of the card in `slot`, paying its cost."""
+
+    kind = "activate"
+    slot: int
+    ability: int
+
+    def __str__(self) -> str:
+        return f"activate slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Action):
+    """Choose the card in `slot` for the ability being resolved."""
+
+    kind = "target"
+    slot: int
+
+    def __str__(self) -> str:
+        return f"target slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Action):
+    """Take `card` from your deck into your hand (a search), shown to all; None: the deck
+    holds no card the search may take."""
+
+    kind = "take"
+    card: str | None
+
+    def __str__(self) -> str:
+        return "find nothing" if self.card is None else f"take {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
 class Concede(Action):
     """Concede the game: accepted at any of your decisions, never listed."""
 
@@ -95,11 +130,5 @@ class Concede(Action):
 END = End()
 CONCEDE = Concede()
 ACTION_TYPES: tuple[type[Action], ...] = (
-    Play,
-    Attack,
-    Switch,
-    End,
-    Discard,
-    Concede,
-    *CHANCE_TYPES,
-)
+    Play, Attack, Switch, End, Discard, Activate, Target, Take, Concede, *CHANCE_TYPES,
+)  # fmt: skip

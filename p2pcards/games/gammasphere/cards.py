@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
+from p2pcards.abilities import Ability, Vocabulary, parse_abilities
 from p2pcards.carddb import entries, read_toml, require
 from p2pcards.errors import CardDataError
 from p2pcards.games.gammasphere.rules import HIGHEST_LEVEL, LOWEST_LEVEL
@@ -22,6 +23,9 @@ from p2pcards.games.gammasphere.rules import HIGHEST_LEVEL, LOWEST_LEVEL
 CardType = Literal["character", "building", "weapon", "event", "pylon"]
 TYPES: tuple[CardType, ...] = ("character", "building", "weapon", "event", "pylon")
 ENTITIES = ("character", "building", "weapon")
+KEYWORDS = ("unattackable", "cannot_attack", "battle_proof")
+"""Keywords in code: can't be attacked; can't attack; can't be destroyed by attacks."""
+MAX_NUMBER = 10_000  # amounts in the cards' abilities: Power Level and gas are in thousands
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
 _FIELDS = {
     "id", "name", "type", "types", "unique", "gas", "jw", "level", "attack", "defense",
@@ -51,6 +55,7 @@ class Card:
     attack_mod: int = 0
     defense_mod: int = 0
     attach: tuple[str, ...] = ()
+    abilities: tuple[Ability, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +105,7 @@ def _stat(entry: dict[str, Any], key: str, where: str, wanted: bool, low: int = 
     return require(entry, key, int, where, low=low, high=MAX_STAT) if wanted else 0
 
 
-def _card(entry: dict[str, Any], where: str) -> Card:
+def _card(entry: dict[str, Any], where: str, words: Vocabulary) -> Card:
     unknown = sorted(set(entry) - _FIELDS)
     if unknown:
         raise CardDataError(f"{where}: unknown field {unknown[0]!r}")
@@ -123,8 +128,6 @@ def _card(entry: dict[str, Any], where: str) -> Card:
             f"{where}: field 'attach' (character, and maybe building) is for weapons, "
             "and every weapon has it"
         )
-    if entry.get("ability") is not None:
-        raise CardDataError(f"{where}: field 'ability': abilities are not read yet")
     return Card(
         id=entry["id"],
         name=require(entry, "name", str, where),
@@ -141,6 +144,7 @@ def _card(entry: dict[str, Any], where: str) -> Card:
         attack_mod=_stat(entry, "attack_mod", where, character),
         defense_mod=_stat(entry, "defense_mod", where, character),
         attach=attach,
+        abilities=parse_abilities(entry.get("ability"), where, words),
     )
 
 
@@ -155,7 +159,8 @@ def parse(data: dict[str, Any], where: str = "cards.toml") -> CardDatabase:
         if card_id in seen:
             raise CardDataError(f"{place}: card {card_id!r} appears twice")
         seen.add(card_id)
-    cards = tuple(_card(entry, f'{where}: card "{entry["id"]}"') for _, entry in raw)
+    words = Vocabulary(KEYWORDS, dict.fromkeys(seen, False), (), MAX_NUMBER, ("attack", "defense"))
+    cards = tuple(_card(entry, f'{where}: card "{entry["id"]}"', words) for _, entry in raw)
     if not any(c.type == "pylon" for c in cards):
         raise CardDataError(f"{where} has no Pylon (line 20)")
     return CardDatabase(cards, {c.id: c for c in cards}, {c.id: i for i, c in enumerate(cards)})

@@ -20,9 +20,11 @@ from typing import Any, Literal
 from p2pcards.digest import Canonical
 from p2pcards.engine import CHANCE, TERMINAL, Action
 from p2pcards.errors import IllegalActionError
+from p2pcards.games.gammasphere import effects
 from p2pcards.games.gammasphere.actions import (
     DIRECT,
     END,
+    Activate,
     Attack,
     Concede,
     Discard,
@@ -31,6 +33,13 @@ from p2pcards.games.gammasphere.actions import (
     Switch,
 )
 from p2pcards.games.gammasphere.cards import Card
+from p2pcards.games.gammasphere.effects import (
+    BATTLE_PROOF,
+    CANNOT_ATTACK,
+    UNATTACKABLE,
+    Ask,
+    Frame,
+)
 from p2pcards.games.gammasphere.rules import (
     DECK_SIZE,
     HAND_LIMIT,
@@ -46,6 +55,7 @@ from p2pcards.games.gammasphere.rules import (
 from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState
 
 Phase = Literal["deal", "draw", "main", "discard", "over"]
+Then = Literal["main", "end"]
 
 # Zones of one seat, at seat * PER_SEAT + offset.
 DECK, HAND, FIELD, PYLONS, GEAR, DISCARD = range(6)
@@ -91,8 +101,28 @@ class GammaState(ZoneState):
     """A position of Gammasphere, or one seat's replica of it."""
 
     __slots__ = (
-        "_atk_p", "_atk_t", "_deals", "_def_p", "_def_t", "_gas", "_holder", "_level",
-        "_mode", "_options", "_phase", "_power", "_rules_g", "_switched", "_tapped", "_turn",
+        "_ask",
+        "_atk_p",
+        "_atk_t",
+        "_deals",
+        "_def_p",
+        "_def_t",
+        "_frames",
+        "_gas",
+        "_holder",
+        "_kw_p",
+        "_kw_t",
+        "_level",
+        "_mode",
+        "_options",
+        "_phase",
+        "_power",
+        "_rules_g",
+        "_switched",
+        "_tapped",
+        "_then",
+        "_turn",
+        "_used",
         "_weapon",
         "_winners",
     )  # fmt: skip
@@ -124,6 +154,12 @@ class GammaState(ZoneState):
         self._def_p = [0] * n
         self._atk_t = [0] * n
         self._def_t = [0] * n
+        self._kw_p = [0] * n  # keywords granted while in play
+        self._kw_t = [0] * n  # and this turn
+        self._used = [0] * n  # activated abilities used this turn, one bit each
+        self._frames: list[Frame] = []
+        self._ask: Ask | None = None
+        self._then: Then = "main"
         self._gas = [START_GAS, START_GAS]
         self._power = [POWER, POWER]
         self._turn = 0
@@ -207,15 +243,17 @@ class GammaState(ZoneState):
         """The weapon an entity holds (-1: none)."""
         return self._weapon[slot]
 
-    def attack(self, slot: int) -> int:
+    def attack(self, slot: int, *, statics: bool = True) -> int:
         """A character's attack: printed, moved by its level (line 15), plus its weapon's
-        bonus and its modifiers; never below 0."""
+        bonus, its modifiers and the static abilities in play; never below 0."""
         card = self.card(slot)
         value = card.attack + card.attack_mod * (self._level[slot] - card.level)
         value += self._atk_p[slot] + self._atk_t[slot]
         weapon = self._weapon[slot]
         if weapon >= 0:
             value += self.card(weapon).attack
+        if statics:
+            value += effects.static_bonus(self, slot).attack
         return max(0, value)
 
     def defense(self, slot: int) -> int:
@@ -226,7 +264,27 @@ class GammaState(ZoneState):
         weapon = self._weapon[slot]
         if weapon >= 0:
             value += self.card(weapon).defense
+        value += effects.static_bonus(self, slot).defense
         return max(0, value)
+
+    def has(self, slot: int, keyword: int) -> bool:
+        """Whether a card in play has a keyword (granted, or by a static ability)."""
+        if (self._kw_p[slot] | self._kw_t[slot]) & keyword:
+            return True
+        return bool(effects.static_bonus(self, slot).keywords & keyword)
+
+    def ask(self) -> Ask | None:
+        """The choice an ability waits for, if any."""
+        return self._ask
+
+    def in_play(self, seat: int) -> list[int]:
+        """A seat's characters and buildings, then its weapons: its cards whose abilities
+        work, in the order their triggers resolve."""
+        return self._zones[zone_of(seat, FIELD)] + self._zones[zone_of(seat, GEAR)]
+
+    def is_in_play(self, slot: int) -> bool:
+        """Whether a card is on the field, among the Pylons, or held as a weapon."""
+        return self._where[slot] % PER_SEAT in (FIELD, PYLONS, GEAR)
 
     def controller(self, slot: int) -> int:
         """The seat whose zone holds a slot."""
@@ -255,10 +313,11 @@ class GammaState(ZoneState):
     def _begin_turn(self, seat: int) -> None:
         """Untap, draw (not on the game's first turn), gain gas (rules.md)."""
         self._turn += 1
-        for offset in (FIELD, PYLONS):
+        for offset in (FIELD, PYLONS, GEAR):
             for slot in self._zones[zone_of(seat, offset)]:
                 self._tapped[slot] = False
                 self._switched[slot] = False
+                self._used[slot] = 0
         self._current = seat
         if self._turn == 1:
             self._income(seat)
@@ -275,12 +334,26 @@ class GammaState(ZoneState):
         self._gas[seat] += INCOME + REFINERY_INCOME * refineries
         self._phase = "main"
         self._current = seat
+        effects.fire_turn(self, seat, "start_of_turn")
+        self._then = "main"
+        effects.resolve(self)
+
+    def _go_on(self) -> None:
+        """Every queued ability has resolved: the turn goes on where it was."""
+        seat = self._seat_to_move()
+        self._current = seat
+        if self._then == "end":
+            self._finish_turn(seat)
 
     def _after_chance(self, step: Step, slot: int, value: int) -> None:
         if self._phase == "deal":
             self._deal_next()
-        else:
+        elif self._phase == "draw":
             self._income(self._seat_to_move())
+        else:  # a card an ability drew, discarded at random, or a random target
+            if step.kind == "roll":
+                effects.rolled(self, value)
+            effects.resolve(self)
 
     def _seat_to_move(self) -> int:
         """Whose turn it is: seat 0 on odd turns (seat 0 plays first: rules.md)."""
@@ -302,12 +375,15 @@ class GammaState(ZoneState):
     # ------------------------------------------------------------- decisions
 
     def _decisions(self, cur: int) -> list[Action]:
+        if self._ask is not None:
+            return effects.ask_actions(self, self._ask)
         if self._phase == "discard":
             hand = self._zones[zone_of(cur, HAND)]
             return [Discard(s, self.card(s).id) for s in hand]
         out: list[Action] = list(self._plays(cur))
         out += self._attacks(cur)
         out += [Switch(s) for s in self._switchable(cur)]
+        out += effects.activations(self, cur)
         out.append(END)
         return out
 
@@ -350,12 +426,21 @@ class GammaState(ZoneState):
         if self._turn == 1:
             return []
         attackers = [
-            s for s in self.characters(seat) if not self._tapped[s] and self._mode[s] == ATTACK_MODE
+            s
+            for s in self.characters(seat)
+            if not self._tapped[s]
+            and self._mode[s] == ATTACK_MODE
+            and not self.has(s, CANNOT_ATTACK)
         ]
         if not attackers:
             return []
         other = 1 - seat
-        targets = self.characters(other) or self.buildings(other) or [DIRECT]
+        if self.characters(other):
+            targets = [s for s in self.characters(other) if not self.has(s, UNATTACKABLE)]
+        elif self.buildings(other):
+            targets = [s for s in self.buildings(other) if not self.has(s, UNATTACKABLE)]
+        else:
+            targets = [DIRECT]
         return [Attack(a, t) for a in attackers for t in targets]
 
     def _verify_decision(self, cur: int, action: Action) -> None:
@@ -363,6 +448,9 @@ class GammaState(ZoneState):
         cannot see it): a play or a discard is checked for its own card alone, learnt for
         the check where this state has not seen it."""
         if isinstance(action, Concede):
+            return
+        if self._ask is not None:
+            effects.verify_answer(self, self._ask, action)
             return
         if isinstance(action, Play | Discard):
             self._verify_card(cur, action)
@@ -373,6 +461,8 @@ class GammaState(ZoneState):
             legal = action in self._attacks(cur)
         elif isinstance(action, Switch):
             legal = action.slot in self._switchable(cur)
+        elif isinstance(action, Activate):
+            legal = action in effects.activations(self, cur)
         else:
             legal = isinstance(action, End)
         if not legal:
@@ -404,6 +494,13 @@ class GammaState(ZoneState):
         seat = self._current
         if isinstance(action, Concede):
             self._end((1 - seat,))
+        elif self._ask is not None:
+            ask, self._ask = self._ask, None
+            effects.answer(self, ask, action)
+            effects.resolve(self)
+        elif isinstance(action, Activate):
+            effects.activate(self, action)
+            effects.resolve(self)
         elif isinstance(action, Play):
             self._play(seat, action)
         elif isinstance(action, Attack):
@@ -414,15 +511,19 @@ class GammaState(ZoneState):
         elif isinstance(action, Discard):
             self._show(action.slot, action.card, 3)
             self._move(action.slot, zone_of(seat, DISCARD))
-            self._end_turn(seat)
+            self._finish_turn(seat)
         elif isinstance(action, End):
-            self._end_turn(seat)
+            effects.fire_turn(self, seat, "end_of_turn")
+            self._then = "end"
+            effects.resolve(self)
 
     def _pay(self, seat: int, card: Card) -> None:
-        """Gas, and Jiggawatts by tapping that many untapped Pylons (line 9, line 20): all
-        Pylons are alike, so the first untapped ones."""
+        """Gas, and Jiggawatts by tapping that many untapped Pylons (line 9, line 20)."""
         self._gas[seat] -= card.gas
-        owed = card.jw
+        self._tap_pylons(seat, card.jw)
+
+    def _tap_pylons(self, seat: int, owed: int) -> None:
+        """Pay Jiggawatts: all Pylons are alike, so the first untapped ones."""
         for slot in self._zones[zone_of(seat, PYLONS)]:
             if owed and not self._tapped[slot]:
                 self._tapped[slot] = True
@@ -437,7 +538,7 @@ class GammaState(ZoneState):
             self._move(slot, zone_of(seat, PYLONS))
             self._tapped[slot] = False
         elif card.type == "event":
-            self._move(slot, zone_of(seat, DISCARD))  # its effect: with the abilities
+            self._move(slot, zone_of(seat, DISCARD))  # its ability resolves from there
         elif card.type == "weapon":
             assert play.host is not None
             self._move(slot, zone_of(seat, GEAR))
@@ -448,6 +549,9 @@ class GammaState(ZoneState):
             self._mode[slot] = DEFENSE_MODE if play.defense else ATTACK_MODE
             self._tapped[slot] = False
             self._level[slot] = card.level
+        if card.type != "pylon":
+            effects.fire(self, slot, "played", seat)
+            effects.resolve(self)
 
     def _attack(self, seat: int, attack: Attack) -> None:
         """Lines 35–39 and rules.md: the attacker taps; the outcome by mode and values."""
@@ -460,21 +564,27 @@ class GammaState(ZoneState):
         elif self.card(target).type == "building" or self._mode[target] == DEFENSE_MODE:
             guard = self.defense(target)
             if guard < power:
-                self._destroy(target)
+                self._fall(target)
             elif guard > power:
                 self._power[seat] -= guard - power
         else:
             theirs = self.attack(target)
             if theirs < power:
-                self._destroy(target)
+                self._fall(target)
                 self._power[other] -= power - theirs
             elif theirs > power:
-                self._destroy(attacker)
+                self._fall(attacker)
                 self._power[seat] -= theirs - power
             else:
-                self._destroy(target)
-                self._destroy(attacker)
-        self._check_power()
+                self._fall(target)
+                self._fall(attacker)
+        if not self._check_power():
+            effects.resolve(self)
+
+    def _fall(self, slot: int) -> None:
+        """Destroyed by an attack, unless it can't be (battle_proof)."""
+        if not self.has(slot, BATTLE_PROOF):
+            self._destroy(slot)
 
     def _destroy(self, slot: int) -> None:
         """An entity leaves play for its owner's discard pile, with its weapon (rules.md)."""
@@ -484,7 +594,20 @@ class GammaState(ZoneState):
         holder = self._holder[slot]
         if holder >= 0:
             self._weapon[holder] = -1
+        seat = self.controller(slot)
         self._move(slot, zone_of(self._home[slot], DISCARD))
+        self._reset(slot)
+        effects.fire(self, slot, "destroyed", seat)
+
+    def _return(self, slot: int) -> None:
+        """An entity goes back to its owner's hand (its weapon to the discard pile)."""
+        weapon = self._weapon[slot]
+        if weapon >= 0:
+            self._destroy(weapon)
+        holder = self._holder[slot]
+        if holder >= 0:
+            self._weapon[holder] = -1
+        self._move(slot, zone_of(self._home[slot], HAND))
         self._reset(slot)
 
     def _reset(self, slot: int) -> None:
@@ -495,14 +618,15 @@ class GammaState(ZoneState):
         self._holder[slot] = -1
         self._weapon[slot] = -1
         self._atk_p[slot] = self._def_p[slot] = self._atk_t[slot] = self._def_t[slot] = 0
+        self._kw_p[slot] = self._kw_t[slot] = self._used[slot] = 0
 
-    def _end_turn(self, seat: int) -> None:
+    def _finish_turn(self, seat: int) -> None:
         """The hand limit (line 25), this turn's modifiers gone, the next turn (or the cap)."""
         if len(self._zones[zone_of(seat, HAND)]) > HAND_LIMIT:
             self._phase = "discard"
             return
         for slot in range(len(self._ident)):
-            self._atk_t[slot] = self._def_t[slot] = 0
+            self._atk_t[slot] = self._def_t[slot] = self._kw_t[slot] = 0
         cap = self._options.round_cap
         if cap is not None and self._turn >= 2 * cap:  # rounds: one turn of each seat
             mine, theirs = self._power
@@ -530,6 +654,12 @@ class GammaState(ZoneState):
         other._def_p = self._def_p[:]
         other._atk_t = self._atk_t[:]
         other._def_t = self._def_t[:]
+        other._kw_p = self._kw_p[:]
+        other._kw_t = self._kw_t[:]
+        other._used = self._used[:]
+        other._frames = self._frames[:]
+        other._ask = self._ask
+        other._then = self._then
         other._gas = self._gas[:]
         other._power = self._power[:]
         other._turn = self._turn
@@ -549,7 +679,8 @@ class GammaState(ZoneState):
                             s, self._mode[s], int(self._tapped[s]), int(self._switched[s]),
                             self._level[s],
                             self._holder[s], self._weapon[s], self._atk_p[s], self._def_p[s],
-                            self._atk_t[s], self._def_t[s],
+                            self._atk_t[s], self._def_t[s], self._kw_p[s], self._kw_t[s],
+                            self._used[s],
                         ]
                     )  # fmt: skip
         return rows
@@ -561,6 +692,9 @@ class GammaState(ZoneState):
                 "phase": self._phase,
                 "current": self._current,
                 "deals": list(self._deals),
+                "then": self._then,
+                "ask": None if self._ask is None else [*self._ask[:2], list(self._ask.options)],
+                "frames": effects.frames_public(self._frames),
                 "winners": None if self._winners is None else list(self._winners),
             },
             "zones": self.zones_public(),
@@ -588,6 +722,12 @@ class GammaState(ZoneState):
             tuple(self._def_p),
             tuple(self._atk_t),
             tuple(self._def_t),
+            tuple(self._kw_p),
+            tuple(self._kw_t),
+            tuple(self._used),
+            tuple(self._frames),
+            self._ask,
+            self._then,
             tuple(self._gas),
             tuple(self._power),
             self._turn,
