@@ -195,11 +195,11 @@ class Bonus(NamedTuple):
 def static_bonus(st: GammaState, slot: int) -> Bonus:
     """The sum of every static ability in play that reaches `slot` now."""
     attack = defense = keywords = 0
+    statics = st.rules.statics
     for seat in (0, 1):
         for source in st.in_play(seat):
-            card = st.rules.cards[st._ident[source]]
-            for ab in card.abilities:
-                if ab.trigger != "static" or not holds(st, source, seat, ab.condition):
+            for ab in statics[st._ident[source]]:
+                if not holds(st, source, seat, ab.condition):
                     continue
                 for e in ab.effects:
                     if e.target is None or slot not in select(st, source, seat, e.target):

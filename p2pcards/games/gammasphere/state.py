@@ -95,6 +95,11 @@ class GammaRules(ZoneRules):
     def __init__(self, game: Any, cards: Sequence[Card], deck_model: Any) -> None:
         super().__init__(game, cards, deck_model)
         self.cards = tuple(cards)
+        # Each kind's static abilities: read whenever a stat is, so only cards that have
+        # some are looked at.
+        self.statics = tuple(
+            tuple(a for a in card.abilities if a.trigger == "static") for card in cards
+        )
 
 
 class GammaState(ZoneState):
