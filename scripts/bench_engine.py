@@ -3,9 +3,10 @@
     .venv/bin/python scripts/bench_engine.py [--games N] [--game rpg-battle,...] [--seats 2,4]
 
 Random decisions from a seeded generator, chance nodes from the local dealer,
-one process; every game capped at 100 rounds (rpg-battle) or turns (getgem, Rise of the
-Guys, which plays the rulebook's two decks). Targets: at least 300 two-seat games per
-second (issue 2; issue 15: rpg-battle at least 400 on an idle machine, Rise of the Guys 150).
+one process; every game capped at 100 rounds (rpg-battle, Gammasphere) or turns (getgem, Rise
+of the Guys); the games of own decks play their default decks (the rulebook's two, or the two
+starter decks). Targets: at least 300 two-seat games per second (issue 2; issue 15:
+rpg-battle at least 400 on an idle machine, Rise of the Guys 150).
 Without --seats, each game runs at 2 seats and at its usual larger table (rpg-battle 4,
 getgem 5).
 """
@@ -21,6 +22,7 @@ CAPS = {
     "rpg-battle": {"round_cap": 100},
     "getgem": {"turn_cap": 100},
     "rise-of-the-guys": {"round_cap": 100},
+    "gammasphere": {"round_cap": 100},
 }
 SEATS = {"rpg-battle": "2,4", "getgem": "2,5"}
 
@@ -44,7 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seats", default=None, help="seat counts (default: per game)")
-    parser.add_argument("--game", default="rpg-battle,getgem,rise-of-the-guys")
+    parser.add_argument("--game", default="rpg-battle,getgem,rise-of-the-guys,gammasphere")
     args = parser.parse_args()
     for game in args.game.split(","):
         seat_counts = args.seats or SEATS.get(game, "2")
