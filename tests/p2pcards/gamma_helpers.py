@@ -9,11 +9,10 @@ from collections.abc import Iterable
 
 from p2pcards import games
 from p2pcards.engine import Action
-from p2pcards.games.gammasphere import GammaGame, GammaState
+from p2pcards.games.gammasphere import GAME, GammaState
 from p2pcards.games.gammasphere.actions import END, Attack, Play
 
-GAME = games.load("gammasphere")
-assert isinstance(GAME, GammaGame)
+assert games.load("gammasphere") is GAME  # the registered game is this one
 DB = GAME.db
 
 

@@ -157,9 +157,11 @@ def select(st: GammaState, source: int, seat: int, sel: Selector) -> list[int]:
     return out
 
 
-def holds(st: GammaState, source: int, seat: int, cond: Condition | None) -> bool:
-    """Whether an ability's condition holds now (static ones are read with printed stats,
-    so that no stat depends on itself)."""
+def holds(
+    st: GammaState, source: int, seat: int, cond: Condition | None, *, static: bool = False
+) -> bool:
+    """Whether an ability's condition holds now. A static ability's is read with the stats
+    the static abilities leave alone, so that no stat depends on itself."""
     if cond is None:
         return True
     if cond.count is not None:
@@ -180,7 +182,7 @@ def holds(st: GammaState, source: int, seat: int, cond: Condition | None) -> boo
     ):
         return False
     return cond.holder_attack_at_least is None or (
-        holder >= 0 and st.attack(holder, statics=False) >= cond.holder_attack_at_least
+        holder >= 0 and st.attack(holder, statics=not static) >= cond.holder_attack_at_least
     )
 
 
@@ -199,7 +201,7 @@ def static_bonus(st: GammaState, slot: int) -> Bonus:
     for seat in (0, 1):
         for source in st.in_play(seat):
             for ab in statics[st._ident[source]]:
-                if not holds(st, source, seat, ab.condition):
+                if not holds(st, source, seat, ab.condition, static=True):
                     continue
                 for e in ab.effects:
                     if e.target is None or slot not in select(st, source, seat, e.target):
