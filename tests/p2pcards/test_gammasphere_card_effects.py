@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import pytest
 from gamma_helpers import DB, Table
 
 from p2pcards.games.gammasphere.actions import (
