@@ -429,6 +429,7 @@ NODES_PER_MS: dict[str, dict[int, int]] = {
     "getgem": {2: 36, 3: 33, 4: 28, 5: 19},
     "rpg-battle": {2: 57, 3: 37, 4: 34, 5: 37, 6: 36, 7: 34, 8: 30},
     "rise-of-the-guys": {2: 13},
+    "gammasphere": {2: 16},
 }
 DEFAULT_NODES_PER_MS = 30  # a game not calibrated yet
 DEFAULT_THINK_MS = 200.0

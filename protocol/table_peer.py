@@ -864,6 +864,9 @@ class TablePeer:
                     peer.start()
                 message = envelope.message
                 kind = message["kind"]
+                payload = message.get("payload")
+                if kind == "announce" and isinstance(payload, dict) and "action" not in payload:
+                    continue  # not a move: the dealer said it (which card a search took) itself
                 if kind == "announce":
                     if not peer.wants_action():
                         waiting = ", ".join(f"seat {s}" for s in sorted(peer.waiting_for()))

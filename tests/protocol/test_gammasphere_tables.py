@@ -52,3 +52,28 @@ def test_searches_happen_at_these_tables() -> None:
         table = InProcessTable("gammasphere", [Eager(seed, seen), Eager(seed + 9, seen)])
         assert table.play().faults == [[], []]
     assert seen["Take"]  # a deck searched through the mental layer
+
+
+def test_a_seat_that_searched_is_rebuilt_from_its_transcript_and_secrets() -> None:
+    """A search's position is announced by the dealer, not chosen: a seat rebuilt from its
+    saved record (rejoin, audit, replay) makes it again by itself, byte for byte."""
+    from p2pcards import games
+    from protocol.inprocess import TableMesh
+    from protocol.table_peer import TablePeer
+
+    seen: Counter[str] = Counter()
+    for seed in range(6):
+        table = TableMesh("gammasphere", [Eager(seed, seen), Eager(seed + 1, seen)], seed=seed)
+        table.run()
+        searched = [p for p in table.peers if any(isinstance(a, Take) for a in p.decisions)]
+        if searched:
+            break
+    assert searched, "no seat searched its deck"
+    original = searched[0]
+    rebuilt = TablePeer.restore(
+        games.load("gammasphere"), original.options, original.table_id, original.seat,
+        original.keys, dict(original.mental.secret_log),
+        [t.envelope for t in original.record], original.decisions,
+    )  # fmt: skip
+    assert rebuilt.sent == original.sent
+    assert rebuilt.finished and rebuilt.outcome == original.outcome
