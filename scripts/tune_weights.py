@@ -13,10 +13,11 @@ fifth game is held out). Positions of one game are alike, so only every fourth
 one is kept. The evaluation's unit is then 1/scale of a log-odds step.
 
 What differs by game is one `Tuning` (TUNINGS): rpg-battle samples every decision
-after the draft, its features read from the complete state; Rise of the Guys plays
-the four shipped decks, every pairing from each seat in turn, samples every decision
-after the mulligans, and reads the features as the evaluation would on the seat to
-move's replica (an opponent's face-down Guy is a `hidden_guys`).
+after the draft, its features read from the complete state; the games of own decks
+(Rise of the Guys, Gammasphere: `OwnDecks`) play their shipped decks, every pairing
+from each seat in turn, sample every decision (after the mulligans), and read the
+features as the evaluation would on the seat to move's replica (an opponent's
+face-down Guy is a `hidden_guys`).
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ from pathlib import Path
 from ai.agents import make_agent
 from ai.evaluation import WEIGHTS_DIR
 from ai.evaluation import weighted as dot
+from ai.gammasphere_eval import GAMMA_FEATURES, GammaWeights, gamma_features
 from ai.guys_eval import GUYS_FEATURES, GuysWeights, guys_features
 from ai.match import DEFAULT_ROUND_CAP
 from ai.rpg_battle_eval import RPG_BATTLE_FEATURES, RpgBattleWeights, rpg_battle_features
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
+from p2pcards.decks import shipped_decks
 from p2pcards.engine import State
-from p2pcards.games.rise_of_the_guys import GAME as GUYS_GAME
 from p2pcards.games.rise_of_the_guys import GuysState
 from p2pcards.games.rpg_battle import RpgBattleState
 
@@ -272,54 +274,95 @@ def rpg_header(outcome: Outcome) -> list[str]:
     ]
 
 
-# Rise of the Guys: the shipped decks paired in turn, features of the replica of the seat to
-# move, no hyperparameter.
-
-GUYS_DECKS = tuple(sorted(GUYS_GAME.decks))
-GUYS_PAIRINGS = tuple(itertools.product(GUYS_DECKS, repeat=2))
-"""Every deck against every deck (mirrors too) from each seat; with every fifth game held out
-and 16 pairings, the held-out games cover them all alike."""
+# Games of own decks: the shipped decks paired in turn, features of the replica of the seat
+# to move, no hyperparameter; one description serves Rise of the Guys and Gammasphere.
 
 
-def guys_start(number: int) -> State:
-    """A Rise of the Guys game of the number's pairing of shipped decks."""
-    decks = list(GUYS_PAIRINGS[number % len(GUYS_PAIRINGS)])
-    return GUYS_GAME.new_initial_state(2, decks=decks, round_cap=DEFAULT_ROUND_CAP)
+@dataclass(frozen=True)
+class OwnDecks:
+    """What fitting a game of own decks needs besides the common part."""
+
+    game: str
+    title: str
+    module: str  # the evaluation's module, for the file's comment
+    features: Callable[[State, int], Sequence[float]]
+    weights: Callable[[Path], tuple[float, tuple[float, ...]]]  # a file's scale and weights
+    sampled: Callable[[State], bool]  # whether a decision is a position to learn from
+
+    @functools.cached_property
+    def pairings(self) -> tuple[tuple[str, str], ...]:
+        """Every shipped deck against every one (mirrors too) from each seat; with every
+        fifth game held out, the held-out games cover them all alike."""
+        decks = sorted(d.id for d in shipped_decks(type(games.load(self.game)).__module__))
+        return tuple(itertools.product(decks, repeat=2))
+
+    def start(self, number: int) -> State:
+        """A game of the number's pairing of shipped decks."""
+        decks = list(self.pairings[number % len(self.pairings)])
+        return games.load(self.game).new_initial_state(2, decks=decks, round_cap=DEFAULT_ROUND_CAP)
+
+    def difference(self, state: State, _: float) -> list[float]:
+        """Seat 0's features minus seat 1's, as the seat to move's replica sees them."""
+        seen = state.observation(state.current_player())
+        mine, theirs = self.features(seen, 0), self.features(seen, 1)
+        return [a - b for a, b in zip(mine, theirs, strict=True)]
+
+    def current(self, path: Path) -> tuple[float, list[float]]:
+        """The file's weights in log-odds (no hyperparameter)."""
+        scale, vector = self.weights(path)
+        return 0.0, [v * scale / SCALE for v in vector]
+
+    def header(self, outcome: Outcome) -> list[str]:
+        """The weights file's comment."""
+        replaced = outcome.current_loss
+        before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
+        return [
+            f"# Weights of the {self.title} evaluation ({self.module}), in log-odds of winning",
+            "# per unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
+            f"#     {outcome.command}",
+            f"# to {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}), each "
+            f"pairing of the {len(self.pairings) ** 0.5:.0f} shipped",
+            "# decks from each seat in turn, positions as the seat to move's replica sees them;",
+            f"# held-out log-loss {outcome.loss:.4f}{before}.",
+        ]
+
+    def tuning(self, names: tuple[str, ...], notes: dict[str, str]) -> Tuning:
+        """The game's Tuning."""
+        return Tuning(
+            features=names,
+            hyper="",
+            candidates=(0.0,),
+            start=self.start,
+            sampled=self.sampled,
+            difference=self.difference,
+            current=self.current,
+            settings=lambda _: {"scale": SCALE},
+            header=self.header,
+            notes=notes,
+        )
 
 
-def guys_sampled(state: State) -> bool:
-    """Every decision after the mulligans."""
-    assert isinstance(state, GuysState)
-    return state.phase() != "mulligan"
+def _guys_weights(path: Path) -> tuple[float, tuple[float, ...]]:
+    w = GuysWeights.load(path)
+    return w.scale, w.vector
 
 
-def guys_difference(state: State, _: float) -> list[float]:
-    """Seat 0's features minus seat 1's, as the seat to move's replica sees them."""
-    seen = state.observation(state.current_player())
-    assert isinstance(seen, GuysState)
-    mine, theirs = guys_features(seen, 0), guys_features(seen, 1)
-    return [a - b for a, b in zip(mine, theirs, strict=True)]
+def _gamma_weights(path: Path) -> tuple[float, tuple[float, ...]]:
+    w = GammaWeights.load(path)
+    return w.scale, w.vector
 
 
-def guys_current(path: Path) -> tuple[float, list[float]]:
-    """The file's weights in log-odds (no hyperparameter)."""
-    current = GuysWeights.load(path)
-    return 0.0, [v * current.scale / SCALE for v in current.vector]
-
-
-def guys_header(outcome: Outcome) -> list[str]:
-    """The Rise of the Guys file's comment."""
-    replaced = outcome.current_loss
-    before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
-    return [
-        "# Weights of the Rise of the Guys evaluation (ai/guys_eval.py), in log-odds of winning",
-        "# per unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
-        f"#     {outcome.command}",
-        f"# to {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}), each pairing "
-        "of the four shipped",
-        "# decks from each seat in turn, positions as the seat to move's replica sees them;",
-        f"# held-out log-loss {outcome.loss:.4f}{before}.",
-    ]
+GUYS = OwnDecks(
+    "rise-of-the-guys", "Rise of the Guys", "ai/guys_eval.py",
+    lambda st, seat: guys_features(st, seat),  # type: ignore[arg-type]
+    _guys_weights, lambda st: isinstance(st, GuysState) and st.phase() != "mulligan",
+)  # fmt: skip
+GAMMA = OwnDecks(
+    "gammasphere", "Gammasphere", "ai/gammasphere_eval.py",
+    lambda st, seat: gamma_features(st, seat),  # type: ignore[arg-type]
+    _gamma_weights, lambda st: True,
+)  # fmt: skip
+GUYS_PAIRINGS = GUYS.pairings
 
 
 TUNINGS = {
@@ -335,17 +378,9 @@ TUNINGS = {
         header=rpg_header,
         notes={},
     ),
-    "rise-of-the-guys": Tuning(
-        features=GUYS_FEATURES,
-        hyper="",
-        candidates=(0.0,),
-        start=guys_start,
-        sampled=guys_sampled,
-        difference=guys_difference,
-        current=guys_current,
-        settings=lambda _: {"scale": SCALE},
-        header=guys_header,
-        notes={
+    "rise-of-the-guys": GUYS.tuning(
+        GUYS_FEATURES,
+        {
             "life": "per point of life",
             "danger": "per point of life below 6, on top of `life`",
             "board_attack": "attack of face-up Guys",
@@ -355,6 +390,20 @@ TUNINGS = {
             "hand": "cards in hand",
             "deck": "cards left in the deck (running out loses)",
             "vest": "a Pin in the Vest",
+        },
+    ),
+    "gammasphere": GAMMA.tuning(
+        GAMMA_FEATURES,
+        {
+            "power": "per 1000 Power Level",
+            "danger": "per 1000 Power Level under 3000, on top of `power`",
+            "attack": "per 1000 attack of characters in Attack Mode",
+            "defense": "per 1000 defense of characters",
+            "buildings": "per 1000 defense of buildings",
+            "pylons": "per Pylon",
+            "gas": "per 1000 gas",
+            "hand": "per card in hand",
+            "deck": "per card left in the deck (running out loses)",
         },
     ),
 }
