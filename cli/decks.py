@@ -80,7 +80,8 @@ def validate(
         for problem in problems:
             out.print(f"  - {problem}")
     else:
-        legal = f"{file}: legal ({deck.size} cards, classes {', '.join(classes)})"
+        kinds = f", classes {', '.join(classes)}" if classes else ""
+        legal = f"{file}: legal ({deck.size} cards{kinds})"
         out.print(legal, soft_wrap=True)
     if problems:
         raise typer.Exit(2)
@@ -106,10 +107,12 @@ def list_decks(
         return
     from rich.table import Column, Table
 
-    table = Table("name", "archetype", "classes", "cards", "source")
+    classed = any(_classes(g, d) for d in decks)  # a game without classes shows none
+    table = Table("name", "archetype", *(("classes",) if classed else ()), "cards", "source")
     table.columns.insert(0, Column("--deck", no_wrap=True))
     for d in decks:
-        table.add_row(d.id, d.name, d.archetype, ", ".join(_classes(g, d)), str(d.size), d.source)
+        classes = (", ".join(_classes(g, d)),) if classed else ()
+        table.add_row(d.id, d.name, d.archetype, *classes, str(d.size), d.source)
     out.print(table)
 
 
