@@ -20,12 +20,13 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from p2pcards.carddb import MAX_BYTES, parse_toml
-from p2pcards.errors import CardDataError, P2PCardsError
+from p2pcards.errors import CardDataError, GameOptionError, P2PCardsError
 
 MAX_ENTRIES = 200
 MAX_COPIES = 99
@@ -264,3 +265,98 @@ def find_deck(package: str, name_or_path: str) -> DeckList:
         return load_deck(name_or_path)
     names = ", ".join(d.id for d in shipped_decks(package))
     raise DeckError(f"no shipped deck called {name_or_path!r} and no such file; shipped: {names}")
+
+
+DeckSpec = str | Mapping[str, int] | DeckList
+"""A seat's deck: a shipped deck's name, card counts by id, or a deck list read from a file."""
+
+
+class OwnDecksBase:
+    """What every game of own decks does alike, once: its shipped decks, a deck checked
+    against its rules, the copies its mental-poker points cover, and the options every
+    such game takes (`decks`, `round_cap`). A game mixes it in before `Game`."""
+
+    name: ClassVar[str]
+    deck_rules: ClassVar[DeckRules]
+    default_decks: ClassVar[tuple[str, ...]]
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The cards decks are built from."""
+        raise NotImplementedError
+
+    def deck_cards(self) -> Sequence[str]:
+        """The ids of the cards a deck may hold, in the set's order."""
+        raise NotImplementedError
+
+    @cached_property
+    def decks(self) -> dict[str, DeckList]:
+        """The shipped decks by file stem."""
+        return {deck.id: deck for deck in shipped_decks(type(self).__module__)}
+
+    def physical_cards(self) -> list[str]:
+        """A game of own decks has no shared deck: each table's decks make its cards."""
+        return []
+
+    def card_universe(self) -> list[str]:
+        """Every copy a legal deck may hold of every card (an unlimited card: a deck's worth)."""
+        rules = self.deck_rules
+        return [
+            card
+            for card in self.deck_cards()
+            for _ in range(rules.size if card in rules.unlimited else rules.max_copies)
+        ]
+
+    def deck(self, spec: DeckSpec) -> dict[str, int]:
+        """A seat's deck as card counts, checked against the deck rules; GameOptionError lists
+        every rule it breaks."""
+        if isinstance(spec, str):
+            found = self.decks.get(spec)
+            if found is None:
+                known = ", ".join(sorted(self.decks))
+                raise GameOptionError(f"no shipped deck called {spec!r}; shipped: {known}")
+            spec = found
+        deck = spec if isinstance(spec, DeckList) else DeckList.from_counts(self.name, spec)
+        problems = deck_problems(deck, self.deck_rules, self.catalogue)
+        if problems:
+            raise GameOptionError(f"deck {deck.name!r} is not legal: " + "; ".join(problems))
+        return deck.counts()
+
+    def table_options(
+        self, num_players: int, options: dict[str, Any], cap_unit: str
+    ) -> tuple[list[dict[str, int] | None], int | None]:
+        """The seats' decks as counts (None: another seat's, unknown here) and the cap, from
+        the options of `new_initial_state`; GameOptionError for anything else or wrong."""
+        decks: Sequence[DeckSpec | None] | None = options.pop("decks", None)
+        round_cap = options.pop("round_cap", None)
+        if options:
+            raise GameOptionError(f"unknown {self.name} options: {', '.join(sorted(options))}")
+        if round_cap is not None and (
+            not isinstance(round_cap, int) or isinstance(round_cap, bool) or round_cap < 1
+        ):
+            raise GameOptionError(
+                f"round_cap must be a positive number of {cap_unit}, not {round_cap!r}"
+            )
+        if decks is None:
+            decks = self.default_decks
+        if isinstance(decks, str | Mapping) or len(decks) != num_players:
+            raise GameOptionError(f"decks must give one deck per seat ({num_players})")
+        if all(d is None for d in decks):
+            raise GameOptionError("at least one deck must be known")
+        return [None if d is None else self.deck(d) for d in decks], round_cap
+
+
+def deck_rows(
+    card_index: Mapping[str, int], decks: Sequence[Mapping[str, int] | None]
+) -> list[list[int] | None]:
+    """Decks as copies by card kind (rows of the set's length; None stays None)."""
+    rows: list[list[int] | None] = []
+    for deck in decks:
+        if deck is None:
+            rows.append(None)
+            continue
+        row = [0] * len(card_index)
+        for card, n in deck.items():
+            row[card_index[card]] += n
+        rows.append(row)
+    return rows

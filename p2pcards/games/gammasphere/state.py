@@ -17,6 +17,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from p2pcards.decks import deck_rows
 from p2pcards.digest import Canonical
 from p2pcards.engine import CHANCE, TERMINAL, Action
 from p2pcards.errors import IllegalActionError
@@ -749,13 +750,4 @@ def new_state(
     rules: GammaRules, decks: Sequence[Mapping[str, int] | None], options: Options
 ) -> GammaState:
     """A table at the first deal: the two decks as card counts by id (None: not known here)."""
-    counts: list[list[int] | None] = []
-    for deck in decks:
-        if deck is None:
-            counts.append(None)
-            continue
-        row = [0] * len(rules.card_ids)
-        for card, n in deck.items():
-            row[rules.card_index[card]] += n
-        counts.append(row)
-    return GammaState(rules, options, counts)
+    return GammaState(rules, options, deck_rows(rules.card_index, decks))

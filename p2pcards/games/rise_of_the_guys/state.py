@@ -19,6 +19,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from p2pcards.decks import deck_rows
 from p2pcards.digest import Canonical
 from p2pcards.engine import CHANCE, TERMINAL, Action, Game
 from p2pcards.errors import IllegalActionError
@@ -877,13 +878,4 @@ def new_state(
 ) -> GuysState:
     """A table at the first deal: the two decks as card counts by id (None: not known here)."""
     del game
-    counts: list[list[int] | None] = []
-    for deck in decks:
-        if deck is None:
-            counts.append(None)
-            continue
-        row = [0] * len(rules.card_ids)
-        for card, n in deck.items():
-            row[rules.card_index[card]] += n
-        counts.append(row)
-    return GuysState(rules, options, counts)
+    return GuysState(rules, options, deck_rows(rules.card_index, decks))
