@@ -247,7 +247,7 @@ def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -
         told.append(f"{says(actor, 'search')} {seats.its(actor)} deck and {takes} {found}.")
     told.extend(_consequences(before, after, seats))
     if after.turn() > before.turn() and not after.is_terminal():
-        told.append(seats.turn(after.current_player(), f"turn {after.turn()}"))
+        told.append(seats.turn(after.turn_seat(), f"turn {after.turn()}"))
     if after.is_terminal() and not before.is_terminal():
         told.append(result(after, seats))
     return told

@@ -346,7 +346,7 @@ class GammaState(ZoneState):
 
     def _go_on(self) -> None:
         """Every queued ability has resolved: the turn goes on where it was."""
-        seat = self._seat_to_move()
+        seat = self.turn_seat()
         self._current = seat
         if self._then == "end":
             self._finish_turn(seat)
@@ -355,14 +355,14 @@ class GammaState(ZoneState):
         if self._phase == "deal":
             self._deal_next()
         elif self._phase == "draw":
-            self._income(self._seat_to_move())
+            self._income(self.turn_seat())
         else:  # a card an ability drew, discarded at random, or a random target
             if step.kind == "roll":
                 effects.rolled(self, value)
             effects.resolve(self)
 
-    def _seat_to_move(self) -> int:
-        """Whose turn it is: seat 0 on odd turns (seat 0 plays first: rules.md)."""
+    def turn_seat(self) -> int:
+        """Whose turn it is (public): seat 0 on odd turns (seat 0 plays first: rules.md)."""
         return (self._turn - 1) % 2
 
     def _end(self, winners: tuple[int, ...]) -> None:
