@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Told
+from cli.views import Drew, Told, piles_and_hand
 from cli.wording import Seats, count, sentence
 from p2pcards.engine import Action
 from p2pcards.games.gammasphere.actions import (
@@ -121,23 +121,15 @@ def board(state: GammaState, seats: Seats) -> RenderableType:
         cells = [_entity_cell(state, s) for s in state.field(seat)]
         field = Text("\n").join(cells) if cells else Text("·", style="dim")
         table.add_row(Text(seats.on_board(seat), style="bold"), field)
-    parts: list[RenderableType] = [table]
-    for seat in (top, bottom):
-        pylons = state.pylons(seat)
-        line = (
-            f"{sentence(seats.on_board(seat))}: Power Level {state.power(seat)}, "
-            f"gas {state.gas(seat)}, Pylons {state.jiggawatts(seat)} untapped of {len(pylons)}"
-            f", hand {state.hand_size(seat)}, deck {len(state.zone_slots(f'deck:{seat}'))}"
-            f", discard {len(state.zone_slots(f'discard:{seat}'))}"
+
+    def lead(seat: int) -> str:
+        return (
+            f"Power Level {state.power(seat)}, gas {state.gas(seat)}, "
+            f"Pylons {state.jiggawatts(seat)} untapped of {len(state.pylons(seat))}"
         )
-        parts.append(Text(line))
-    if you is not None:
-        hand = [c for c in state.hand(you) if c is not None]
-        parts.append(Text("your hand:", style="bold"))
-        parts.extend(Text(f"  {_card_line(state, c)}") for c in hand)
-        if not hand:
-            parts.append(Text("  (empty)"))
-    return Group(*parts)
+
+    below = piles_and_hand(state, seats, (top, bottom), lead, lambda c: _card_line(state, c))
+    return Group(table, *below)
 
 
 def prompt(state: GammaState, seats: Seats) -> str:

@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Told
+from cli.views import Drew, Told, piles_and_hand
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import CHANCE, Action
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -120,24 +120,17 @@ def board(state: GuysState, seats: Seats) -> RenderableType:
     for seat in (top, bottom):
         cells = [_guy_cell(state, state.lane_guy(seat, lane), you) for lane in range(LANES)]
         table.add_row(Text(seats.on_board(seat), style="bold"), *cells)
-    parts: list[RenderableType] = [table]
-    for seat in (top, bottom):
-        vest = state.vest(seat)
-        line = (
-            f"{sentence(seats.on_board(seat))}: life {state.life(seat)}, "
-            f"energy {state.energy(seat)}"
-            f", hand {state.hand_size(seat)}, deck {len(state.zone_slots(f'deck:{seat}'))}"
-            f", discard {len(state.zone_slots(f'discard:{seat}'))}"
-            f", Vest: {slot_name(state, vest) if vest >= 0 else 'empty'}"
-        )
-        parts.append(Text(line))
-    if you is not None:
-        hand = [c for c in state.hand(you) if c is not None]
-        parts.append(Text("your hand:", style="bold"))
-        parts.extend(Text(f"  {_card_line(state, c)}") for c in hand)
-        if not hand:
-            parts.append(Text("  (empty)"))
-    return Group(*parts)
+
+    def vest(seat: int) -> str:
+        slot = state.vest(seat)
+        return f", Vest: {slot_name(state, slot) if slot >= 0 else 'empty'}"
+
+    below = piles_and_hand(
+        state, seats, (top, bottom),
+        lambda seat: f"life {state.life(seat)}, energy {state.energy(seat)}",
+        lambda card: _card_line(state, card), vest,
+    )  # fmt: skip
+    return Group(table, *below)
 
 
 def prompt(state: GuysState, seats: Seats) -> str:

@@ -1,13 +1,16 @@
 """Which terminal view draws which game, and what every view provides."""
 
+from collections.abc import Callable
 from typing import Protocol, cast
 
 from rich.console import RenderableType
+from rich.text import Text
 
-from cli.wording import Seats
+from cli.wording import Seats, sentence
 from p2pcards import games
 from p2pcards.engine import Action, State
 from p2pcards.history import Event
+from p2pcards.zones import ZoneState
 
 
 class Drew:
@@ -42,6 +45,33 @@ class GameView(Protocol):
     def narrate(self, before: State, event: Event, after: State, seats: Seats) -> list[Told]: ...
     def result(self, state: State, seats: Seats) -> str: ...
     def is_reaction(self, state: State) -> bool: ...
+
+
+def piles_and_hand(
+    state: ZoneState,
+    seats: Seats,
+    order: tuple[int, int],
+    lead: Callable[[int], str],
+    card_line: Callable[[str], str],
+    tail: Callable[[int], str] = lambda seat: "",
+) -> list[RenderableType]:
+    """Below a board of own decks: each seat's line (`lead`: its resources; its hand, deck
+    and discard pile sizes; `tail`: what else), then the viewer's hand, a card a line."""
+    parts: list[RenderableType] = []
+    for seat in order:
+        piles = (
+            f", hand {state.hand_size(seat)}, deck {len(state.zone_slots(f'deck:{seat}'))}"
+            f", discard {len(state.zone_slots(f'discard:{seat}'))}"
+        )
+        line = f"{sentence(seats.on_board(seat))}: {lead(seat)}{piles}{tail(seat)}"
+        parts.append(Text(line))
+    if seats.you is not None:
+        hand = [c for c in state.hand(seats.you) if c is not None]
+        parts.append(Text("your hand:", style="bold"))
+        parts.extend(Text(f"  {card_line(c)}") for c in hand)
+        if not hand:
+            parts.append(Text("  (empty)"))
+    return parts
 
 
 def view_for(game_name: str) -> GameView:
