@@ -61,20 +61,20 @@ def test_no_seat_is_shown_a_card_of_the_other_hand(seed: int) -> None:
 
 def test_an_attack_is_told_with_what_it_destroyed_and_the_power_lost() -> None:
     t = Table(["saiyan-elite", "pylon"])
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     t.to_turn(3)
     before = t.state.clone()
     attack = Attack(elite, DIRECT)
-    assert view.describe_choice(t.state, attack) == "Attack the player with Saiyan Elite (1900)"
+    assert view.describe_choice(t.state, attack) == "Attack the player with Saiyan Elite (1550)"
     t.act(attack)
     told = view.narrate(before, Event(0, attack), t.state, Seats(0))
     assert told == [
         "Your Saiyan Elite attacks seat 1 directly.",
-        "Seat 1 loses 1900 Power Level (9000 → 7100).",
+        "Seat 1 loses 1550 Power Level (9000 → 7450).",
     ]
     board = text(view.board(t.state, Seats(0)))
-    assert "Saiyan Elite Lv 5 1900/1500" in board and "tapped" in board
+    assert "Saiyan Elite Lv 4 1550/1200" in board and "tapped" in board
 
 
 def test_an_activated_ability_reads_as_its_own_sentence_and_its_target_as_a_menu() -> None:

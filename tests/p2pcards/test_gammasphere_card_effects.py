@@ -66,20 +66,22 @@ def stats(t: Table, slot: int) -> tuple[int, int]:
 # --- Protoss ----------------------------------------------------------------------------
 
 
-def test_gas_probe_taps_for_100_gas_once_a_turn() -> None:
-    """Gas Probe: "Activated — tap: gain 100 Vespene Gas." (tapped entities untap at the start
-    of their controller's turn: choice 4)."""
-    t = Table(["gas-probe"])
+def test_gas_probe_taps_and_pays_400_gas_to_draw_a_card() -> None:
+    """Gas Probe: "Activated — tap, pay 400 Vespene Gas: draw 1 card." (tapped entities untap
+    at the start of their controller's turn: choice 4)."""
+    t = Table(["gas-probe"], more0=["zealot", "archon"])
     st = t.state
+    t.draws(0, "zealot")
     probe = t.play("gas-probe")
-    assert st.gas(0) == 3300 - 100
+    assert st.gas(0) == 3300 - 100 and st.hand_size(0) == 6
     activate(t, probe)
-    assert st.gas(0) == 3300 and st.tapped(probe)
+    assert st.gas(0) == 3200 - 400 and st.tapped(probe)
+    assert st.hand_size(0) == 7 and "zealot" in hand(t, 0)
     assert use(t, probe) not in st.legal_actions()  # tapped: not again this turn
     t.to_turn(3)
-    assert not st.tapped(probe) and st.gas(0) == 3300 + 300
-    activate(t, probe)
-    assert st.gas(0) == 3700
+    assert not st.tapped(probe)
+    st._gas[0] = 399
+    assert use(t, probe) not in st.legal_actions()  # the gas is a cost: it must be there
 
 
 def test_zealot_gets_300_attack_with_three_pylons() -> None:
@@ -126,19 +128,19 @@ def test_lofty_templar_weakens_every_enemy_character_until_end_of_turn() -> None
     t.pylons(4)
     templar = t.play("lofty-templar")
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     marine = t.play("space-marine")
     baby = t.play("saiyan-pod-baby")
     t.end()
     activate(t, templar)
     assert st.tapped(templar) and st.jiggawatts(0) == 4 - 2
-    assert stats(t, elite) == (1500, 1100)
+    assert stats(t, elite) == (1150, 800)
     assert stats(t, marine) == (400, 200)
     assert stats(t, baby) == (0, 0)  # 300/200: never below 0
     assert stats(t, templar) == (600, 1000)  # not its own side
     t.end()
-    assert stats(t, elite) == (1900, 1500) and stats(t, baby) == (300, 200)
+    assert stats(t, elite) == (1550, 1200) and stats(t, baby) == (300, 200)
 
 
 def test_shady_templar_cannot_be_attacked_beside_another_character() -> None:
@@ -146,7 +148,7 @@ def test_shady_templar_cannot_be_attacked_beside_another_character() -> None:
     attacked." Alone, it can be (the condition is on the company)."""
     t = Table(["saiyan-elite"], ["shady-templar", "saiyan-pod-baby"])
     st = t.state
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     t.end()
     t.pylons(2)
@@ -198,12 +200,12 @@ def test_executor_tassadude_destroys_an_enemy_and_weakens_them_when_destroyed() 
     assert st.characters(1) == [elite] and "space-marine" in st.zone_cards("discard:1")
     assert st.tapped(tassadude) and st.jiggawatts(0) == 0
     t.end()
-    assert stats(t, elite) == (1900, 1500)
+    assert stats(t, elite) == (1550, 1200)
     t.play("nuclear-launch-detected")  # Tassadude is the lone enemy character
     assert st.characters(0) == [] and "executor-tassadude" in st.zone_cards("discard:0")
-    assert stats(t, elite) == (1900, 1500 - 800)
+    assert stats(t, elite) == (1550, 1200 - 800)
     t.to_turn(6)
-    assert stats(t, elite) == (1900, 700)  # permanently
+    assert stats(t, elite) == (1550, 400)  # permanently
 
 
 # --- Zerg -------------------------------------------------------------------------------
@@ -216,11 +218,11 @@ def test_zerglet_fetches_another_zerglet_when_destroyed() -> None:
     st = t.state
     zerglet = t.play("zerglet")
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     before = deck_size(t, 0)
-    t.attack(elite, zerglet)  # 1900 against 400 in Attack Mode
-    assert "zerglet" in st.zone_cards("discard:0") and st.power(0) == 9000 - 1500
+    t.attack(elite, zerglet)  # 1550 against 400 in Attack Mode
+    assert "zerglet" in st.zone_cards("discard:0") and st.power(0) == 9000 - 1150
     ask = st.ask()
     assert ask is not None and ask.kind == "search" and ask.seat == 0
     assert st.legal_actions() == [Take("zerglet")]
@@ -369,14 +371,16 @@ def test_saiyan_elite_raises_its_level_for_300_gas() -> None:
     (levels change permanently; +350 attack, +300 defense a level)."""
     t = Table(["saiyan-elite"])
     st = t.state
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
-    assert st.gas(0) == 2700
+    assert st.gas(0) == 3300 - 200 - 500 and st.level(elite) == 4
     activate(t, elite)
-    assert st.gas(0) == 2400 and st.level(elite) == 6 and stats(t, elite) == (2250, 1800)
+    assert st.gas(0) == 2300 and st.level(elite) == 5 and stats(t, elite) == (1900, 1500)
     assert use(t, elite) not in st.legal_actions()  # once a turn
     t.to_turn(3)
-    assert st.level(elite) == 6
+    assert st.level(elite) == 5
+    activate(t, elite)
+    t.to_turn(5)
     activate(t, elite)
     assert st.level(elite) == 7 and stats(t, elite) == (2600, 2100)  # the rulebook's 2600
 
@@ -464,9 +468,9 @@ def test_doc_brownout_fetches_a_flux_capacitor_and_bounces_a_character() -> None
     t.act(Take("flux-capacitor"))
     assert "flux-capacitor" in hand(t, 0)
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
-    activate(t, elite)  # level 6
+    activate(t, elite)  # level 5
     size = st.hand_size(1)
     t.end()
     t.act(use(t, doc))
@@ -478,7 +482,7 @@ def test_doc_brownout_fetches_a_flux_capacitor_and_bounces_a_character() -> None
     assert st.tapped(doc) and st.jiggawatts(0) == 4 - 3
     t.end()
     again = t.play("saiyan-elite")
-    assert st.level(again) == 5  # it comes back as printed
+    assert st.level(again) == 4  # it comes back as printed
 
 
 def test_marty_mcflyer_draws_a_card_when_played() -> None:
@@ -565,15 +569,15 @@ def test_photon_cannon_shrinks_an_enemy_attack_by_500_this_turn() -> None:
     t.pylons(2)
     cannon = t.play("photon-cannon")
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     t.end()
     activate(t, cannon)
-    assert stats(t, elite) == (1400, 1500)
+    assert stats(t, elite) == (1050, 1200)
     assert st.tapped(cannon) and st.jiggawatts(0) == 1
     assert use(t, cannon) not in st.legal_actions()
     t.end()
-    assert stats(t, elite) == (1900, 1500)
+    assert stats(t, elite) == (1550, 1200)
 
 
 def test_spawning_pool_fetches_a_zerg_character_for_200_gas() -> None:
@@ -629,7 +633,7 @@ def test_hyperbolic_time_closet_raises_a_characters_level_for_300_gas_and_a_jigg
     ask = st.ask()
     assert ask is not None and ask.kind == "target" and set(ask.options) == {elite, baby}
     t.act(Target(elite))
-    assert st.level(elite) == 6 and stats(t, elite) == (2250, 1800)
+    assert st.level(elite) == 5 and stats(t, elite) == (1900, 1500)
     assert st.gas(0) == gas - 300 and st.jiggawatts(0) == jw - 1
     assert not st.tapped(closet) and use(t, closet) not in st.legal_actions()
 
@@ -739,15 +743,15 @@ def test_flux_capacitor_untaps_its_holder_for_two_jiggawatts() -> None:
     t.pylons(4)
     elite = t.play("saiyan-elite")
     flux = t.play("flux-capacitor", host=elite)
-    assert stats(t, elite) == (1900, 1700)
+    assert stats(t, elite) == (1550, 1400)
     t.to_turn(3)
     t.attack(elite, DIRECT)
-    assert st.power(1) == 9000 - 1900 and st.tapped(elite) and attacks(t) == set()
+    assert st.power(1) == 9000 - 1550 and st.tapped(elite) and attacks(t) == set()
     activate(t, flux)
     assert not st.tapped(elite) and st.jiggawatts(0) == 4 - 2
     assert use(t, flux) not in st.legal_actions()  # once a turn
     t.attack(elite, DIRECT)
-    assert st.power(1) == 9000 - 2 * 1900
+    assert st.power(1) == 9000 - 2 * 1550
 
 
 def test_banhammer_taps_its_holder_to_bounce_an_enemy_character() -> None:
@@ -760,7 +764,7 @@ def test_banhammer_taps_its_holder_to_bounce_an_enemy_character() -> None:
     hammer = t.play("banhammer", host=marine)
     assert stats(t, marine) == (1300, 600)
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     size = st.hand_size(1)
     t.end()
@@ -774,18 +778,19 @@ def test_banhammer_taps_its_holder_to_bounce_an_enemy_character() -> None:
 # --- Events -----------------------------------------------------------------------------
 
 
-def test_you_must_construct_additional_pylons_fetches_a_pylon_and_100_gas() -> None:
+def test_you_must_construct_additional_pylons_fetches_a_pylon_and_draws() -> None:
     """You Must Construct Additional Pylons: "Search your deck for a Pylon, put it in your
-    hand, then shuffle. Gain 100 Vespene Gas."."""
-    t = Table(["you-must-construct-additional-pylons", "zealot"])
+    hand, then shuffle. Draw 1 card." (the draw comes after the shuffle)."""
+    t = Table(["you-must-construct-additional-pylons", "zealot"], more0=["archon"])
     st = t.state
+    t.draws(0, "archon")
     t.play("you-must-construct-additional-pylons")
     ask = st.ask()
     assert ask is not None and ask.kind == "search" and ask.seat == 0
     assert st.legal_actions() == [Take("pylon")]
     t.act(Take("pylon"))
-    assert st.hand_size(0) == 7 and deck_size(t, 0) == 32
-    assert st.gas(0) == 3300 + 100
+    assert st.hand_size(0) == 8 and deck_size(t, 0) == 31
+    assert "archon" in hand(t, 0) and st.gas(0) == 3300
     assert st.zone_cards("discard:0") == ["you-must-construct-additional-pylons"]
 
 
@@ -828,14 +833,14 @@ def test_ki_blast_shrinks_an_enemy_character_by_600_this_turn() -> None:
     t.pylons(1)
     baby = t.play("saiyan-pod-baby")
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     t.end()
     t.play("ki-blast")  # the Elite is the lone enemy character
-    assert stats(t, elite) == (1300, 900) and stats(t, baby) == (300, 200)
+    assert stats(t, elite) == (950, 600) and stats(t, baby) == (300, 200)
     assert st.zone_cards("discard:0") == ["ki-blast"]
     t.end()
-    assert stats(t, elite) == (1900, 1500)
+    assert stats(t, elite) == (1550, 1200)
 
 
 def test_senzoo_bean_gives_back_1500_power_level() -> None:
@@ -862,13 +867,13 @@ def test_its_over_9000_raises_a_level_by_2_and_gives_900_attack_this_turn() -> N
     attack until end of turn." (the level stays; the +900 ends with the turn)."""
     t = Table(["its-over-9000", "saiyan-elite"])
     st = t.state
-    t.pylons(3)
+    t.pylons(4)
     elite = t.play("saiyan-elite")
     t.play("its-over-9000")  # the Elite is the lone character
-    assert st.level(elite) == 7 and stats(t, elite) == (2600 + 900, 2100)
+    assert st.level(elite) == 6 and stats(t, elite) == (2250 + 900, 1800)
     assert st.jiggawatts(0) == 0
     t.end()
-    assert st.level(elite) == 7 and stats(t, elite) == (2600, 2100)
+    assert st.level(elite) == 6 and stats(t, elite) == (2250, 1800)
 
 
 def test_time_paradox_returns_a_character_to_its_owners_hand() -> None:
@@ -879,7 +884,7 @@ def test_time_paradox_returns_a_character_to_its_owners_hand() -> None:
     st = t.state
     t.pylons(2)
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     t.play("gauss-rifle", host=elite)
     size = st.hand_size(1)
@@ -908,7 +913,7 @@ def test_nuclear_launch_detected_destroys_an_enemy_character() -> None:
     t.pylons(3)
     mine = t.play("saiyan-pod-baby")
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     theirs = t.play("saiyan-pod-baby")
     t.end()

@@ -27,18 +27,18 @@ def test_each_player_starts_with_gas_power_and_seven_cards() -> None:
 
 def test_the_level_example_of_the_rulebook() -> None:
     """Line 15: Lv 5, attack 2000, attack mod 300: 2600 at Lv 7, 1400 at Lv 3. Saiyan Elite is
-    Lv 5, attack 1900, mod 350: 2600 at Lv 7, 1200 at Lv 3 (the same formula)."""
+    Lv 4, attack 1550, mod 350: 2600 at Lv 7, 1200 at Lv 3 (the same formula)."""
     elite = DB.by_id["saiyan-elite"]
     t = Table(["saiyan-elite", "pylon"])
-    t.pylons(1)
+    t.pylons(2)
     slot = t.play("saiyan-elite")
     st = t.state
-    assert (st.level(slot), st.attack(slot), st.defense(slot)) == (5, 1900, 1500)
-    st._change_level(slot, +2)  # level changes come from effects (choice 17)
-    assert st.attack(slot) == elite.attack + 2 * elite.attack_mod == 2600
-    assert st.defense(slot) == elite.defense + 2 * elite.defense_mod
+    assert (st.level(slot), st.attack(slot), st.defense(slot)) == (4, 1550, 1200)
+    st._change_level(slot, +3)  # level changes come from effects (choice 17)
+    assert st.attack(slot) == elite.attack + 3 * elite.attack_mod == 2600
+    assert st.defense(slot) == elite.defense + 3 * elite.defense_mod
     st._change_level(slot, -4)
-    assert (st.level(slot), st.attack(slot)) == (3, 1900 - 2 * 350)
+    assert (st.level(slot), st.attack(slot)) == (3, 1550 - 350) == (3, 1200)
     st._change_level(slot, -9)
     assert st.level(slot) == 1  # never below 1 (line 14)
     st._change_level(slot, +20)
@@ -104,7 +104,7 @@ def _duel(mine: str, theirs: str, *, their_mode: bool) -> Table:
 
 def test_against_defense_mode_a_weaker_defender_is_destroyed_without_damage() -> None:
     """Line 37: defense less than attack: the defender is destroyed (choice 11: no damage)."""
-    t = _duel("saiyan-elite", "space-marine", their_mode=True)  # 1900 against 600
+    t = _duel("saiyan-elite", "space-marine", their_mode=True)  # 1550 against 600
     st = t.state
     (marine,) = st.characters(1)
     t.attack(st.characters(0)[0], marine)
@@ -126,7 +126,7 @@ def test_against_defense_mode_a_stronger_defender_costs_the_attacker_the_differe
 def test_against_attack_mode_the_weaker_falls_and_its_player_loses_the_difference() -> None:
     """Line 39: the defender's attack less than yours: it is destroyed (choice 11: its player
     loses the difference); greater: yours is destroyed and you lose the difference."""
-    t = _duel("saiyan-elite", "zealot", their_mode=False)  # 1900 against 1200 (+300: Pylons)
+    t = _duel("saiyan-elite", "zealot", their_mode=False)  # 1550 against 1200 (+300: Pylons)
     st = t.state
     mine, theirs = st.characters(0)[0], st.characters(1)[0]
     gap = st.attack(mine) - st.attack(theirs)
@@ -166,8 +166,8 @@ def test_only_an_untapped_character_in_attack_mode_attacks_once_a_turn() -> None
     t.to_turn(5)
     t.act(Switch(elite))
     assert st.mode(elite) == ATTACK_MODE
-    t.attack(elite, st.buildings(1)[0])  # 1900 against the Bunker's 2500
-    assert st.power(0) == 9000 - 600 and st.tapped(elite)
+    t.attack(elite, st.buildings(1)[0])  # 1550 against the Bunker's 2500
+    assert st.power(0) == 9000 - 950 and st.tapped(elite)
     assert Switch(elite) not in st.legal_actions()  # line 29: a tapped one cannot switch
     assert not any(isinstance(a, Attack) for a in st.legal_actions())
 
@@ -179,7 +179,7 @@ def test_a_building_is_attacked_only_when_its_side_has_no_character_then_the_pla
     t.play("bunker")
     t.play("saiyan-pod-baby", defense=True)
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     st = t.state
     targets = {a.target for a in st.legal_actions() if isinstance(a, Attack)}
@@ -189,18 +189,18 @@ def test_a_building_is_attacked_only_when_its_side_has_no_character_then_the_pla
     targets = {a.target for a in st.legal_actions() if isinstance(a, Attack)}
     assert targets == set(st.buildings(1))
     bunker = st.buildings(1)[0]
-    t.attack(elite, bunker)  # 1900 against 2500: seat 0 loses 600, the Bunker stands
-    assert st.power(0) == 9000 - 600 and st.buildings(1) == [bunker]
+    t.attack(elite, bunker)  # 1550 against 2500: seat 0 loses 950, the Bunker stands
+    assert st.power(0) == 9000 - 950 and st.buildings(1) == [bunker]
 
 
 def test_a_direct_attack_takes_the_attackers_attack() -> None:
     """Choice 13: no character and no building: the player loses the attacker's attack."""
     t = Table(["saiyan-elite", "pylon"])
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     t.to_turn(3)
     t.attack(elite, DIRECT)
-    assert t.state.power(1) == 9000 - 1900
+    assert t.state.power(1) == 9000 - 1550
 
 
 def test_a_weapon_adds_its_bonus_and_is_destroyed_with_its_holder() -> None:
@@ -213,11 +213,11 @@ def test_a_weapon_adds_its_bonus_and_is_destroyed_with_its_holder() -> None:
     assert (st.attack(marine), st.defense(marine)) == (800 + 300, 600 + 100)
     assert not any(a.card == "neosteel-plating" for a in st.legal_actions() if isinstance(a, Play))
     t.end()
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
     t.end()
     t.end()
-    t.attack(elite, marine)  # 1900 against 1100 in Attack Mode
+    t.attack(elite, marine)  # 1550 against 1100 in Attack Mode
     assert st.zone_cards("gear:0") == [] and "gauss-rifle" in st.zone_cards("discard:0")
     assert st.weapon_of(marine) == -1
 
@@ -267,9 +267,9 @@ def test_a_player_who_must_draw_from_an_empty_deck_loses() -> None:
 def test_a_power_level_at_zero_ends_the_game() -> None:
     """Line 24: at zero you lose."""
     t = Table(["saiyan-elite", "pylon"])
-    t.pylons(1)
+    t.pylons(2)
     elite = t.play("saiyan-elite")
-    t.state._power[1] = 1900
+    t.state._power[1] = 1550
     t.to_turn(3)
     t.attack(elite, DIRECT)
     assert t.state.is_terminal() and t.state.winners() == (0,)
