@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from p2pcards.engine import State
-from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState
+from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, Stats
 
 GAMMA_FEATURES = (
     "power", "danger", "attack", "defense", "buildings", "pylons", "gas", "hand", "deck",
@@ -33,14 +33,19 @@ class GammaWeights:
         return cls(tuple(values[name] for name in GAMMA_FEATURES), values["scale"])
 
 
-def gamma_features(state: GammaState, seat: int) -> tuple[float, ...]:
-    """One seat's features (GAMMA_FEATURES), in thousands where they are Power-Level-like."""
+def gamma_features(
+    state: GammaState, seat: int, stats: dict[int, Stats] | None = None
+) -> tuple[float, ...]:
+    """One seat's features (GAMMA_FEATURES), in thousands where they are Power-Level-like;
+    `stats`: `state.field_stats()`, if the caller has it."""
+    if stats is None:
+        stats = state.field_stats()
     attack = defense = 0.0
     for slot in state.characters(seat):
-        defense += state.defense(slot)
+        defense += stats[slot].defense
         if state.mode(slot) == ATTACK_MODE:
-            attack += state.attack(slot)
-    walls = sum(state.defense(s) for s in state.buildings(seat))
+            attack += stats[slot].attack
+    walls = sum(stats[s].defense for s in state.buildings(seat))
     power = state.power(seat)
     return (
         power / 1000,
@@ -67,7 +72,8 @@ class GammaEvaluation:
         if state.is_terminal():
             return [terminal_value(state, s) for s in range(2)]
         vector = self.weights.vector
-        scores = [weighted(vector, gamma_features(state, s)) for s in range(2)]
+        stats = state.field_stats()
+        scores = [weighted(vector, gamma_features(state, s, stats)) for s in range(2)]
         return relative(scores, self.weights.scale)
 
 

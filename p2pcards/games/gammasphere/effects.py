@@ -10,7 +10,7 @@ discard a chance step, and a search a decision of the searching seat (`Take`). S
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from p2pcards.abilities import Ability, Condition, Effect, Selector
@@ -157,6 +157,15 @@ def select(st: GammaState, source: int, seat: int, sel: Selector) -> list[int]:
     return out
 
 
+def reaches(st: GammaState, source: int, seat: int, sel: Selector, slot: int) -> bool:
+    """Whether a selector finds `slot`; "this" and "holder" without building the list."""
+    if sel.ref == "this":
+        return slot == source
+    if sel.ref == "holder":
+        return st._holder[source] == slot
+    return slot in select(st, source, seat, sel)
+
+
 def holds(
     st: GammaState, source: int, seat: int, cond: Condition | None, *, static: bool = False
 ) -> bool:
@@ -193,25 +202,60 @@ class Bonus(NamedTuple):
     defense: int = 0
     keywords: int = 0
 
+    def plus(self, e: Effect) -> Bonus:
+        """This bonus with one more static effect's."""
+        if e.do == "modify":
+            return Bonus(
+                self.attack + (e.attack or 0), self.defense + (e.defense or 0), self.keywords
+            )
+        if e.do == "grant" and e.keyword is not None:
+            return self._replace(keywords=self.keywords | KEYWORD_BITS[e.keyword])
+        return self
+
+
+NO_BONUS = Bonus()
+
 
 def static_bonus(st: GammaState, slot: int) -> Bonus:
     """The sum of every static ability in play that reaches `slot` now."""
-    attack = defense = keywords = 0
+    bonus = NO_BONUS
+    for _, e in _static_effects(st, slot):
+        bonus = bonus.plus(e)
+    return bonus
+
+
+def static_bonuses(st: GammaState) -> dict[int, Bonus]:
+    """Every card's `static_bonus` (cards no static ability reaches left out), read in one
+    pass over the static abilities in play rather than one pass per card."""
+    bonuses: dict[int, Bonus] = {}
+    for slot, e in _static_effects(st, None):
+        bonuses[slot] = bonuses.get(slot, NO_BONUS).plus(e)
+    return bonuses
+
+
+def _static_effects(st: GammaState, only: int | None) -> Iterator[tuple[int, Effect]]:
+    """(a card reached, the effect reaching it) for every static effect in play whose
+    ability's condition holds; with `only`, just those reaching that card."""
     statics = st.rules.statics
     for seat in (0, 1):
         for source in st.in_play(seat):
             for ab in statics[st._ident[source]]:
-                if not holds(st, source, seat, ab.condition, static=True):
-                    continue
-                for e in ab.effects:
-                    if e.target is None or slot not in select(st, source, seat, e.target):
-                        continue
-                    if e.do == "modify":
-                        attack += e.attack or 0
-                        defense += e.defense or 0
-                    elif e.do == "grant" and e.keyword is not None:
-                        keywords |= KEYWORD_BITS[e.keyword]
-    return Bonus(attack, defense, keywords)
+                # Whom an effect reaches is cheaper to read than the condition (a count of
+                # Pylons, say), and most reads of one card's stats find nothing reaching it.
+                reached = [
+                    (slot, e)
+                    for e in ab.effects
+                    if e.target is not None
+                    for slot in (
+                        select(st, source, seat, e.target)
+                        if only is None
+                        else [only]
+                        if reaches(st, source, seat, e.target, only)
+                        else []
+                    )
+                ]
+                if reached and holds(st, source, seat, ab.condition, static=True):
+                    yield from reached
 
 
 # ---------------------------------------------------------------- resolving

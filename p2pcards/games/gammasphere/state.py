@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from p2pcards.decks import deck_rows
 from p2pcards.digest import Canonical
@@ -81,6 +81,17 @@ LAYOUT = tuple(
         Zone(f"discard:{seat}", seat, "everyone"),
     )
 )
+
+
+class Stats(NamedTuple):
+    """An entity's attack and defense."""
+
+    attack: int
+    defense: int
+
+    def plus(self, bonus: effects.Bonus) -> Stats:
+        """With the static abilities' bonus, never below 0."""
+        return Stats(max(0, self.attack + bonus.attack), max(0, self.defense + bonus.defense))
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,26 +263,40 @@ class GammaState(ZoneState):
     def attack(self, slot: int, *, statics: bool = True) -> int:
         """A character's attack: printed, moved by its level (line 15), plus its weapon's
         bonus, its modifiers and the static abilities in play; never below 0."""
-        card = self.card(slot)
-        value = card.attack + card.attack_mod * (self._level[slot] - card.level)
-        value += self._atk_p[slot] + self._atk_t[slot]
-        weapon = self._weapon[slot]
-        if weapon >= 0:
-            value += self.card(weapon).attack
+        value = self._unmodified(slot).attack
         if statics:
             value += effects.static_bonus(self, slot).attack
         return max(0, value)
 
     def defense(self, slot: int) -> int:
         """A character's or building's defense, as `attack` (line 16)."""
+        return max(0, self._unmodified(slot).defense + effects.static_bonus(self, slot).defense)
+
+    def stats(self, slot: int) -> Stats:
+        """Attack and defense at once: the static abilities read once, not twice."""
+        return self._unmodified(slot).plus(effects.static_bonus(self, slot))
+
+    def field_stats(self) -> dict[int, Stats]:
+        """`stats` of every character and building on the field, the static abilities read
+        once for them all (what an evaluation reads at every leaf of a search)."""
+        bonuses = effects.static_bonuses(self)
+        return {
+            slot: self._unmodified(slot).plus(bonuses.get(slot, effects.NO_BONUS))
+            for seat in (0, 1)
+            for slot in self._zones[zone_of(seat, FIELD)]
+        }
+
+    def _unmodified(self, slot: int) -> Stats:
+        """Attack and defense before static abilities (and before the floor at 0)."""
         card = self.card(slot)
-        value = card.defense + card.defense_mod * (self._level[slot] - card.level)
-        value += self._def_p[slot] + self._def_t[slot]
+        levels = self._level[slot] - card.level
+        attack = card.attack + card.attack_mod * levels + self._atk_p[slot] + self._atk_t[slot]
+        defense = card.defense + card.defense_mod * levels + self._def_p[slot] + self._def_t[slot]
         weapon = self._weapon[slot]
         if weapon >= 0:
-            value += self.card(weapon).defense
-        value += effects.static_bonus(self, slot).defense
-        return max(0, value)
+            gear = self.card(weapon)
+            attack, defense = attack + gear.attack, defense + gear.defense
+        return Stats(attack, defense)
 
     def has(self, slot: int, keyword: int) -> bool:
         """Whether a card in play has a keyword (granted, or by a static ability)."""
