@@ -32,7 +32,7 @@ LaneRule = Literal["this", "opposing", "other", "adjacent", "any"]
 CardType = Literal["guy", "prank", "pin"]
 Face = Literal["up", "down", "any"]
 PickMode = Literal["choose", "random", "all"]
-Ref = Literal["this", "pinned", "holder", "you", "opponent", "trigger"]
+Ref = Literal["this", "pinned", "holder", "you", "opponent", "trigger", "same"]
 Duration = Literal["turn", "permanent"]
 Who = Literal["you", "opponent"]
 How = Literal["random", "choose"]
@@ -247,7 +247,7 @@ def parse_condition(value: object, where: str, limit: int = MAX_AMOUNT) -> Condi
         opposed=None if "opposed" not in data else _bool(data["opposed"], where, "opposed"),
         count=None
         if "count" not in data
-        else parse_selector(data["count"], f"{where}: count", limit=limit),
+        else _not_same(parse_selector(data["count"], f"{where}: count", limit=limit), where),
         at_least=number("at_least"),
         at_most=number("at_most"),
         life_at_most=number("life_at_most"),
@@ -413,6 +413,12 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
     parsed = tuple(parse_effect(e, f"{where}: effect {i}", words) for i, e in enumerate(effects, 1))
     if trigger == "static" and any(e.do not in ("modify", "grant") for e in parsed):
         raise CardDataError(f"{where}: a static ability may only modify or grant")
+    for i, e in enumerate(parsed):
+        if _is_same(e.target) and (trigger == "static" or i == 0 or parsed[i - 1].target is None):
+            raise CardDataError(
+                f'{where}: effect {i + 1}: target "same" needs an earlier effect with a target '
+                "in the same ability, and no static ability has one"
+            )
     if "by" in data and trigger not in ("card_played", "token_made"):
         raise CardDataError(f"{where}: field 'by' is for card_played and token_made")
     if "filter" in data and trigger != "card_played":
@@ -427,7 +433,7 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
         by=None if "by" not in data else _choice(data["by"], By, where, "by"),
         filter=None
         if "filter" not in data
-        else parse_selector(data["filter"], f"{where}: filter", filter_only=True),
+        else _not_same(parse_selector(data["filter"], f"{where}: filter", filter_only=True), where),
         amount=None if "amount" not in data else _int(data["amount"], where, "amount", 1, 99),
         condition=None
         if "condition" not in data
@@ -436,6 +442,27 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
         if "cost" not in data
         else parse_cost(data["cost"], f"{where}: cost", words.max_amount),
     )
+
+
+def _is_same(sel: Selector | None) -> bool:
+    return sel is not None and sel.ref == "same"
+
+
+def _not_same(sel: Selector, where: str) -> Selector:
+    if _is_same(sel):
+        raise CardDataError(
+            f'{where}: "same" names an effect\'s targets; a count or filter has none'
+        )
+    return sel
+
+
+def carried_targets(ab: Ability, effect: int, previous: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The targets effect number `effect` of `ab` starts with: the previous effect's when it
+    targets "same" (the card's "it"), so that one choice serves both; None when it finds
+    its own."""
+    if effect < len(ab.effects) and _is_same(ab.effects[effect].target):
+        return previous
+    return None
 
 
 def parse_abilities(value: object, where: str, words: Vocabulary) -> tuple[Ability, ...]:

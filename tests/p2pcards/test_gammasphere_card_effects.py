@@ -863,14 +863,21 @@ def test_senzoo_bean_gives_back_1500_power_level() -> None:
 
 
 def test_its_over_9000_raises_a_level_by_2_and_gives_900_attack_this_turn() -> None:
-    """It's Over 9000!: "Raise target character's level by 2. Target character gets +900
-    attack until end of turn." (the level stays; the +900 ends with the turn)."""
-    t = Table(["its-over-9000", "saiyan-elite"])
+    """It's Over 9000!: "Raise target character's level by 2. It gets +900 attack until end
+    of turn." One target, chosen once, takes both (docs/abilities.md: "same"); the level
+    stays, the +900 ends with the turn."""
+    t = Table(["its-over-9000", "saiyan-elite", "saiyan-pod-baby"])
     st = t.state
     t.pylons(4)
     elite = t.play("saiyan-elite")
-    t.play("its-over-9000")  # the Elite is the lone character
+    baby = t.play("saiyan-pod-baby")
+    t.play("its-over-9000")
+    ask = st.ask()
+    assert ask is not None and ask.kind == "target" and set(ask.options) == {elite, baby}
+    t.act(Target(elite))
+    assert st.ask() is None and st.zone_cards("discard:0") == ["its-over-9000"]
     assert st.level(elite) == 6 and stats(t, elite) == (2250 + 900, 1800)
+    assert st.level(baby) == 1 and stats(t, baby) == (300, 200)
     assert st.jiggawatts(0) == 0
     t.end()
     assert st.level(elite) == 6 and stats(t, elite) == (2250, 1800)

@@ -62,6 +62,55 @@ BROKEN = [
     ({"source": "rulebook"}, "field 'source' must be ours"),
     ({"colour": "red"}, "unknown field 'colour'"),
     ({"type": "event", "unique": True}, "field 'unique'"),
+    # "same" is the previous effect's target: a first effect, a static or a count has none
+    (
+        {
+            "ability": [
+                {"trigger": "played", "effects": [{"do": "level", "amount": 1, "target": "same"}]}
+            ]
+        },
+        'target "same" needs an earlier effect with a target',
+    ),
+    (
+        {
+            "ability": [
+                {
+                    "trigger": "played",
+                    "effects": [
+                        {"do": "draw", "amount": 1},
+                        {"do": "level", "amount": 1, "target": "same"},
+                    ],
+                }
+            ]
+        },
+        'target "same" needs an earlier effect with a target',
+    ),
+    (
+        {
+            "ability": [
+                {
+                    "trigger": "static",
+                    "effects": [
+                        {"do": "modify", "attack": 1, "target": "this"},
+                        {"do": "modify", "attack": 1, "target": "same"},
+                    ],
+                }
+            ]
+        },
+        'target "same" needs an earlier effect with a target',
+    ),
+    (
+        {
+            "ability": [
+                {
+                    "trigger": "played",
+                    "condition": {"count": "same", "at_least": 1},
+                    "effects": [{"do": "draw", "amount": 1}],
+                }
+            ]
+        },
+        '"same" names an effect\'s targets',
+    ),
 ]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from p2pcards.abilities import Ability, Condition, Effect, Selector
+from p2pcards.abilities import Ability, Condition, Effect, Selector, carried_targets
 from p2pcards.engine import Action
 from p2pcards.errors import IllegalActionError
 from p2pcards.games.gammasphere.actions import Activate, Discard, Take, Target
@@ -277,11 +277,19 @@ def resolve(st: GammaState) -> None:
             continue
         if not _step(st, f, ab.effects[f.effect]):
             return
-        st._frames[0] = f._replace(effect=f.effect + 1, targets=(), chosen=False, stage=0)
+        st._frames[0] = _next_effect(ab, f)
         if st._check_power():
             return
     if not st.is_terminal() and st._ask is None and st._chance is None:
         st._go_on()
+
+
+def _next_effect(ab: Ability, f: Frame) -> Frame:
+    """The frame at the ability's next effect: targets chosen afresh, or carried ("same")."""
+    carried = carried_targets(ab, f.effect + 1, f.targets)
+    return f._replace(
+        effect=f.effect + 1, targets=carried or (), chosen=carried is not None, stage=0
+    )
 
 
 def _targets(st: GammaState, f: Frame, e: Effect) -> tuple[int, ...] | None:

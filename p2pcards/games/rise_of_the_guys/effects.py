@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from p2pcards.abilities import Ability, Condition, Effect, Selector
+from p2pcards.abilities import Ability, Condition, Effect, Selector, carried_targets
 from p2pcards.engine import Action
 from p2pcards.errors import IllegalActionError
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -437,7 +437,10 @@ def step(st: GuysState) -> None:
             return
         f = st._frames[0] = picked
     if _apply(st, f, e):
-        st._frames[0] = f._replace(effect=f.effect + 1, targets=(), picked=False, stage=0)
+        carried = carried_targets(a, f.effect + 1, f.targets)
+        st._frames[0] = f._replace(
+            effect=f.effect + 1, targets=carried or (), picked=carried is not None, stage=0
+        )
 
 
 def _ask(st: GuysState, ask: Ask) -> None:
