@@ -10,11 +10,14 @@ together leave no card of the set without an expected outcome.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
+import pytest
 from guys_helpers import DB, Table
 
+from p2pcards.abilities import Selector
 from p2pcards.games.rise_of_the_guys.actions import (
     PASS,
     Discard,
@@ -752,3 +755,31 @@ def test_every_card_of_the_set_has_an_expected_outcome() -> None:
         elif not re.search(rf"\btest_{card.id.replace('-', '_')}_", named_here):
             missing.append(card.id)
     assert missing == []
+
+
+# --- The vocabulary ---------------------------------------------------------------------
+
+
+def test_a_same_target_takes_the_previous_effects_choice_without_asking_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/abilities.md, `"same"`: a card's "it" is the target its previous effect chose. No
+    card of the set says "it" twice yet, so the Nerfer is read here as "give target opposing
+    Guy -1/-1, then give it -1/-0"."""
+    t = Table(["nerfer"], ["mr-doctor", "hothead"])
+    rules = t.state._rules_g
+    kind = DB.index["nerfer"]
+    (played,) = rules.abilities[kind]
+    again = dataclasses.replace(played.effects[0], health=None, target=Selector(ref="same"))
+    nerf_twice = dataclasses.replace(played, effects=(*played.effects, again))
+    patched = list(rules.abilities)
+    patched[kind] = (nerf_twice,)
+    monkeypatch.setattr(rules, "abilities", patched)  # the rules are shared: restored after
+    react_to(t, 6, ("mr-doctor", 0), ("hothead", 1))
+    doctor, hothead = board(t, 1, 0), board(t, 1, 1)
+    before = t.state.stats(doctor), t.state.stats(hothead)
+    t.play("nerfer", 2)
+    t.act(Target(doctor))
+    assert t.state.ask() is None  # one choice served both effects
+    assert t.state.stats(doctor) == (before[0][0] - 2, before[0][1] - 1)
+    assert t.state.stats(hothead) == before[1]
