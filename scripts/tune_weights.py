@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     played = play_all(args.game, args.games, args.epsilon, args.jobs)
     train, held = split(played)
     print(f"{args.games} games: {len(train)} training positions, {len(held)} held out")
-    current = current_loss(tuning, out, held)
+    current = current_loss(tuning, WEIGHTS_DIR / f"{args.game}.toml", held)  # the shipped ones
     if current is not None:
         print(f"current weights: held-out log-loss {current:.4f}")
     loss, hyper, w = best_fit(tuning, train, held)
