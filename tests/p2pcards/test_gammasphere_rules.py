@@ -265,14 +265,15 @@ def test_a_player_who_must_draw_from_an_empty_deck_loses() -> None:
 
 
 def test_a_power_level_at_zero_ends_the_game() -> None:
-    """Line 24: at zero you lose."""
+    """Line 24: at zero you lose; a hit past zero leaves it at zero."""
     t = Table(["saiyan-elite", "pylon"])
     t.pylons(2)
     elite = t.play("saiyan-elite")
-    t.state._power[1] = 1550
+    t.state._power[1] = 1000
     t.to_turn(3)
     t.attack(elite, DIRECT)
     assert t.state.is_terminal() and t.state.winners() == (0,)
+    assert t.state.power(1) == 0
 
 
 def test_conceding_and_the_round_cap() -> None:

@@ -214,8 +214,9 @@ class GammaState(ZoneState):
         return self._gas[seat]
 
     def power(self, seat: int) -> int:
-        """A seat's Power Level (public)."""
-        return self._power[seat]
+        """A seat's Power Level (public): 0 at the least, where the seat has lost (line 24),
+        however far past it the last hit went."""
+        return max(0, self._power[seat])
 
     def card(self, slot: int) -> Card:
         """The card in a slot this state knows."""
