@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Told, piles_and_hand
+from cli.views import Drew, Picks, Told, piles_and_hand
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import CHANCE, Action
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -149,6 +149,28 @@ def prompt(state: GuysState, seats: Seats) -> str:
         return "Before combat: reveal your face-down Guy:"
     energy = state.energy(state.current_player())
     return f"{sentence(PHASES[state.phase()])}: you have {energy} energy:"
+
+
+def picks(state: GuysState) -> Picks | None:
+    """The mulligan as picks: the hand's cards by number, the ones typed go back."""
+    ask = state.ask()
+    if ask is None or ask.kind != "mulligan":
+        return None
+    hand = state.hand(state.current_player())
+    names = [name_of(state, card) for card in hand]
+
+    def put_back(chosen: frozenset[int]) -> Action:
+        # The legal mulligans are one per distinct set of cards (two copies of a card are
+        # one choice), so find the one putting back the same cards.
+        wanted = Counter(names[i] for i in chosen)
+        for action in state.legal_actions():
+            mask = action.mask if isinstance(action, Mulligan) else -1
+            if Counter(n for i, n in enumerate(names) if mask >> i & 1) == wanted:
+                return action
+        raise AssertionError(f"no legal mulligan puts back {sorted(wanted)}")
+
+    question = "Type the numbers of the cards to put back (e.g. 1 3), or 0 to keep them all."
+    return Picks(names, question, put_back)
 
 
 def _where(state: GuysState, slot: int, you: int | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -14,12 +15,13 @@ from cli.wording import Seats
 
 if TYPE_CHECKING:
     from ai.agents import Agent
-    from cli.views import GameView
+    from cli.views import GameView, Picks
     from p2pcards.dealer import LocalDealer
     from p2pcards.engine import Action, State
 
 KEYS = """\
-Type the number of a choice and press Enter.
+Type the number of a choice and press Enter (where cards are numbered instead, the numbers
+of those you pick, e.g. 2 4, or 0 for none).
   ?       this help
   b       the board again
   l [N]   the whole game so far, a page at a time (l again: the next page; l N: page N)
@@ -101,16 +103,56 @@ def show_news(narrator: Narrator, console: Console) -> None:
         console.print(Text("\n".join(news)))
 
 
-def show_choices(obs: State, narrator: Narrator, console: Console) -> list[Action]:
-    """Tell what happened, draw the board, the question and the numbered choices; the choices."""
+@dataclass(frozen=True)
+class Menu:
+    """What the person chooses from: the numbered actions, or (`picks`) some items of a list,
+    typed as one line of their numbers."""
+
+    actions: list[Action]
+    picks: Picks | None = None
+
+    def prompt_line(self) -> str:
+        """The input prompt."""
+        if self.picks is not None:
+            return f"numbers [0-{len(self.picks.items)}, ? help, l log, q quit]: "
+        return f"choice [1-{len(self.actions)}, ? help, l log, q quit]: "
+
+    def choose(self, answer: str) -> Action | str:
+        """The action an answer picks, or what is wrong with it."""
+        if self.picks is None:
+            if answer.isdigit() and 1 <= int(answer) <= len(self.actions):
+                return self.actions[int(answer) - 1]
+            return f"Please type a number from 1 to {len(self.actions)} (or ? for help)."
+        items = self.picks.items
+        words = answer.replace(",", " ").split()
+        numbers = [int(w) for w in words if w.isdigit()]
+        if not words or len(numbers) != len(words) or len(set(numbers)) != len(numbers):
+            return f"Please type different numbers from 1 to {len(items)}, or 0 (? for help)."
+        if numbers == [0]:
+            return self.picks.action(frozenset())
+        if not all(1 <= n <= len(items) for n in numbers):
+            return f"Please type numbers from 1 to {len(items)}, or 0 alone (? for help)."
+        return self.picks.action(frozenset(n - 1 for n in numbers))
+
+
+def show_choices(obs: State, narrator: Narrator, console: Console) -> Menu:
+    """Tell what happened, draw the board, the question and the choices; the menu."""
     view = narrator.view
-    actions = obs.legal_actions()
     show_news(narrator, console)
     console.print(view.board(obs, narrator.seats))
     console.print(f"[bold]{escape(view.prompt(obs, narrator.seats))}[/]")
+    # A view may ask some decisions as picks: a mulligan of five different cards would be
+    # a menu of 32 subsets (seen in tmux), where one line of card numbers says it.
+    picks: Picks | None = getattr(view, "picks", lambda state: None)(obs)
+    if picks is not None:
+        for i, item in enumerate(picks.items, 1):
+            console.print(f"  [cyan]{i:2}[/]  {escape(item)}")
+        console.print(escape(picks.question))
+        return Menu(obs.legal_actions(), picks)
+    actions = obs.legal_actions()
     for i, action in enumerate(actions, 1):
         console.print(f"  [cyan]{i:2}[/]  {view.describe_choice(obs, action)}")
-    return actions
+    return Menu(actions)
 
 
 def show_history(narrator: Narrator, console: Console, asked: str) -> None:
@@ -130,7 +172,7 @@ def show_history(narrator: Narrator, console: Console, asked: str) -> None:
 
 
 def answer_to(
-    answer: str, actions: list[Action], obs: State, narrator: Narrator, console: Console
+    answer: str, menu: Menu, obs: State, narrator: Narrator, console: Console
 ) -> Action | None:
     """The action a typed answer picks, or None (after helping) to ask again; Quit on q."""
     answer = answer.strip().lower()
@@ -143,16 +185,12 @@ def answer_to(
         console.print(narrator.view.board(obs, narrator.seats))
     elif answer == "l" or (answer.startswith("l ") and len(answer) > 2):
         show_history(narrator, console, answer)
-    elif answer.isdigit() and 1 <= int(answer) <= len(actions):
-        return actions[int(answer) - 1]
     else:
-        console.print(f"[yellow]Please type a number from 1 to {len(actions)} (or ? for help).[/]")
+        chosen = menu.choose(answer)
+        if not isinstance(chosen, str):
+            return chosen
+        console.print(f"[yellow]{escape(chosen)}[/]")
     return None
-
-
-def prompt_line(actions: list[Action]) -> str:
-    """The input prompt for a menu of `actions`."""
-    return f"choice [1-{len(actions)}, ? help, l log, q quit]: "
 
 
 def ask(
@@ -162,12 +200,12 @@ def ask(
     them (Quit on q/EOF)."""
     if len(obs.legal_actions()) == 1:
         return obs.legal_actions()[0]  # nothing to choose (e.g. no playable card): no prompt
-    actions = show_choices(obs, narrator, console)
+    menu = show_choices(obs, narrator, console)
     while True:
         try:
-            answer = read_line(prompt_line(actions))
+            answer = read_line(menu.prompt_line())
         except EOFError:
             raise Quit from None
-        action = answer_to(answer, actions, obs, narrator, console)
+        action = answer_to(answer, menu, obs, narrator, console)
         if action is not None:
             return action

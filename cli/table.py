@@ -28,7 +28,7 @@ from ai.errors import AgentFailure, AgentSpecError
 from cli.errors import FAILURE, INTERRUPTED, USAGE, err, fail
 from cli.narration import Narrator
 from cli.options import check_range
-from cli.play import Quit, answer_to, finish, prompt_line, show_choices
+from cli.play import Quit, answer_to, finish, show_choices
 from cli.views import view_for
 from cli.wording import Seats
 from p2pcards.engine import Action, State
@@ -173,15 +173,15 @@ class Terminal:
         view = view_for(obs.game.name)
         if self.narrator is None:  # no step seen yet (a seat resumed at its own move)
             self.narrator = Narrator(view, Seats(obs.current_player(), self.names, by_name=True))
-        actions = show_choices(obs, self.narrator, out)
-        decline = next((a for a in actions if a.kind == "pass"), actions[0])
+        menu = show_choices(obs, self.narrator, out)
+        decline = next((a for a in menu.actions if a.kind == "pass"), menu.actions[0])
         loop = asyncio.get_running_loop()
         timed = view.is_reaction(obs)
         deadline = loop.time() + REACT_SECONDS if timed else None
         if timed:
             out.print(f"You have {REACT_SECONDS:.0f} s to answer; then you take the hit.")
         while True:
-            out.print(prompt_line(actions), end="")
+            out.print(menu.prompt_line(), end="")
             line = await self._next_line(deadline)
             if line is TIMEOUT:
                 out.print("\nTime's up: you take the hit.")
@@ -189,7 +189,7 @@ class Terminal:
             if line is None:
                 raise LeaveTable("closed its input")
             try:
-                action = answer_to(str(line), actions, obs, self.narrator, out)
+                action = answer_to(str(line), menu, obs, self.narrator, out)
             except Quit:
                 raise LeaveTable("quit") from None
             if action is not None:

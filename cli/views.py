@@ -1,7 +1,7 @@
 """Which terminal view draws which game, and what every view provides."""
 
 from collections.abc import Callable
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -32,6 +32,16 @@ RESHUFFLED = "The deck ran out: the discard pile is shuffled into a new deck."
 def reshuffled(before: State, after: State) -> bool:
     """Whether cards were gathered into a new deck during the step."""
     return after.reshuffles() > before.reshuffles()
+
+
+class Picks(NamedTuple):
+    """A decision that is a choice of some items of a list (the cards a mulligan puts back),
+    asked as one line of their numbers rather than a menu of every subset. A view offers
+    it with a function `picks(state) -> Picks | None` (a view without one asks menus)."""
+
+    items: list[str]  # what each number (from 1) names
+    question: str  # how to answer, 0 for none included
+    action: Callable[[frozenset[int]], Action]  # the legal action for the items picked
 
 
 class GameView(Protocol):

@@ -98,3 +98,64 @@ def test_menu_lines_and_prompts_read_as_sentences() -> None:
     menu = [view.describe_choice(seen, a) for a in seen.legal_actions()]
     assert menu[-1] == "Pass (end the Leading Phase)"
     assert "you have 1 energy" in view.prompt(seen, Seats(0))
+
+
+def test_the_mulligan_is_asked_as_card_numbers_not_a_menu_of_every_subset() -> None:
+    """Line 65: any cards go back. Five cards make 24 different choices here (32 with no
+    copies); the person types the numbers of those going back instead (0: keep them all)."""
+    from guys_helpers import GAME, deck
+
+    from cli.narration import Narrator
+    from cli.play import Menu, show_choices
+    from p2pcards.games.rise_of_the_guys.actions import Mulligan
+
+    hand = ["hothead", "hothead", "smack", "rock-thrower", "mr-doctor"]
+    state = GAME.new_initial_state(2, decks=[deck(*hand), deck()], round_cap=None)
+    queue = list(hand)
+    while state.is_chance_node():
+        to_us = state.chance_move().to == 0 and queue
+        state.apply_action(
+            state.chance_outcome_for(queue.pop(0)) if to_us else state.chance_outcomes()[0][0]
+        )
+    assert state.current_player() == 0 and state.ask() is not None
+    seen = state.observation(0)
+    picks = view.picks(seen)
+    assert picks is not None and picks.items == [
+        "Hothead",
+        "Hothead",
+        "Smack",
+        "Rock Thrower",
+        "Mr. Doctor",
+    ]
+    menu = Menu(seen.legal_actions(), picks)
+    legal = seen.legal_actions()
+    assert len(legal) == 24
+    for typed, meaning in (
+        ("0", "keep the hand"),
+        ("2", "put back Hothead"),  # either copy: the same choice
+        ("1", "put back Hothead"),
+        ("1, 2 5", "put back 2 × Hothead and Mr. Doctor"),
+        ("3 4", "put back Smack and Rock Thrower"),
+    ):
+        action = menu.choose(typed)
+        assert isinstance(action, Mulligan) and action in legal, typed
+        assert view.describe_choice(seen, action) == meaning, typed
+    for bad in ("", "x", "0 1", "6", "1 1", "-1"):
+        assert isinstance(menu.choose(bad), str), bad
+    out = Console(file=io.StringIO(), width=100, record=True)
+    shown = show_choices(seen, Narrator(view, Seats(0)), out)
+    told = out.export_text()
+    assert shown.picks is not None and "put back Hothead" not in told
+    assert " 5  Mr. Doctor" in told and "or 0 to keep them all" in told
+    assert shown.prompt_line().startswith("numbers [0-5")
+    assert view.picks(state_after_mulligan(state)) is None
+
+
+def state_after_mulligan(state: GuysState) -> GuysState:
+    """The position after both seats keep their hands: no more picks."""
+    after = state.clone()
+    while (ask := after.ask()) is not None and ask.kind == "mulligan":
+        after.apply_action(after.legal_actions()[0])
+        while after.is_chance_node():
+            after.apply_action(after.chance_outcomes()[0][0])
+    return after
