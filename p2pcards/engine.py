@@ -56,7 +56,8 @@ class Action:
         allowed = _field_types(cls)
         extra = set(data) - set(allowed) - {"kind"}
         if extra:
-            raise ActionFormatError(f"{cls.kind!r} action has unknown fields: {sorted(extra)}")
+            named = sorted(repr(k) for k in extra)  # keys off the wire need not be strings
+            raise ActionFormatError(f"{cls.kind!r} action has unknown fields: {', '.join(named)}")
         values: dict[str, Any] = {}
         for name, accepted in allowed.items():
             if name not in data:

@@ -50,6 +50,9 @@ from p2pcards.carddb import parse_toml
 from p2pcards.dealer import LocalDealer
 from p2pcards.decks import DeckError, deck_problems, parse_deck
 from p2pcards.errors import CardDataError
+from p2pcards.errors import ActionFormatError
+from p2pcards.games.gammasphere import DECK_RULES as GAMMA_DECK_RULES
+from p2pcards.games.gammasphere import cards as gamma_cards
 from p2pcards.games.getgem import cards as getgem_cards
 from p2pcards.games.rise_of_the_guys import DECK_RULES as GUYS_DECK_RULES
 from p2pcards.games.rise_of_the_guys import cards as guys_cards
@@ -302,15 +305,59 @@ def cards_rise_of_the_guys(data: bytes) -> None:
     guys_cards.parse(parse_toml(data, "cards.toml"))
 
 
+def cards_gammasphere(data: bytes) -> None:
+    """A cards.toml for Gammasphere: its words of the vocabulary (costs, levels), checked."""
+    gamma_cards.parse(parse_toml(data, "cards.toml"))
+
+
 def deck_file(data: bytes) -> None:
     """A deck file a person wrote, then checked against Rise of the Guys' deck rules."""
     deck = parse_deck(data, "deck.toml")
     deck_problems(deck, GUYS_DECK_RULES, guys_cards.load())
 
 
-def _deck_seeds() -> list[bytes]:
-    folder = resources.files("p2pcards.games.rise_of_the_guys").joinpath("decks")
+def deck_file_gammasphere(data: bytes) -> None:
+    """A deck file, checked against Gammasphere's deck rules (Pylons unlimited)."""
+    deck = parse_deck(data, "deck.toml")
+    deck_problems(deck, GAMMA_DECK_RULES, gamma_cards.load())
+
+
+def _deck_seeds(package: str = "p2pcards.games.rise_of_the_guys") -> list[bytes]:
+    folder = resources.files(package).joinpath("decks")
     return [f.read_bytes() for f in sorted(folder.iterdir(), key=lambda f: f.name)]
+
+
+def announced_action(game: str, data: bytes) -> None:
+    """An action a peer announced at a table of `game` (msgpack, as the wire carries it):
+    decoded by the game, and a decoded one reads back as itself."""
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except Exception:  # msgpack refusing its input is not the decoder under test
+        return
+    rules = games.load(game)
+    action = rules.action_from_json(value)
+    assert rules.action_from_json(action.to_json()) == action
+    assert rules.action_from_json(action.public().to_json()) == action.public()
+    str(action)
+
+
+@functools.cache
+def _action_seeds(game: str) -> list[bytes]:
+    """The wire form of every different action met in two random games of `game`."""
+    rules = games.load(game)
+    seen: dict[bytes, None] = {}
+    for seed in (1, 2):
+        state = rules.new_initial_state(rules.min_players)
+        dealer, pick = LocalDealer(seed), random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(dealer.sample(state))
+                continue
+            actions = state.legal_actions()
+            for action in actions:
+                seen.setdefault(_pack(action.to_json()), None)
+            state.apply_action(pick.choice(actions))
+    return list(seen)
 
 
 # ------------------------------------------------------------------ seeds
@@ -437,7 +484,16 @@ TARGETS: dict[str, Target] = {
                lambda: [_data_file("p2pcards.games.getgem")], "text"),
         Target("cards-rise-of-the-guys", cards_rise_of_the_guys, (CardDataError,),
                lambda: [_data_file("p2pcards.games.rise_of_the_guys")], "text"),
+        Target("cards-gammasphere", cards_gammasphere, (CardDataError,),
+               lambda: [_data_file("p2pcards.games.gammasphere")], "text"),
         Target("deck-file", deck_file, (DeckError,), _deck_seeds, "text"),
+        Target("deck-file-gammasphere", deck_file_gammasphere, (DeckError,),
+               lambda: _deck_seeds("p2pcards.games.gammasphere"), "text"),
+        *(
+            Target(f"action-{game}", functools.partial(announced_action, game),
+                   (ActionFormatError,), functools.partial(_action_seeds, game), "msgpack")
+            for game in games.names()
+        ),
     ]
 }  # fmt: skip
 

@@ -386,6 +386,12 @@ def _save_file_seated_at_infinity() -> bytes:
         pytest.param("mental", lambda: _packed({"kind": {}}), id="mental-unhashable-kind"),
         # the root of the RecursionErrors: the wire takes no deep nesting
         pytest.param("payload", lambda: DEEP, id="payload-deep"),
+        # TypeError sorting an action's unknown fields, one named by a number
+        pytest.param(
+            "action-rpg-battle",
+            lambda: msgpack.packb({"kind": "play", "card": 0, "target": "kalen", 108: 1}),
+            id="action-number-key",
+        ),
     ],
 )
 def test_what_fuzzing_found_is_refused_cleanly(name: str, make: Callable[[], bytes]) -> None:
