@@ -49,8 +49,7 @@ from p2pcards import games
 from p2pcards.carddb import parse_toml
 from p2pcards.dealer import LocalDealer
 from p2pcards.decks import DeckError, deck_problems, parse_deck
-from p2pcards.errors import CardDataError
-from p2pcards.errors import ActionFormatError
+from p2pcards.errors import ActionFormatError, CardDataError
 from p2pcards.games.gammasphere import DECK_RULES as GAMMA_DECK_RULES
 from p2pcards.games.gammasphere import cards as gamma_cards
 from p2pcards.games.getgem import cards as getgem_cards
