@@ -8,7 +8,16 @@ import pytest
 from gamma_helpers import DB, GAME, Table, deck
 
 from p2pcards.errors import GameOptionError, IllegalActionError
-from p2pcards.games.gammasphere.actions import CONCEDE, DIRECT, END, Attack, Discard, Play, Switch
+from p2pcards.games.gammasphere.actions import (
+    CONCEDE,
+    DIRECT,
+    END,
+    Activate,
+    Attack,
+    Discard,
+    Play,
+    Switch,
+)
 from p2pcards.games.gammasphere.state import ATTACK_MODE, DEFENSE_MODE
 
 
@@ -307,3 +316,27 @@ def test_a_character_switches_mode_at_most_once_a_turn() -> None:
         t.act(Switch(baby))
     t.to_turn(3)
     assert Switch(baby) in t.state.legal_actions()
+
+
+def test_an_event_or_activated_effect_needs_a_target_but_a_character_does_not() -> None:
+    """Choice 24: no enemy character, no Nuclear Launch Detected and no Photon Cannon use
+    (their costs are not paid for nothing); a Trollface Gremlin, whose "when played" finds no
+    target, is still played."""
+    t = Table(
+        ["nuclear-launch-detected", "photon-cannon", "trollface-gremlin"], ["saiyan-pod-baby"]
+    )
+    st = t.state
+    t.pylons(4)
+    cannon = t.play("photon-cannon")
+    plays = {a.card for a in st.legal_actions() if isinstance(a, Play)}
+    assert "nuclear-launch-detected" not in plays and "trollface-gremlin" in plays
+    assert not any(isinstance(a, Activate) for a in st.legal_actions())
+    nuke = Play(t.slot("nuclear-launch-detected", "hand:0"), "nuclear-launch-detected")
+    with pytest.raises(IllegalActionError):
+        st.apply_action(nuke)  # the one validation path refuses it too
+    gremlin = t.play("trollface-gremlin")
+    assert st.characters(0) == [gremlin] and st.ask() is None
+    t.end()
+    t.play("saiyan-pod-baby")
+    t.end()
+    assert Activate(cannon, 0) in st.legal_actions() and nuke in st.legal_actions()

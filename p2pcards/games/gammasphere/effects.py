@@ -81,9 +81,24 @@ def activations(st: GammaState, seat: int) -> list[Activate]:
     out = []
     for slot in st.in_play(seat):
         for i, ab in enumerate(st.rules.cards[st._ident[slot]].abilities):
-            if ab.trigger == "activated" and not st._used[slot] >> i & 1 and _payable(st, slot, ab):
+            if (
+                ab.trigger == "activated"
+                and not st._used[slot] >> i & 1
+                and _payable(st, slot, ab)
+                and has_target(st, slot, seat, ab)
+            ):
                 out.append(Activate(slot, i))
     return out
+
+
+def has_target(st: GammaState, source: int, seat: int, ab: Ability) -> bool:
+    """Whether an ability that targets could be used now (rules.md, choice 24): its first
+    effect that has its controller choose a target finds one (a "you may" need not)."""
+    for e in ab.effects:
+        sel = e.target
+        if sel is not None and sel.ref is None and sel.pick == "choose":
+            return sel.optional or bool(select(st, source, seat, sel))
+    return True
 
 
 def _payable(st: GammaState, slot: int, ab: Ability) -> bool:

@@ -444,7 +444,9 @@ class GammaState(ZoneState):
                 for host in self._zones[zone_of(seat, FIELD)]:
                     if self._weapon[host] < 0 and self.card(host).type in card.attach:
                         out.append(Play(slot, card.id, host=host))
-            else:
+            elif card.type != "event" or all(
+                effects.has_target(self, slot, seat, ab) for ab in card.abilities
+            ):
                 out.append(Play(slot, card.id))
         return out
 
