@@ -98,6 +98,22 @@ SEND_BUFFER_LIMIT = 8 << 20  # bytes waiting on one link before it counts as dea
 Decide = Callable[[State], Awaitable[Action]]
 
 
+def settle_tasks(*tasks: asyncio.Future[Any] | None) -> None:
+    """Cancel the tasks still running; take the outcome of those already done.
+
+    A person's decision can end while the seat is leaving (Ctrl-C, then the terminal closes
+    its input: the decision raises LeaveTable during the drain of the links). Nobody reads
+    that task after, and asyncio would print its exception with a traceback.
+    """
+    for task in tasks:
+        if task is None:
+            continue
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled():
+            task.exception()  # taken: a finished decision is no error of ours now
+
+
 class LeaveTable(Exception):
     """The person or program at this seat leaves: `reason` goes to the others, signed."""
 
@@ -1021,9 +1037,7 @@ class Node:
             self._playing = False
             heartbeat.cancel()
             ticker.cancel()
-            for pending in (decision, leaving):
-                if pending is not None:
-                    pending.cancel()
+            settle_tasks(decision, leaving)
         self._tell(table)
         self._save(writer, table)
         self._send_outbox(table)

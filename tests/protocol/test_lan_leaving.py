@@ -1,5 +1,7 @@
 """Players who leave a LAN table, and saved tables checked from their signed evidence."""
 
+import asyncio
+import gc
 import signal
 import subprocess
 import sys
@@ -8,6 +10,7 @@ from pathlib import Path
 
 from lan_helpers import ENV, P2PCARDS, bot, open_table, result, start
 
+from protocol.net import LeaveTable, settle_tasks
 from protocol.wire import FrameDecoder, encode_frame
 
 ANSWERS = "2\n1\n" * 3000  # a person who always takes a middle option
@@ -116,3 +119,32 @@ def test_a_bot_that_crashes_leaves_and_the_table_ends_without_it(tmp_path: Path)
     code, report, said = result(host, timeout=60)
     assert code == 0 and report["ended"] == "forfeit" and report["winners"] == [0], said
     assert "its agent failed" in said
+
+
+def test_a_decision_that_ends_while_the_seat_leaves_is_not_printed_as_an_error() -> None:
+    """Ctrl-C, then the terminal closes the person's input during the drain: the pending
+    decision raises LeaveTable that nobody reads. Seen once in CI under load as a traceback
+    after "You left the table"; settle_tasks takes its outcome, and cancels what still runs."""
+
+    async def decide_then_close_input() -> None:
+        raise LeaveTable("closed its input")
+
+    async def scenario(settle: bool) -> list[str]:
+        loop = asyncio.get_running_loop()
+        reported: list[str] = []
+        loop.set_exception_handler(lambda _, context: reported.append(context["message"]))
+        decision = asyncio.ensure_future(decide_then_close_input())
+        waiting = asyncio.ensure_future(asyncio.sleep(60))
+        await asyncio.sleep(0.01)  # the drain: the decision ends meanwhile
+        if settle:
+            settle_tasks(decision, waiting, None)
+        else:
+            waiting.cancel()
+        del decision
+        gc.collect()
+        await asyncio.sleep(0)
+        assert waiting.cancelled()
+        return reported
+
+    assert asyncio.run(scenario(settle=False)) == ["Task exception was never retrieved"]
+    assert asyncio.run(scenario(settle=True)) == []
