@@ -99,19 +99,26 @@ Decide = Callable[[State], Awaitable[Action]]
 
 
 def settle_tasks(*tasks: asyncio.Future[Any] | None) -> None:
-    """Cancel the tasks still running; take the outcome of those already done.
+    """Cancel the tasks still running, and take the outcome of each once it is done.
 
     A person's decision can end while the seat is leaving (Ctrl-C, then the terminal closes
-    its input: the decision raises LeaveTable during the drain of the links). Nobody reads
-    that task after, and asyncio would print its exception with a traceback.
+    its input), before or even after it is cancelled: `wait_for` hands back a line that came
+    as the cancel did, and the decision raises LeaveTable. Nobody reads that task after, and
+    asyncio would print its exception with a traceback.
     """
     for task in tasks:
         if task is None:
             continue
-        if not task.done():
+        if task.done():
+            _take_outcome(task)
+        else:
             task.cancel()
-        elif not task.cancelled():
-            task.exception()  # taken: a finished decision is no error of ours now
+            task.add_done_callback(_take_outcome)
+
+
+def _take_outcome(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # taken: a decision that ended as we left is no error of ours
 
 
 class LeaveTable(Exception):
@@ -454,6 +461,7 @@ class Node:
         self._advertise = host
         self._wake = asyncio.Event()  # something arrived: the game loop has work
         self._playing = False  # play() is running: links send what follows from a message
+        self._leaving = False  # we are leaving the table: links that end now are no news
         self._writer: SaveWriter | None = None
         self._link_sent: dict[int, int] = {}  # per seat: how many of our envelopes it has been sent
         # Seats on a new link whose "resume" has not come: what they hold is unknown until it
@@ -916,7 +924,7 @@ class Node:
             return  # a link already replaced by a rejoin, or already counted
         self._done_links.add(seat)
         self._link_done.set()
-        playing = self.table is not None and not self.table.finished
+        playing = self.table is not None and not self.table.finished and not self._leaving
         if playing and seat not in self._finished_seats and seat not in self._absent:
             # Said at once, so that a seat back within the second hears "is back" after
             # it, whatever the watch's timing.
@@ -1028,6 +1036,7 @@ class Node:
                     watched = now
                     self._watch_absent(table, silent, leave_after)
         except LeaveTable as leaving_now:
+            self._leaving = True
             table.leave(leaving_now.reason)
             self._save(writer, table)
             self._send_outbox(table)
