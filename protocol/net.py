@@ -49,6 +49,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from p2pcards import games
 from p2pcards.decks import DeckError, seat_deck
 from p2pcards.engine import Action, State
+from p2pcards.fingerprint import rules_fingerprint
 from protocol.commitments import canonical
 from protocol.defaults import (
     HANDSHAKE_SECONDS,
@@ -69,6 +70,7 @@ from protocol.roster import (
     Roster,
     TableSetupError,
     check_host,
+    check_same_rules,
     verify_signature,
 )
 from protocol.savefile import SavedTable, SaveWriter, rebuild
@@ -561,7 +563,11 @@ class Node:
             self.cert_der,
         )
         roster = Roster(
-            table.table_id, table.game, table.options, [me] + [j.member for j in joiners]
+            table.table_id,
+            table.game,
+            table.options,
+            [me] + [j.member for j in joiners],
+            rules_fingerprint(table.game),
         )
         digest = roster.digest()
 
@@ -569,6 +575,8 @@ class Node:
             try:
                 await joiner.conn.send({"kind": "roster", "roster": roster.to_wire()})
                 reply = await joiner.conn.recv(timeout=ROSTER_SECONDS)
+                if reply.get("kind") == "roster-refused":  # its reason, checked as text
+                    raise TableSetupError(f"it refused: {text_field(reply, 'reason', 300)}")
                 signature: bytes = field_of(reply, "signature", bytes, 64)
                 verify_signature(joiner.member.identity, signature, digest, "roster signature")
                 return signature
@@ -745,6 +753,12 @@ class Node:
                 if offer.get("kind") != "roster":
                     raise TableSetupError(f"the host sent {str(offer.get('kind'))[:40]!r}")
                 roster = Roster.from_wire(offer.get("roster"))
+                try:
+                    check_same_rules(roster)
+                except TableSetupError as exc:
+                    with contextlib.suppress(ProtocolError, OSError, EOFError):
+                        await conn.send({"kind": "roster-refused", "reason": str(exc)[:300]})
+                    raise
                 seats = [i for i, m in enumerate(roster.members) if m.identity == identity]
                 if len(seats) != 1 or roster.members[0].identity != host_key:
                     raise TableSetupError("the roster does not seat us, or not at the host's table")
@@ -967,6 +981,7 @@ class Node:
         roster = saved.roster
         if roster.members[saved.seat].identity != self.me.identity.public_bytes:
             raise TableSetupError("that save file belongs to another identity (check --home)")
+        check_same_rules(roster)  # p2pcards changed since the crash: the table plays on without us
         self.roster = roster
         self.roster_signatures = saved.signatures
         self.seat = saved.seat

@@ -18,6 +18,8 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from p2pcards import games
+from p2pcards.fingerprint import FINGERPRINT_BYTES, rules_fingerprint
 from protocol.commitments import canonical
 from protocol.errors import ProtocolError
 from protocol.identity import certificate_key
@@ -113,15 +115,17 @@ class Roster:
     game: str
     options: dict[str, Any]
     members: list[Member]
+    rules: bytes = b""  # the host's engine for the game (p2pcards.fingerprint); b"": not given
 
     def to_wire(self) -> dict[str, Any]:
-        """As a map."""
-        return {
+        """As a map (a roster of before the rules were named, saved so, keeps its bytes)."""
+        wire = {
             "table": self.table_id,
             "game": self.game,
             "options": self.options,
             "members": [m.to_wire() for m in self.members],
         }
+        return {**wire, "rules": self.rules} if self.rules else wire
 
     @staticmethod
     def from_wire(data: Any) -> Roster:
@@ -139,6 +143,7 @@ class Roster:
             game,
             check_options(data.get("options")),
             [Member.from_wire(m) for m in members],
+            field_of(data, "rules", bytes, FINGERPRINT_BYTES) if "rules" in data else b"",
         )
         if len({m.identity for m in roster.members}) != len(roster.members):
             raise WireError("the roster seats one identity twice")
@@ -147,6 +152,21 @@ class Roster:
     def digest(self) -> bytes:
         """What every seat signs."""
         return hashlib.sha256(canonical(["p2pcards/roster/1", self.to_wire()])).digest()
+
+
+def check_same_rules(roster: Roster) -> None:
+    """TableSetupError unless we play the roster's game by the host's very rules: another
+    engine would part ways with the table at the first move it judged otherwise, and name
+    an honest seat a cheater for it."""
+    if roster.game not in games.names():
+        raise TableSetupError(f"the host plays {roster.game}, a game this p2pcards does not have")
+    ours = rules_fingerprint(roster.game)
+    if roster.rules != ours:
+        theirs = roster.rules.hex()[:12] or "not given"
+        raise TableSetupError(
+            f"the host plays {roster.game} by other rules or cards than ours (its engine "
+            f"{theirs}, ours {ours.hex()[:12]}): every seat needs the same p2pcards"
+        )
 
 
 def verify_signature(identity: bytes, signature: bytes, data: bytes, what: str) -> None:

@@ -3,6 +3,8 @@
 import contextlib
 import json
 import os
+import select
+import shutil
 import socket
 import ssl
 import subprocess
@@ -411,3 +413,39 @@ def test_a_bounded_flood_of_strangers_during_a_game_leaves_it_whole(tmp_path: Pa
         assert code == 0, err
         assert report["audit"] == "passed"
     assert reports[1][2].count("refused a connection") <= 2
+
+
+def test_a_joiner_with_other_cards_is_told_so_and_does_not_sit_down(tmp_path: Path) -> None:
+    """Two versions of p2pcards at one table would part ways at the first move one of them
+    judged otherwise, and name an honest seat a cheater: the joiner runs a copy of the
+    program whose Gammasphere Zealot costs 300 gas, and the roster's rules tell it so."""
+    root = Path(__file__).resolve().parents[2]
+    other = tmp_path / "other-p2pcards"
+    for package in ("p2pcards", "protocol", "ai", "cli"):
+        shutil.copytree(
+            root / package, other / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    cards = other / "p2pcards" / "games" / "gammasphere" / "cards.toml"
+    text = cards.read_text()
+    zealot = text.index('id = "zealot"')
+    cards.write_text(text[:zealot] + text[zealot:].replace("gas = 200", "gas = 300", 1))
+    host, invite = open_table(tmp_path, 2, game="gammasphere")
+    try:
+        joiner = subprocess.run(
+            [sys.executable, "-m", "cli", "join", invite, "--home", str(tmp_path / "joiner")],
+            cwd=other, env={**ENV, "PYTHONPATH": str(other)}, capture_output=True, text=True,
+            timeout=120,
+        )  # fmt: skip
+        told = ""  # the host hears why: the joiner says so before it goes
+        deadline = time.monotonic() + 30
+        while "did not sign" not in told and time.monotonic() < deadline:
+            assert host.stderr is not None
+            if select.select([host.stderr], [], [], 1)[0]:
+                told += host.stderr.readline()
+    finally:
+        host.kill()
+        host.communicate()
+    assert joiner.returncode != 0 and "Traceback" not in joiner.stderr, joiner.stderr[-2000:]
+    assert "other rules or cards than ours" in joiner.stderr
+    assert "every seat needs the same p2pcards" in joiner.stderr
+    assert "did not sign the roster: it refused: the host plays gammasphere by other" in told
