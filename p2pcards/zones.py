@@ -200,6 +200,14 @@ class ZoneRules:
         self.deck_model = deck_model
 
 
+def own_decks(
+    decks: Sequence[Sequence[int] | None], size: int
+) -> list[tuple[str, Sequence[int] | int]]:
+    """Each seat's own deck as ZoneState takes it: zone `deck:<seat>` with its card counts,
+    or only its `size` where this state may not know it (another seat's, at a table)."""
+    return [(f"deck:{seat}", size if deck is None else deck) for seat, deck in enumerate(decks)]
+
+
 class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 

@@ -53,7 +53,7 @@ from p2pcards.games.gammasphere.rules import (
     REFINERY_INCOME,
     START_GAS,
 )
-from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState
+from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState, own_decks
 
 Phase = Literal["deal", "draw", "main", "discard", "over"]
 Then = Literal["main", "end"]
@@ -148,16 +148,7 @@ class GammaState(ZoneState):
         self, rules: GammaRules, options: Options, decks: Sequence[Sequence[int] | None]
     ) -> None:
         """`decks`: each seat's card counts, None for a deck this state may not know."""
-        super().__init__(
-            rules,
-            2,
-            LAYOUT,
-            [
-                (f"deck:{seat}", DECK_SIZE if deck is None else deck)
-                for seat, deck in enumerate(decks)
-            ],
-            private_decks=True,
-        )
+        super().__init__(rules, 2, LAYOUT, own_decks(decks, DECK_SIZE), private_decks=True)
         self._rules_g = rules
         self._options = options
         n = len(self._ident)

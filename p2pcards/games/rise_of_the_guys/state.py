@@ -44,7 +44,7 @@ from p2pcards.games.rise_of_the_guys.rules import (
     GuyRules,
 )
 from p2pcards.slots import UNKNOWN
-from p2pcards.zones import Step, Zone, ZoneState
+from p2pcards.zones import Step, Zone, ZoneState, own_decks
 
 Phase = Literal[
     "setup", "mulligan", "start", "lead", "react", "counter", "reveal", "combat", "end", "over"
@@ -148,16 +148,7 @@ class GuysState(ZoneState):
         self, rules: GuyRules, options: Options, decks: Sequence[Sequence[int] | None]
     ) -> None:
         """`decks`: each seat's card counts, None for a deck this state may not know."""
-        super().__init__(
-            rules,
-            2,
-            LAYOUT,
-            [
-                (f"deck:{seat}", DECK_SIZE if deck is None else deck)
-                for seat, deck in enumerate(decks)
-            ],
-            private_decks=True,
-        )
+        super().__init__(rules, 2, LAYOUT, own_decks(decks, DECK_SIZE), private_decks=True)
         self._rules_g = rules
         self._options = options
         n = len(self._ident)
