@@ -120,12 +120,13 @@ class Menu:
     def choose(self, answer: str) -> Action | str:
         """The action an answer picks, or what is wrong with it."""
         if self.picks is None:
-            if answer.isdigit() and 1 <= int(answer) <= len(self.actions):
-                return self.actions[int(answer) - 1]
+            number = _number(answer)
+            if number is not None and 1 <= number <= len(self.actions):
+                return self.actions[number - 1]
             return f"Please type a number from 1 to {len(self.actions)} (or ? for help)."
         items = self.picks.items
         words = answer.replace(",", " ").split()
-        numbers = [int(w) for w in words if w.isdigit()]
+        numbers = [n for n in map(_number, words) if n is not None]
         if not words or len(numbers) != len(words) or len(set(numbers)) != len(numbers):
             return f"Please type different numbers from 1 to {len(items)}, or 0 (? for help)."
         if numbers == [0]:
@@ -133,6 +134,12 @@ class Menu:
         if not all(1 <= n <= len(items) for n in numbers):
             return f"Please type numbers from 1 to {len(items)}, or 0 alone (? for help)."
         return self.picks.action(frozenset(n - 1 for n in numbers))
+
+
+def _number(word: str) -> int | None:
+    """A typed number, or None: '²' is a digit int() refuses, and a thousand digits one it
+    takes too long over (isdecimal is what int() reads)."""
+    return int(word) if word.isdecimal() and len(word) <= 6 else None
 
 
 def show_choices(obs: State, narrator: Narrator, console: Console) -> Menu:
@@ -159,8 +166,9 @@ def show_history(narrator: Narrator, console: Console, asked: str) -> None:
     """A page of the whole history: `asked` is 'l' (the next page) or 'l N'."""
     pages = narrator.pages()
     number = asked[1:].strip()
-    if number.isdigit() and 1 <= int(number) <= pages:
-        page = int(number)
+    wanted = _number(number)
+    if wanted is not None and 1 <= wanted <= pages:
+        page = wanted
     elif number:
         console.print(f"[yellow]There are {pages} pages: type l 1 to l {pages}.[/]")
         return

@@ -140,7 +140,7 @@ def test_the_mulligan_is_asked_as_card_numbers_not_a_menu_of_every_subset() -> N
         action = menu.choose(typed)
         assert isinstance(action, Mulligan) and action in legal, typed
         assert view.describe_choice(seen, action) == meaning, typed
-    for bad in ("", "x", "0 1", "6", "1 1", "-1"):
+    for bad in ("", "x", "0 1", "6", "1 1", "-1", "²", "9" * 5000):
         assert isinstance(menu.choose(bad), str), bad
     out = Console(file=io.StringIO(), width=100, record=True)
     shown = show_choices(seen, Narrator(view, Seats(0)), out)

@@ -424,3 +424,16 @@ def test_a_card_with_nothing_to_act_on_says_it_does_nothing_in_the_menu() -> Non
         if isinstance(a, Play) and a.target is None and state.card_type(a.card).effect == "absorb"
     )  # fmt: skip
     assert "played to no effect" in rpg_battle_view.describe_choice(state, idle)
+
+
+def test_a_typed_number_int_cannot_read_is_asked_again_not_a_crash() -> None:
+    """'²' is a digit to str.isdigit() and no number to int(); a thousand digits are a number
+    int() refuses by default. Each gets the menu's line, in the menu and in the log's key."""
+    state = RPG.new_initial_state(2)
+    narrator = Narrator(view_for("rpg-battle"), Seats(0))
+    out = console()
+    menu = Menu(state.legal_actions())
+    for typed in ("²", "9" * 5000, "l ²", "l " + "9" * 5000):
+        assert answer_to(typed, menu, state, narrator, out) is None
+    text = out.export_text()
+    assert "Please type a number from 1 to" in text and "There are" in text
