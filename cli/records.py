@@ -8,22 +8,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli.errors import FAILURE, fail
+from cli.errors import FAILURE, USAGE, fail
 
 if TYPE_CHECKING:
     from protocol.savefile import SavedTable
     from protocol.table_peer import TablePeer
 
 out = Console(highlight=False)
-FileArg = Annotated[
-    Path, typer.Argument(help="A saved table (.p2pt), as written by host/join/bot.")
-]
 ReplayArg = Annotated[
     Path,
     typer.Argument(
@@ -34,11 +31,13 @@ ReplayArg = Annotated[
 
 
 def _rebuilt(path: Path) -> tuple[SavedTable, TablePeer]:
-    from protocol.savefile import SaveFileError, load, rebuild
+    from protocol.savefile import NotASaveFile, SaveFileError, load, rebuild
 
     try:
         saved = load(path, tolerate_cut=True)
         return saved, rebuild(saved)
+    except NotASaveFile as exc:
+        raise fail(str(exc), USAGE) from None
     except SaveFileError as exc:
         raise fail(str(exc), FAILURE) from None
 
@@ -51,17 +50,17 @@ def _where_it_stops(table: TablePeer) -> str:
     return f"after {len(table.steps)} steps, waiting for messages of {who}"
 
 
-def audit(
-    path: FileArg,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the verdict as one JSON object.")
-    ] = False,
-) -> None:
-    """Re-check a saved table from its signed messages: every signature and chain, every
-    move, shuffle and key against the disclosed secrets, and who (if anyone) cheated."""
+class _Audited(NamedTuple):
+    """One save's audit: its verdict word, the lines for a person, and the JSON fields."""
+
+    verdict: str
+    lines: list[str]
+    fields: dict[str, Any]
+
+
+def _audit_one(path: Path, saved: SavedTable, table: TablePeer) -> _Audited:
     from protocol.savefile import faults_of
 
-    saved, table = _rebuilt(path)
     lines = [
         f"{escape(str(path))}: {saved.roster.game}, {saved.num_seats} seats, saved by seat "
         f"{saved.seat}; {len(saved.envelopes)} signed messages, every signature and chain "
@@ -97,31 +96,97 @@ def audit(
             lines.append(f"[bold red]The table stopped on a fault[/] ({outcome.ended}).")
         else:
             verdict = "passed"
-            ended = (
-                "The game ended" if outcome.ended == "finished" else "The table ended by forfeit"
-            )
+            ended = {
+                "finished": "The game ended",
+                "forfeit": "The table ended by forfeit",
+                "abandoned": "The table ended without a result (a seat fell silent)",
+            }.get(outcome.ended, outcome.ended)
             lines.append(f"{ended}. Audit passed: every move, shuffle and key checks out.")
+    fields = {
+        "file": str(path), "game": saved.roster.game, "seats": saved.num_seats,
+        "saved_by": saved.seat, "messages": len(saved.envelopes),
+        "verdict": verdict,
+        "ended": None if outcome is None else outcome.ended,
+        "returns": None if outcome is None else outcome.returns,
+        "faults": [
+            {"seat": f.seat, "step": f.step, "kind": f.kind, "reason": f.reason}
+            for f in faults
+        ],
+        "unchecked": list(notes),
+    }  # fmt: skip
+    return _Audited(verdict, lines, fields)
+
+
+def audit(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Saved tables (.p2pt), as written by host/join/bot. Several seats' saves of "
+            "one table are also compared: they must tell one history and one outcome."
+        ),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the verdict as one JSON object.")
+    ] = False,
+) -> None:
+    """Re-check a saved table from its signed messages: every signature and chain, every
+    move, shuffle and key against the disclosed secrets, and who (if anyone) cheated. Given
+    several seats' saves of one table, also report where they disagree, and who signed both
+    sides."""
+    from protocol.agreement import DifferentTables, SeatSave, compare
+
+    loaded = [(path, *_rebuilt(path)) for path in paths]
+    audited = [_audit_one(path, saved, table) for path, saved, table in loaded]
+    failed = any(a.verdict not in ("passed", "unfinished") for a in audited)
+    if len(paths) == 1:
+        if as_json:
+            print(json.dumps(audited[0].fields))
+        else:
+            for line in audited[0].lines:
+                out.print(line)
+        # An unfinished game is no failure: what was played checks out so far.
+        if failed:
+            raise typer.Exit(FAILURE)
+        return
+    # Short names where they tell the files apart: the lines stay readable.
+    names = [p.name for p in paths] if len({p.name for p in paths}) == len(paths) else paths
+    saves = [
+        SeatSave(str(name), saved.seat, saved.table_id, saved.envelopes, table.outcome)
+        for name, (_, saved, table) in zip(names, loaded, strict=True)
+    ]
+    try:
+        parted = compare(saves, max(saved.num_seats for _, saved, _ in loaded))
+    except DifferentTables as exc:
+        raise fail(f"{exc}: give the saves of one table") from None
     if as_json:
         print(
             json.dumps(
                 {
-                    "file": str(path), "game": saved.roster.game, "seats": saved.num_seats,
-                    "saved_by": saved.seat, "messages": len(saved.envelopes),
-                    "verdict": verdict,
-                    "ended": None if outcome is None else outcome.ended,
-                    "faults": [
-                        {"seat": f.seat, "step": f.step, "kind": f.kind, "reason": f.reason}
-                        for f in faults
+                    "saves": [a.fields for a in audited],
+                    "agree": not parted,
+                    "disagreements": [
+                        {"kind": d.kind, "files": list(d.files), "signers": list(d.signers),
+                         "text": d.text}
+                        for d in parted
                     ],
-                    "unchecked": list(notes),
                 }
             )
         )  # fmt: skip
     else:
-        for line in lines:
-            out.print(line)
-    # An unfinished game is no failure: what was played checks out so far.
-    if verdict not in ("passed", "unfinished"):
+        for audited_one in audited:
+            for line in audited_one.lines:
+                out.print(line)
+        if parted:
+            out.print(f"[bold red]The {len(saves)} saves do not tell one history:[/]")
+            for disagreement in parted:
+                signers = ", ".join(f"seat {s}" for s in disagreement.signers) or "no seat"
+                out.print(f"  {escape(disagreement.text)} Signed both sides: {signers}.")
+        else:
+            out.print(
+                f"The {len(saves)} saves tell one history: every message both hold is the "
+                "same, and every finished save names the same outcome."
+            )
+    if parted or failed:
         raise typer.Exit(FAILURE)
 
 

@@ -10,11 +10,13 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,6 +247,11 @@ def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
             out.print(f"[bold]Game over.[/] Winner: {names}.")
         elif outcome.ended == "forfeit":
             out.print(f"[bold]The table ended without the seats that left.[/] Winner: {names}.")
+        elif outcome.ended == "abandoned":
+            out.print(
+                "[bold]The table ended without a result:[/] a seat fell silent without "
+                "leaving, and nobody can show whether it or the network between you failed."
+            )
         else:
             out.print("[bold red]The table stopped on a fault.[/]")
         if not outcome.faults:
@@ -384,9 +391,7 @@ async def run_host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int
     try:
         await node.listen()
     except OSError as exc:
-        raise fail(
-            f"cannot listen on {plan.bind}:{plan.port}: {exc.strerror or exc}", FAILURE
-        ) from None
+        raise fail(f"cannot listen on {plan.bind}:{plan.port}: {exc.strerror or exc}") from None
     game, seats = plan.game, plan.seats
     invite = node.host(HostedTable(game, seats, plan.options), plan.advertise)
     if plan.seat.as_json:
@@ -394,27 +399,38 @@ async def run_host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int
     else:
         out.print(f"Table open for {game}, {seats} seats. Invite code:\n\n  [bold]{invite}[/]\n")
         out.print(f"Your fingerprint: {seat.identity.fingerprint}. Waiting for players…")
-    with tempfile.TemporaryDirectory(prefix="p2pcards-ai-") as homes:
-        bots = [_start_bot(invite, plan, i, Path(homes)) for i in range(plan.ai_seats)]
-        beacons = None
-        if plan.beacon is not None:
-            code = seat.identity.fingerprint
+    ai = AiSeats.start(seat.home, invite, plan) if plan.ai_seats else None
+    beacons = None
+    if plan.beacon is not None:
+        code = seat.identity.fingerprint
 
-            def current() -> Beacon:
-                return Beacon(game, seats, node.free_seats(), code, node.port, seat.name)
+        def current() -> Beacon:
+            return Beacon(game, seats, node.free_seats(), code, node.port, seat.name)
 
-            beacons = asyncio.get_running_loop().create_task(announce_table(current, plan.beacon))
-        try:
-            await _wait_for_seats(node, bots)
-            if beacons is not None:
-                beacons.cancel()
-            outcome = await _run_table(node, plan.seat)
-        except ProtocolError as exc:
-            raise fail(str(exc), FAILURE) from None
-        finally:
-            if beacons is not None:
-                beacons.cancel()
-            await asyncio.to_thread(_stop_bots, bots)
+        beacons = asyncio.get_running_loop().create_task(announce_table(current, plan.beacon))
+    playing = False
+    try:
+        await _wait_for_seats(node, [] if ai is None else ai.bots)
+        if beacons is not None:
+            beacons.cancel()
+        if ai is not None and node.roster is not None:
+            ai.belong_to(node.roster.table_id)
+        playing = True
+        outcome = await _run_table(node, plan.seat)
+    except ProtocolError as exc:
+        raise fail(str(exc), FAILURE) from None
+    except (LeaveTable, KeyboardInterrupt, asyncio.CancelledError):
+        if ai is not None and playing:
+            # The AI seats are the host's to come back to: they run on and wait, as every
+            # other seat does; `join --resume` finds them (or starts them again).
+            _AI_WAITING.append(ai.root)
+            ai = None
+        raise
+    finally:
+        if beacons is not None:
+            beacons.cancel()
+        if ai is not None:
+            await asyncio.to_thread(ai.finish, playing)
     return _report(outcome, 0, plan.seat.as_json)
 
 
@@ -435,25 +451,108 @@ async def _wait_for_seats(node: Node, bots: list[subprocess.Popen[bytes]]) -> No
         waiting.cancel()
 
 
-def _stop_bots(bots: list[subprocess.Popen[bytes]]) -> None:
-    for bot in bots:
-        try:
-            bot.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            bot.kill()
-            bot.wait()
+AI_SEATS = "ai-seats"  # under the host's home: one folder per table of AI seats
+_AI_WAITING: list[Path] = []  # AI seats left running when the host left the table
 
 
-def _start_bot(invite: Invite, plan: HostPlan, index: int, homes: Path) -> subprocess.Popen[bytes]:
-    """An AI peer as its own process, with its own identity (in a home removed afterwards)."""
-    home = homes / f"ai{index + 1}"
-    agent = plan.ai_agents[index % len(plan.ai_agents)]
-    name = f"AI {index + 1} ({agent.partition(':')[0]})"[:MAX_NAME]
-    command = [sys.executable, "-m", "cli", "bot", str(invite), "--agent", agent]
-    command += ["--home", str(home), "--name", name, "--quiet"]
-    command += ["--bind", plan.bind, "--timeout", str(plan.seat.timeout)]
-    command += ["--leave-timeout", str(plan.seat.leave_timeout)]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL)
+@dataclass
+class AiSeats:
+    """The host's AI seats: each its own process with its own home, in a session of its
+    own (Ctrl-C at the host's terminal is the host's leave, not theirs), logging to a file
+    in its home (never to the person's screen). Their folder lives under the host's home,
+    so that a host who leaves finds them again with `join --resume`."""
+
+    root: Path
+    bots: list[subprocess.Popen[bytes]]
+
+    @staticmethod
+    def start(home: Path, invite: Invite, plan: HostPlan) -> AiSeats:
+        """Start every AI seat of the table `invite` opens."""
+        parent = home / AI_SEATS
+        parent.mkdir(parents=True, exist_ok=True)
+        root = Path(tempfile.mkdtemp(prefix="table-", dir=parent))
+        bots = []
+        for index in range(plan.ai_seats):
+            agent = plan.ai_agents[index % len(plan.ai_agents)]
+            name = f"AI {index + 1} ({agent.partition(':')[0]})"[:MAX_NAME]
+            seat_home = root / f"ai{index + 1}"
+            command = ["bot", str(invite), "--agent", agent, "--name", name]
+            command += ["--bind", plan.bind, "--timeout", str(plan.seat.timeout)]
+            command += ["--leave-timeout", str(plan.seat.leave_timeout)]
+            bots.append(_start_ai(seat_home, command))
+            (seat_home / "agent").write_text(agent)
+        return AiSeats(root, bots)
+
+    def belong_to(self, table_id: bytes) -> None:
+        """Mark the folder with the table's id, for a resume of the host to find."""
+        (self.root / "table").write_text(table_id.hex())
+
+    @staticmethod
+    def resume(home: Path, table_id: bytes, plan: SeatPlan) -> AiSeats | None:
+        """The AI seats of a table the host comes back to: those still waiting are left
+        to it, those that have ended are started again from their saves."""
+        for marker in (home / AI_SEATS).glob("table-*/table"):
+            if marker.read_text().strip() != table_id.hex():
+                continue
+            root, bots = marker.parent, []
+            for seat_home in sorted(root.glob("ai*")):
+                pid = seat_home / "pid"
+                if pid.exists() and _running(int(pid.read_text() or 0), seat_home):
+                    continue
+                saves = sorted((seat_home / "tables").glob("*.p2pt"), key=_modified)
+                if not saves:
+                    continue
+                agent = (seat_home / "agent").read_text().strip()
+                command = ["bot", "--resume", str(saves[-1]), "--agent", agent]
+                command += ["--timeout", str(plan.timeout)]
+                command += ["--leave-timeout", str(plan.leave_timeout)]
+                bots.append(_start_ai(seat_home, command))
+            return AiSeats(root, bots)
+        return None
+
+    def finish(self, played: bool) -> None:
+        """The table is over for the host: let the AI seats end (at once if it never
+        began), then remove their folder."""
+        for bot in self.bots:
+            if not played:
+                bot.terminate()
+            try:
+                bot.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                bot.kill()
+                bot.wait()
+        for pid in self.root.glob("ai*/pid"):  # seats started before a resume of ours
+            deadline = time.monotonic() + 30
+            while _running(int(pid.read_text() or 0), pid.parent):
+                if time.monotonic() > deadline:
+                    return  # still playing: its folder stays
+                time.sleep(0.2)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _start_ai(home: Path, args: list[str]) -> subprocess.Popen[bytes]:
+    home.mkdir(parents=True, exist_ok=True)
+    with (home / "log.txt").open("ab") as log:
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "cli", *args, "--home", str(home), "--quiet"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+            start_new_session=True,
+        )  # fmt: skip
+    (home / "pid").write_text(str(bot.pid))
+    return bot
+
+
+def _running(pid: int, home: Path) -> bool:
+    """Whether `pid` is still an AI seat playing from `home` (not a pid since reused)."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return pid > 0 and str(home).encode() in command and b"\0-m\0cli\0bot" in command
+
+
+def _modified(path: Path) -> float:
+    return path.stat().st_mtime
 
 
 async def run_join(
@@ -462,14 +561,21 @@ async def run_join(
 ) -> int:  # fmt: skip
     """Take the seat (a new one from an invite, or ours again from a save file), play the
     table and report; the exit code."""
-    node = Node(seat, bind, 0, trace)
+    # A seat coming back listens where it did (any free port if that one is taken): a
+    # seat that resumes after it and has not heard of its return dials it there.
+    saved = target if isinstance(target, SavedTable) else None
+    port = 0 if saved is None else saved.roster.members[saved.seat].port
+    node = Node(seat, bind, port, trace)
+    ai: AiSeats | None = None
+    leaving = False
     try:
-        await node.listen()
-        rejoin = isinstance(target, SavedTable)
+        await node.listen(or_any_port=True)
+        rejoin = saved is not None
         if isinstance(target, SavedTable):
             table = node.resume_from(target)
             if table.finished:
                 raise fail("that game is over: nothing to resume", USAGE)
+            ai = AiSeats.resume(seat.home, target.table_id, plan)
             message = f"Back at seat {node.seat}, {len(table.steps)} steps into the game."
         else:
             await node.join(target)
@@ -481,8 +587,15 @@ async def run_join(
         raise fail(str(exc), FAILURE) from None
     except (OSError, TimeoutError) as exc:
         raise fail(f"network error: {str(exc) or type(exc).__name__}", FAILURE) from None
+    except (LeaveTable, KeyboardInterrupt, asyncio.CancelledError):
+        leaving = True
+        if ai is not None:
+            _AI_WAITING.append(ai.root)  # they wait for the host again
+        raise
     finally:
         await node.close()
+        if ai is not None and not leaving:
+            await asyncio.to_thread(ai.finish, True)
     if plan.quiet and not plan.as_json:
         return FAILURE if outcome.cheaters or outcome.ended == "aborted" else 0
     return _report(outcome, node.seat, plan.as_json)
@@ -499,9 +612,15 @@ def leave_cleanly(run: Callable[[], int]) -> int:
     except (LeaveTable, KeyboardInterrupt) as exc:
         if _SAVING:
             path, home = _SAVING[-1]
+            why = "" if not str(exc) else f" ({escape(str(exc))})"
+            ai = (
+                f" Your AI seats wait too, in the background (their logs: {_AI_WAITING[-1]})."
+                if _AI_WAITING
+                else ""
+            )
             err.print(
-                f"\nYou left the table ({escape(str(exc) or 'interrupted')}); the others wait "
-                f"for you. Take your seat again with:\n"
+                f"\nYou left the table{why}; the others wait for you.{ai} Take your seat "
+                f"again with:\n"
                 f"  p2pcards join --resume {escape(str(path))} --home {escape(str(home))}"
             )
         else:

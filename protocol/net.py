@@ -41,7 +41,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, NamedTuple, TextIO
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -129,6 +129,52 @@ class LeaveTable(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class JoinRefused(TableSetupError):
+    """The host turned us away; `bad_invite` when the invite code itself is wrong (its
+    secret), which is the user's input to mend, not a network failure."""
+
+    def __init__(self, reason: str, bad_invite: bool = False) -> None:
+        super().__init__(reason)
+        self.bad_invite = bad_invite
+
+
+# Why a host turns a joiner away, as it says it (`refused` {`reason`, `why`}), and in words.
+REFUSALS = {
+    "secret": "that invite's secret is wrong (check the code the host printed)",
+    "full": "the table is full",
+    "taken": "that identity already has a seat at this table (another --home?)",
+}
+
+
+def seat_list(seats: list[int]) -> str:
+    """'seat 1', 'seats 1 and 2', 'seats 1, 2 and 3'."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+
+
+def _certificate_required(exc: BaseException) -> bool:
+    """Whether TLS refused us for want of a roster certificate: a table under way."""
+    return isinstance(exc, ssl.SSLError) and "CERTIFICATE_REQUIRED" in str(exc).upper().replace(
+        " ", "_"
+    )
+
+
+def connection_problem(exc: BaseException) -> str:
+    """What went wrong with a connection, in words: never a raw SSL string or `()`."""
+    if _certificate_required(exc):
+        return "it takes only the seats of its table (the game has begun)"
+    if isinstance(exc, ssl.SSLError):
+        return "the secure connection failed (TLS)"
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, EOFError):
+        return "it closed the connection"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 # ------------------------------------------------------------------ TLS
@@ -420,6 +466,33 @@ class _Joiner:
     watcher: asyncio.Task[None] | None = None
 
 
+class Address(NamedTuple):
+    """Where a seat listens now (its roster address, until it comes back from another)."""
+
+    host: str
+    port: int
+
+
+MAX_WHERE = 64  # seats' current addresses one hello-ok may carry
+
+
+def _where_of(value: Any, seats: int) -> dict[int, Address]:
+    """The current addresses a seat passed on in its hello-ok, every field checked."""
+    if not isinstance(value, list) or len(value) > min(seats, MAX_WHERE):
+        raise WireError("where must list at most one address per seat")
+    found: dict[int, Address] = {}
+    for entry in value:
+        if not isinstance(entry, list) or len(entry) != 3:
+            raise WireError("an address is [seat, host, port]")
+        seat, host, port = entry
+        if type(seat) is not int or not 0 <= seat < seats:
+            raise WireError("an address names a seat that is not at the table")
+        if type(port) is not int or not 1 <= port <= 65535 or not isinstance(host, str):
+            raise WireError("an address is a host and a port 1-65535")
+        found[seat] = Address(check_host(host), port)
+    return found
+
+
 @dataclass
 class _Absence:
     """A seat we have not heard from: since when, and why."""
@@ -477,6 +550,9 @@ class Node:
             MAX_STRANGERS, MAX_STRANGERS_PER_ADDRESS
         )
         self._absent: dict[int, _Absence] = {}
+        # Seats that came back from another address than the roster's: where to dial them
+        # (a seat resumed later must reach the table as it is now, not as it began).
+        self.addresses: dict[int, Address] = {}
         self._owed_since: dict[int, float] = {}  # seats whose due share we wait for, since when
         self._leave_after = LEAVE_SECONDS
         self._tasks: set[asyncio.Task[Any]] = set()  # kept, so none is collected mid-run
@@ -488,11 +564,18 @@ class Node:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def listen(self) -> int:
+    async def listen(self, or_any_port: bool = False) -> int:
         """Start accepting connections; returns the port. TLS starts per connection, once
-        the connection is within the limits for strangers."""
+        the connection is within the limits for strangers. With `or_any_port`, a port that
+        is taken gives way to any free one (a seat coming back tries its old port first)."""
         loop = asyncio.get_running_loop()
-        self.server = await loop.create_server(self._connection, self.bind_host, self.bind_port)
+        try:
+            self.server = await loop.create_server(self._connection, self.bind_host, self.bind_port)
+        except OSError:
+            if not or_any_port or self.bind_port == 0:
+                raise
+            self.bind_port = 0
+            self.server = await loop.create_server(self._connection, self.bind_host, 0)
         self.port = self.server.sockets[0].getsockname()[1]
         return self.port
 
@@ -626,7 +709,9 @@ class Node:
         assert conn.transport is not None
         peer = conn.transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
-        known = self.roster is not None and address in {m.host for m in self.roster.members}
+        known = self.roster is not None and address in (
+            {m.host for m in self.roster.members} | {a.host for a in self.addresses.values()}
+        )
         admitted, evicted = self._gate.arrive(address, conn, time.monotonic(), known)
         for older in evicted:
             older.abort()  # the oldest that proved nothing makes room (see protocol.gate)
@@ -654,8 +739,9 @@ class Node:
             if unlogged is not None:
                 more = f" (and {unlogged} more since the last line)" if unlogged else ""
                 log.warning("refused a connection from %s: %s", address, f"{exc}{more}")
+            why = next((k for k, text in REFUSALS.items() if text == str(exc)), None)
             with contextlib.suppress(Exception):
-                await conn.send({"kind": "refused", "reason": str(exc)})
+                await conn.send({"kind": "refused", "reason": str(exc), "why": why})
             await conn.close()
             return
         finally:
@@ -665,10 +751,8 @@ class Node:
 
     async def _take_join(self, conn: Connection, message: dict[str, Any], address: str) -> _Joiner:
         table = self._hosted
-        if table is None or self.roster is not None:
-            raise TableSetupError("this table takes no more seats")
-        if len(self._joiners) >= table.seats - 1:
-            raise TableSetupError("the table is full")
+        if table is None or self.roster is not None or len(self._joiners) >= table.seats - 1:
+            raise JoinRefused(REFUSALS["full"])
         identity = field_of(message, "identity", bytes, 32)
         seal = field_of(message, "seal", bytes, 32)
         port = int_field(message, "port", 1, 65535)
@@ -679,10 +763,10 @@ class Node:
             raise TableSetupError("the certificate sent does not carry the identity key")
         expected = _join_proof(table.secret, identity, seal, port, self.me.identity.public_bytes)
         if not hmac.compare_digest(proof, expected):
-            raise TableSetupError("wrong invite secret")
+            raise JoinRefused(REFUSALS["secret"], bad_invite=True)
         taken = {j.member.identity for j in self._joiners} | {self.me.identity.public_bytes}
         if identity in taken:
-            raise TableSetupError("that identity already has a seat")
+            raise JoinRefused(REFUSALS["taken"])
         joiner = _Joiner(Member(name, identity, seal, check_host(address), port, cert), conn)
         self._joiners.append(joiner)
         await conn.send({"kind": "welcome", "seats": table.seats, "game": table.game})
@@ -709,18 +793,20 @@ class Node:
             except (ConnectionResetError, ConnectionAbortedError, ssl.SSLError) as exc:
                 if attempt == 3:
                     raise TableSetupError(
-                        f"{where} turned the connection away ({exc or type(exc).__name__}); "
+                        f"{where} turned the connection away ({connection_problem(exc)}); "
                         "the host may be busy: try again"
                     ) from None
                 await asyncio.sleep(0.3 * 2**attempt)
             except (OSError, TimeoutError) as exc:
-                raise TableSetupError(
-                    f"cannot reach {where}: {exc.strerror or exc or type(exc).__name__}"
-                ) from None
+                raise TableSetupError(f"cannot reach {where}: {connection_problem(exc)}") from None
         try:
             await self._join_over(conn, invite, timeout)
-        except (EOFError, OSError, ssl.SSLError) as exc:
-            raise TableSetupError(f"the host closed the connection ({exc})") from None
+        except (EOFError, OSError) as exc:  # ssl.SSLError too
+            if _certificate_required(exc):
+                full = f"the host refused: {REFUSALS['full']} (its game has begun)"
+                raise JoinRefused(full) from None
+            problem = connection_problem(exc)
+            raise TableSetupError(f"the host closed the connection: {problem}") from None
         finally:
             await conn.close()
 
@@ -743,8 +829,10 @@ class Node:
         )
         reply = await conn.recv(timeout=10)
         if reply.get("kind") != "welcome":
-            reason = reply.get("reason")
-            raise TableSetupError(
+            why, reason = reply.get("why"), reply.get("reason")
+            if isinstance(why, str) and why in REFUSALS:
+                raise JoinRefused(f"the host refused: {REFUSALS[why]}", why == "secret")
+            raise JoinRefused(
                 f"the host refused: {str(reason)[:200] if reason else 'no reason given'}"
             )
         async with asyncio.timeout(timeout):
@@ -791,8 +879,11 @@ class Node:
         """Connect to every lower seat; wait until every higher seat has connected to us.
 
         A seat coming back after a crash (`rejoin`) connects to every other seat itself:
-        they are mid-game and will not dial a seat whose address has changed. One it
-        cannot reach is left out: its link comes when it dials us (or never, and the
+        they are mid-game and will not dial a seat whose address has changed. It dials each
+        where it listens now (a seat that came back from elsewhere is dialled there, as
+        the save file or a seat that answered says), never only where the table began:
+        two seats that each come back must find each other, not each play on alone. One
+        it cannot reach is left out: its link comes when it dials us (or never, and the
         table's timeouts deal with it).
         """
         roster = self.roster
@@ -803,19 +894,16 @@ class Node:
             else range(self.seat)
         )
         deadline = asyncio.get_running_loop().time() + timeout
-        for other in others:
-            for attempt in range(4):  # a busy listener may turn a dial away: try again
-                try:
-                    await self._dial(other, timeout, rejoin)
-                    break
-                except (OSError, TimeoutError, ssl.SSLError, EOFError, ProtocolError) as exc:
-                    last_try = attempt == 3 or asyncio.get_running_loop().time() > deadline
-                    if last_try and not rejoin:
-                        raise TableSetupError(f"cannot connect to seat {other}: {exc}") from None
-                    if last_try:
-                        log.warning("cannot reach seat %d again: %s", other, exc)
-                        break
-                    await asyncio.sleep(0.2 * 2**attempt)
+        tried = {other: self._address_of(other) for other in others}
+        unreached = [o for o in others if not await self._dial_until(o, timeout, rejoin, deadline)]
+        for other in unreached:  # a seat that answered may have told us where it is now
+            moved = self._address_of(other) != tried[other]
+            if moved and await self._dial_until(other, timeout, rejoin, deadline):
+                continue
+            self.say(
+                f"{self._who(other)} cannot be reached now (it may be away too); "
+                "it reaches us when it comes back."
+            )
         self._check_mesh()
         if not rejoin:
             try:
@@ -825,14 +913,54 @@ class Node:
             except TimeoutError:
                 missing = sorted(set(range(len(roster.members))) - set(self.links) - {self.seat})
                 raise TableSetupError(
-                    f"seats {', '.join(map(str, missing))} did not connect within {timeout:g} s"
+                    f"{seat_list(missing)} did not connect within {timeout:g} s"
                 ) from None
+
+    async def _dial_until(self, other: int, timeout: float, rejoin: bool, deadline: float) -> bool:
+        """Dial a seat, a few times (a busy listener may turn a dial away); whether it
+        answered. Off a rejoin, a seat that cannot be reached stops the table forming."""
+        for attempt in range(4):
+            try:
+                await self._dial(other, timeout, rejoin)
+                return True
+            except (OSError, TimeoutError, ssl.SSLError, EOFError, ProtocolError) as exc:
+                last_try = attempt == 3 or asyncio.get_running_loop().time() > deadline
+                if last_try and not rejoin:
+                    raise TableSetupError(
+                        f"cannot connect to {self._who(other)}: {connection_problem(exc)}"
+                    ) from None
+                if last_try:
+                    log.info("cannot reach seat %d again: %s", other, exc)
+                    return False
+                await asyncio.sleep(0.2 * 2**attempt)
+        return False
+
+    def _address_of(self, seat: int) -> Address:
+        """Where `seat` listens now, as far as we know."""
+        assert self.roster is not None
+        member = self.roster.members[seat]
+        return self.addresses.get(seat, Address(member.host, member.port))
+
+    def _note_address(self, seat: int, address: Address) -> None:
+        """A seat listens somewhere new (or at its roster address again): dial it there
+        from now on, and keep it in the save file for a resume of ours."""
+        if seat == self.seat or self._address_of(seat) == address:
+            return
+        assert self.roster is not None
+        member = self.roster.members[seat]
+        if address == Address(member.host, member.port):
+            self.addresses.pop(seat, None)
+        else:
+            self.addresses[seat] = address
+        if self._writer is not None:
+            self._writer.moved(seat, address.host, address.port)
 
     async def _dial(self, other: int, timeout: float, rejoin: bool) -> None:
         assert self.roster is not None
         member = self.roster.members[other]
+        address = self._address_of(other)
         context = client_context(self.cert, self.key)
-        conn = await asyncio.wait_for(Connection.dial(member.host, member.port, context), timeout)
+        conn = await asyncio.wait_for(Connection.dial(address.host, address.port, context), timeout)
         if conn.peer_key() != member.identity:
             await conn.close()
             raise RemoteProtocolError(other, "presented a certificate that is not its roster key")
@@ -841,11 +969,18 @@ class Node:
             _hello_bytes(self.roster.table_id, self.seat, other, nonce)
         )
         hello = {"kind": "hello", "seat": self.seat, "nonce": nonce, "signature": signature}
-        await conn.send({**hello, "rejoin": rejoin})
+        # A seat coming back says where it listens now: it may be on another port (or
+        # machine) than the roster's, and a seat that resumes after it must find it there.
+        await conn.send({**hello, "rejoin": rejoin, "port": self.port} if rejoin else hello)
         reply = await conn.recv(timeout=timeout)
         if reply.get("kind") != "hello-ok":
             await conn.close()
             raise RemoteProtocolError(other, f"refused our hello: {str(reply.get('reason'))[:200]}")
+        if rejoin:
+            where = _where_of(reply.get("where", []), len(self.roster.members))
+            for seat, moved in where.items():
+                if seat not in self.links:
+                    self._note_address(seat, moved)
         conn.trust()
         self._link(other, conn)
 
@@ -869,7 +1004,16 @@ class Node:
             _hello_bytes(roster.table_id, seat, self.seat, nonce),
             f"seat {seat}'s hello",
         )
-        await conn.send({"kind": "hello-ok"})
+        reply: dict[str, Any] = {"kind": "hello-ok"}
+        if rejoin:
+            # Its address is the one it dials from (the TLS channel is pinned to its key),
+            # at the port it says it listens on now.
+            peer = conn.transport.get_extra_info("peername") if conn.transport else None
+            port = int_field(message, "port", 1, 65535)
+            if peer:
+                self._note_address(seat, Address(str(peer[0]), port))
+            reply["where"] = [[s, a.host, a.port] for s, a in self.addresses.items() if s != seat]
+        await conn.send(reply)
         conn.trust()
         old = self.links.get(seat)
         self._link(seat, conn)
@@ -938,8 +1082,13 @@ class Node:
             return  # a link already replaced by a rejoin, or already counted
         self._done_links.add(seat)
         self._link_done.set()
-        playing = self.table is not None and not self.table.finished and not self._leaving
+        table = self.table
+        playing = table is not None and not table.finished and not self._leaving
         if playing and seat not in self._finished_seats and seat not in self._absent:
+            assert table is not None
+            if seat in table.left:  # it said it leaves: its leave is the news, told once
+                self._absent[seat] = _Absence(time.monotonic(), "left")
+                return
             # Said at once, so that a seat back within the second hears "is back" after
             # it, whatever the watch's timing.
             self._absent[seat] = _Absence(time.monotonic(), "closed", told=True)
@@ -985,6 +1134,7 @@ class Node:
         self.roster = roster
         self.roster_signatures = saved.signatures
         self.seat = saved.seat
+        self.addresses = {seat: Address(*where) for seat, where in saved.addresses.items()}
         self._trust_roster()
         return self.prepare(saved)
 
@@ -1014,8 +1164,11 @@ class Node:
             writer.header(
                 roster, self.roster_signatures, self.seat, table.mental.sealing_key_bytes()
             )
+            for seat, where in self.addresses.items():
+                writer.moved(seat, where.host, where.port)
         if not table.started:
             table.start()
+        table.come_back()  # a seat resumed after its signed leave says so, signed
         heartbeat = self._spawn(self._heartbeat())
         ticker = self._spawn(self._tick())
         self._playing = True
@@ -1038,7 +1191,7 @@ class Node:
                 await self._wake.wait()
                 self._wake.clear()
                 if leaving is not None and leaving.done():
-                    raise LeaveTable("left the table")
+                    raise LeaveTable("interrupted")  # Ctrl-C, or a signal
                 if decision is not None and decision.done():
                     action = decision.result()  # LeaveTable (a person quits) goes up from here
                     decision = None
@@ -1121,8 +1274,12 @@ class Node:
     def _on_event(self, event: TableEvent) -> None:
         who = self._who(event.seat)
         if event.kind == "left":
-            self._absent.setdefault(event.seat, _Absence(time.monotonic(), "left"))
-            self._absent[event.seat].told = True
+            absence = self._absent.get(event.seat)
+            if absence is None or absence.why != "left":
+                absence = self._absent[event.seat] = _Absence(time.monotonic(), "left")
+            if absence.told:
+                return
+            absence.told = True
             self.say(
                 f"{who} left ({event.text}); waiting {self._leave_after:.0f} s for them to "
                 "come back with `p2pcards join --resume FILE`."

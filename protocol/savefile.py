@@ -4,8 +4,9 @@ The file is a sequence of frames (as on the wire): first the signed roster, the
 seat and its sealing key for the table, then, as the game goes, the seat's own
 secrets (`secret`) and decisions (`decision`), every signed envelope it
 accepted, its own included (`env`), every one it refused and accused its seat for
-(`refused`), in the order they came, and at the end the verdict it reached
-(`verdict`).
+(`refused`), in the order they came, where a seat that came back from another
+address listens now (`moved`: a resume of ours dials it there), and at the end the
+verdict it reached (`verdict`).
 
 Only the envelopes are evidence. Everything else in the file is the seat's own
 private record, and is believed only as far as it reproduces the signed
@@ -21,6 +22,7 @@ other field. Any problem is a `SaveFileError` naming the file and the frame.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +36,8 @@ from p2pcards.errors import P2PCardsError
 from protocol.audit import Fault
 from protocol.errors import ProtocolError
 from protocol.mental import ShuffleSecrets
-from protocol.roster import Roster, verify_signature
-from protocol.table_peer import TableKeys, TableOutcome, TablePeer, Taken
+from protocol.roster import Roster, check_host, verify_signature
+from protocol.table_peer import Ended, TableKeys, TableOutcome, TablePeer, Taken
 from protocol.transcript import Envelope, Receiver
 from protocol.wire import FrameDecoder, WireError, encode_frame
 
@@ -45,6 +47,11 @@ _KINDS = ("cheat", "silent", "left")
 
 class SaveFileError(ProtocolError, ValueError):
     """A saved table that is not readable or does not check out."""
+
+
+class NotASaveFile(SaveFileError):
+    """No save file at all: missing, unreadable, or not one of ours (the user's input to
+    mend, as opposed to a save whose evidence does not check out)."""
 
 
 @dataclass
@@ -60,6 +67,8 @@ class SavedTable:
     envelopes: list[Envelope] = field(default_factory=list)  # accepted: the evidence
     record: list[Envelope] = field(default_factory=list)  # accepted and refused, in order
     verdict: dict[str, Any] | None = None  # what the seat concluded, as it wrote it
+    # Seats that came back from another address than the roster's: (host, port) now.
+    addresses: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def table_id(self) -> bytes:
@@ -179,6 +188,11 @@ class SaveWriter:
         if flush:
             self.out.flush()
 
+    def moved(self, seat: int, host: str, port: int) -> None:
+        """A seat listens somewhere new: a resume of ours must dial it there."""
+        self._write({"kind": "moved", "seat": seat, "host": host, "port": port})
+        self.out.flush()
+
     def _write(self, frame: dict[str, Any]) -> None:
         self.out.write(encode_frame(frame))
 
@@ -187,23 +201,23 @@ def _frames(path: Path, tolerate_cut: bool) -> Iterator[dict[str, Any]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise NotASaveFile(f"cannot read {path}: {exc.strerror or exc}") from None
     decoder = FrameDecoder()
     try:
         frames = decoder.feed(data)
     except WireError as exc:
-        raise SaveFileError(f"{path} is not a p2pcards save file: {exc.reason}") from None
+        raise NotASaveFile(f"{path} is not a p2pcards save file: {exc.reason}") from None
     if decoder.pending() and not tolerate_cut:
         raise SaveFileError(f"{path} ends inside a frame (the saving process stopped mid-write?)")
     for frame in frames:
         if not isinstance(frame, dict):
-            raise SaveFileError(f"{path} holds something that is not a frame of ours")
+            raise NotASaveFile(f"{path} holds something that is not a frame of ours")
         yield frame
 
 
 def _header(path: Path, first: dict[str, Any] | None) -> SavedTable:
     if first is None or first.get("kind") != "table":
-        raise SaveFileError(f"{path} does not start with a p2pcards table header")
+        raise NotASaveFile(f"{path} is not a p2pcards save file (no table header)")
     if first.get("format") != FORMAT:
         raise SaveFileError(
             f"{path} was saved in format {first.get('format')!r}; this version reads {FORMAT}"
@@ -232,7 +246,7 @@ def _header(path: Path, first: dict[str, Any] | None) -> SavedTable:
 
 def _verdict(frame: dict[str, Any], seats: int) -> dict[str, Any]:
     faults, notes = frame.get("faults"), frame.get("notes")
-    if frame.get("ended") not in ("finished", "aborted", "forfeit"):
+    if frame.get("ended") not in typing.get_args(Ended):
         raise ValueError("a verdict says how the game ended")
     if not isinstance(faults, list) or not isinstance(notes, list) or len(faults) > 256:
         raise ValueError("a verdict lists faults and notes")
@@ -284,6 +298,13 @@ def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
                 if not isinstance(action, dict):
                     raise ValueError("a decision is an action's map")
                 saved.decisions.append(action)
+            elif kind == "moved":
+                seat, host, port = frame.get("seat"), frame.get("host"), frame.get("port")
+                if type(seat) is not int or not 0 <= seat < saved.num_seats:
+                    raise ValueError("a moved seat must be a seat of the table")
+                if type(port) is not int or not 1 <= port <= 65535 or not isinstance(host, str):
+                    raise ValueError("a seat's new address is a host and a port 1-65535")
+                saved.addresses[seat] = (check_host(host), port)
             elif kind == "verdict":
                 saved.verdict = _verdict(frame, saved.num_seats)
             else:

@@ -12,7 +12,8 @@ A receiver compares both with its own at once, so
   with the first message of a third seat that holds the other one: the two
   signed messages are the proof (equivocation).
 
-`Leave` says a seat is going (it may come back with `join --resume`). `Abort`
+`Leave` says a seat is going (it may come back with `join --resume`), `back` that it
+came back. `Abort`
 says a seat stopped the table, naming who it holds responsible and carrying
 the signed messages that show it, or that a seat is gone for good.
 """
@@ -163,6 +164,12 @@ class Abort:
 def leave_body(reason: str) -> dict[str, Any]:
     """A `leave` message body (without its sync)."""
     return {"kind": "leave", "reason": reason[:MAX_REASON]}
+
+
+def back_body() -> dict[str, Any]:
+    """A `back` message body (without its sync): a seat that left has come back. It is the
+    signed word that its leave no longer stands (a forfeit rests on a leave with none after)."""
+    return {"kind": "back"}
 
 
 def leave_reason(message: dict[str, Any], sender: int) -> str:

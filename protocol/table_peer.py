@@ -48,6 +48,7 @@ from protocol.table_messages import (
     Abort,
     Cause,
     Sync,
+    back_body,
     compact_state,
     differing_sections,
     leave_body,
@@ -57,7 +58,10 @@ from protocol.transcript import BrokenChain, Envelope, Receiver, Sender
 from protocol.wire import WireError
 
 Phase = Literal["playing", "stopping", "finished"]
-Ended = Literal["finished", "aborted", "forfeit"]
+# "abandoned": a seat went silent past the timeout without a signed leave. Nobody can show
+# the others why (it may be the network between us), so nobody wins: two sides of a split
+# table must not each name themselves the winner.
+Ended = Literal["finished", "aborted", "forfeit", "abandoned"]
 
 MAX_ACCUSATIONS = 8  # of our own; past that a flood of faults adds nothing
 MAX_TABLE_MESSAGES = 16  # leave and abort messages one seat may send in a game
@@ -213,6 +217,7 @@ class TablePeer:
         self.accusations: list[Accusation] = []
         self.gone: dict[int, str] = {}  # seats given up on, and why
         self.left: dict[int, str] = {}  # seats that said they are leaving, and why
+        self.has_left = False  # our own leave stands: we say `back` when we come back
         self.events: list[TableEvent] = []
         self.phase: Phase = "playing"
         self.stop_reason: str | None = None
@@ -252,6 +257,14 @@ class TablePeer:
         """Tell every seat we are going (we may come back with our save file)."""
         if self.phase == "playing":
             self._send_body(leave_body(reason))
+            self.has_left = True
+
+    def come_back(self) -> None:
+        """Tell every seat our leave no longer stands (a resumed seat, once reconnected):
+        signed, so that nobody can show a forfeit of ours after it."""
+        if self.phase == "playing" and self.has_left:
+            self._send_body(back_body())
+            self.has_left = False
 
     def give_up(self, seats: Sequence[int], reason: str) -> None:
         """Stop waiting for `seats` (left or silent past the timeout): the table ends
@@ -365,7 +378,7 @@ class TablePeer:
             sync = Sync.from_wire(message.get("sync"), self.num_seats, seat)
             abort = Abort.from_wire(message, self.num_seats, seat) if kind == "abort" else None
             reason = leave_reason(message, seat) if kind == "leave" else ""
-            body = None if kind in ("abort", "leave") else codec.decode(message, seat)
+            body = None if kind in ("abort", "leave", "back") else codec.decode(message, seat)
             if body is None:
                 self._table_messages[seat] += 1
                 if self._table_messages[seat] > MAX_TABLE_MESSAGES:
@@ -380,6 +393,10 @@ class TablePeer:
         if kind == "leave":
             self.left[seat] = reason
             self.events.append(TableEvent("left", seat, reason))
+            return
+        if kind == "back":
+            if self.left.pop(seat, None) is not None:
+                self.events.append(TableEvent("back", seat, "is back"))
             return
         assert body is not None
         if seat in self.left and not isinstance(body, SecretsReveal):
@@ -638,11 +655,13 @@ class TablePeer:
         verdict = sorted(set(faults), key=lambda f: (f.step, f.seat, f.reason))
         cheaters = sorted({f.seat for f in verdict if f.kind == "cheat"})
         stopped = [a for a in self.accusations if a.cause != "gone"]
-        ended: Ended = "aborted" if stopped or cheaters else "forfeit" if self.gone else "finished"
+        ended: Ended = "aborted" if stopped or cheaters else self._gone_ending()
         if ended == "finished":
             returns = self.replica.returns()
         elif ended == "forfeit":
             returns = forfeit_returns(self.num_seats, sorted(self.gone))
+        elif ended == "abandoned":
+            returns = [0.0] * self.num_seats
         else:
             returns = (
                 forfeit_returns(self.num_seats, cheaters) if cheaters else [0.0] * self.num_seats
@@ -651,6 +670,15 @@ class TablePeer:
             returns, self.replica.public_digest(), verdict, ended, notes, self.desync
         )
         self.phase = "finished"
+
+    def _gone_ending(self) -> Ended:
+        """How a table ends without its cheats: a forfeit needs, for every seat given up
+        on, its signed leave with no signed word of it after (which every seat holding the
+        transcript can check); a seat merely not heard from may have been cut off from us
+        rather than we from it, so that table ends without a result."""
+        if not self.gone:
+            return "finished"
+        return "forfeit" if all(seat in self.left for seat in self.gone) else "abandoned"
 
     def _judge(self, accusation: Accusation, named: set[int]) -> tuple[Fault | None, str]:
         """Another seat's accusation, against what we hold: (a fault it shows, a note)."""
@@ -879,6 +907,8 @@ class TablePeer:
                     peer.act(next(choices))
                 elif kind == "leave":
                     peer.leave(str(message.get("reason", "")))
+                elif kind == "back":
+                    peer.come_back()
                 elif kind == "abort" and message.get("cause") == "gone":
                     peer.give_up([int(message["seat"])], str(message.get("reason", "")))
             if not peer.started:
