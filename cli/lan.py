@@ -75,15 +75,24 @@ SeatDeckOpt = Annotated[
 
 
 def check_deck_file(spec: str) -> None:
-    """A deck file given to join or bot is read now (the game, and so the deck rules, comes
-    with the table): a missing or broken file is a usage error before any connection."""
-    from p2pcards.decks import DeckError, load_deck
+    """A deck file given to join or bot is read now, and checked against the rules of the
+    game it names: a missing, broken or illegal deck is a usage error before any connection.
+    (A shipped deck's name is checked once the host says which game the table plays,
+    before the seat counts.)"""
+    from p2pcards import games
+    from p2pcards.decks import DeckError, load_deck, seat_deck
+    from p2pcards.errors import P2PCardsError
 
     if spec.endswith(".toml") or "/" in spec or Path(spec).exists():
         try:
-            load_deck(spec)
+            deck = load_deck(spec)
         except DeckError as exc:
             raise fail(f"--deck {spec}: {exc}") from None
+        try:
+            if deck.game:
+                seat_deck(games.load(deck.game), spec)  # its message names the --deck
+        except (DeckError, P2PCardsError) as exc:
+            raise fail(str(exc)) from None
 
 
 def host(

@@ -43,6 +43,7 @@ from protocol.invite import Invite
 from protocol.net import (
     Decide,
     HostedTable,
+    JoinRefused,
     LeaveTable,
     LocalSeat,
     Node,
@@ -583,6 +584,8 @@ async def run_join(
         if not plan.quiet and not plan.as_json:
             out.print(f"{message} Connecting to the other players…")
         outcome = await _run_table(node, plan, rejoin)
+    except JoinRefused as exc:
+        raise fail(str(exc), USAGE if exc.bad_input else FAILURE) from None
     except ProtocolError as exc:
         raise fail(str(exc), FAILURE) from None
     except (OSError, TimeoutError) as exc:

@@ -49,6 +49,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from p2pcards import games
 from p2pcards.decks import DeckError, seat_deck
 from p2pcards.engine import Action, State
+from p2pcards.errors import P2PCardsError
 from p2pcards.fingerprint import rules_fingerprint
 from protocol.commitments import canonical
 from protocol.defaults import (
@@ -132,12 +133,12 @@ class LeaveTable(Exception):
 
 
 class JoinRefused(TableSetupError):
-    """The host turned us away; `bad_invite` when the invite code itself is wrong (its
-    secret), which is the user's input to mend, not a network failure."""
+    """We could not take a seat; `bad_input` when what the user gave is wrong (the invite's
+    secret, a deck the table's game refuses), theirs to mend, not a network failure."""
 
-    def __init__(self, reason: str, bad_invite: bool = False) -> None:
+    def __init__(self, reason: str, bad_input: bool = False) -> None:
         super().__init__(reason)
-        self.bad_invite = bad_invite
+        self.bad_input = bad_input
 
 
 # Why a host turns a joiner away, as it says it (`refused` {`reason`, `why`}), and in words.
@@ -148,6 +149,12 @@ REFUSALS = {
 }
 
 
+def game_name(welcome: dict[str, Any]) -> str:
+    """The game a welcome names, printable."""
+    name = welcome.get("game")
+    return name[:40] if isinstance(name, str) and name.isprintable() else "an unknown game"
+
+
 def seat_list(seats: list[int]) -> str:
     """'seat 1', 'seats 1 and 2', 'seats 1, 2 and 3'."""
     if len(seats) == 1:
@@ -155,7 +162,7 @@ def seat_list(seats: list[int]) -> str:
     return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
 
 
-def _certificate_required(exc: BaseException) -> bool:
+def _certificate_required(exc: BaseException | None) -> bool:
     """Whether TLS refused us for want of a roster certificate: a table under way."""
     return isinstance(exc, ssl.SSLError) and "CERTIFICATE_REQUIRED" in str(exc).upper().replace(
         " ", "_"
@@ -763,7 +770,7 @@ class Node:
             raise TableSetupError("the certificate sent does not carry the identity key")
         expected = _join_proof(table.secret, identity, seal, port, self.me.identity.public_bytes)
         if not hmac.compare_digest(proof, expected):
-            raise JoinRefused(REFUSALS["secret"], bad_invite=True)
+            raise JoinRefused(REFUSALS["secret"], bad_input=True)
         taken = {j.member.identity for j in self._joiners} | {self.me.identity.public_bytes}
         if identity in taken:
             raise JoinRefused(REFUSALS["taken"])
@@ -802,9 +809,6 @@ class Node:
         try:
             await self._join_over(conn, invite, timeout)
         except (EOFError, OSError) as exc:  # ssl.SSLError too
-            if _certificate_required(exc):
-                full = f"the host refused: {REFUSALS['full']} (its game has begun)"
-                raise JoinRefused(full) from None
             problem = connection_problem(exc)
             raise TableSetupError(f"the host closed the connection: {problem}") from None
         finally:
@@ -816,7 +820,7 @@ class Node:
             raise TableSetupError("the host's key does not match the invite code's fingerprint")
         seal = self.me.seal.public_key().public_bytes_raw()
         identity = self.me.identity.public_bytes
-        await conn.send(
+        join = conn.send(
             {
                 "kind": "join",
                 "name": self.me.name,
@@ -827,7 +831,16 @@ class Node:
                 "proof": _join_proof(invite.secret, identity, seal, self.port, host_key),
             }
         )
-        reply = await conn.recv(timeout=10)
+        try:
+            await join
+            reply = await conn.recv(timeout=10)
+        except (EOFError, ConnectionError, ssl.SSLError):
+            # A host refuses in words, but one whose roster is signed takes only its seats'
+            # certificates: TLS 1.3 says so after the handshake, and asyncio hands us a
+            # link closed without a word.
+            raise JoinRefused(
+                f"the host refused: {REFUSALS['full']} (its game has begun)"
+            ) from None
         if reply.get("kind") != "welcome":
             why, reason = reply.get("why"), reply.get("reason")
             if isinstance(why, str) and why in REFUSALS:
@@ -835,6 +848,15 @@ class Node:
             raise JoinRefused(
                 f"the host refused: {str(reason)[:200] if reason else 'no reason given'}"
             )
+        if self.me.deck is not None:
+            # Checked before the table counts on us: hanging up now frees the seat (the
+            # host's watch), where a seat that signed the roster and then failed would
+            # leave the table unable to seat anyone.
+            try:
+                game = games.load(text_field(reply, "game", 40))
+                seat_deck(game, self.me.deck)
+            except (DeckError, P2PCardsError) as exc:
+                raise JoinRefused(f"the table plays {game_name(reply)}: {exc}", True) from None
         async with asyncio.timeout(timeout):
             while True:
                 offer = await conn.recv()

@@ -81,7 +81,7 @@ def test_a_wrong_secret_or_fingerprint_is_refused_and_the_table_still_plays(tmp_
     wrong_secret = str(Invite(code.host, code.port, code.fingerprint, "AAAA-AAAA"))
     wrong_host = str(Invite(code.host, code.port, "AAAA-AAAA-AAAA-AAAA", code.secret))
     refused = result(bot(tmp_path, wrong_secret, 1), timeout=30)
-    assert refused[0] == 1 and "wrong invite secret" in refused[2]
+    assert refused[0] == 2 and "that invite's secret is wrong" in refused[2]  # bad input
     impostor = result(bot(tmp_path, wrong_host, 2), timeout=30)
     assert impostor[0] == 1 and "does not match the invite code's fingerprint" in impostor[2]
     honest = bot(tmp_path, invite, 3)
