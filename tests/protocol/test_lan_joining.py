@@ -6,7 +6,6 @@ gave up 30 s later.
 """
 
 import json
-import subprocess
 from pathlib import Path
 
 from lan_helpers import bot, open_table, result, start
