@@ -220,6 +220,41 @@ def test_a_seat_that_never_comes_back_ends_the_table_without_a_result(
     assert reports[0][1]["digest"] == reports[1][1]["digest"]
 
 
+def leave_and_resume(net: Any, host: int, tmp: Path, *extra: str) -> subprocess.Popen[str]:
+    """Ctrl-C the bot in lab host `host` (a signed leave), then resume it there."""
+    home = tmp / f"bot{host}"
+    return start(
+        net, host, "bot", "--resume", str(next((home / "tables").glob("*-seat?.p2pt"))),
+        "--home", str(home), "--json", *extra,
+    )  # fmt: skip
+
+
+def test_two_seats_that_each_leave_and_come_back_finish_one_game_across_namespaces(
+    tmp_path: Path,
+) -> None:
+    """Issue 26, finding 1, across an emulated LAN: the bot in lab host 1 leaves and comes
+    back, then the bot in lab host 2 does; the second must find the first where it
+    listens now. Before, each side gave up on the other and both saves named a winner."""
+    with lab(hosts=3, latency=0.02) as net:
+        deadline = time.monotonic() + 150
+        quick = ("--timeout", "5", "--leave-timeout", "30")
+        trace = tmp_path / "host.trace"
+        host, invite = open_table(
+            net, tmp_path, 3, "--round-cap", "60", "--trace", str(trace), *quick
+        )
+        bots = {i: bot(net, i, tmp_path, invite, *quick) for i in (1, 2)}
+        for leaver in (1, 2):
+            wait_for_steps(trace, applied(trace) + 10, [host, *bots.values()], within=60)
+            bots[leaver].send_signal(signal.SIGINT)
+            _, err = bots[leaver].communicate(timeout=30)
+            assert bots[leaver].returncode == 130, err
+            bots[leaver] = leave_and_resume(net, leaver, tmp_path, *quick)
+        reports = [finished(p, deadline) for p in (host, *bots.values())]
+    same_game(reports, 3)
+    said = " ".join(reports[0][2].split())  # what the host told its player
+    assert said.count("is back") == 2 and said.count(" left (interrupted)") == 2, said
+
+
 def test_a_table_announced_in_one_namespace_is_listed_in_another(tmp_path: Path) -> None:
     """`host --announce` broadcasts on the LAN it found; `tables` in another host, on the
     default port, lists the table at the host's address."""
