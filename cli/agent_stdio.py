@@ -38,6 +38,12 @@ if TYPE_CHECKING:
     from p2pcards.engine import Game
 
 
+def bot_line(name: str, version: str, author: str) -> str:
+    """How a bot introduced itself, with only what it said ("bot: x", not "bot: x  by ?")."""
+    said = " ".join(part for part in (name, version) if part)
+    return f"bot: {said}" + (f" by {author}" if author else "")
+
+
 def agent_stdio(
     game: GameArg,
     seats: Annotated[int | None, typer.Option(help="Seats at the table.")] = None,
@@ -149,7 +155,7 @@ class _Reader:
                 if message["type"] == "hello" and not self.greeted:
                     info = parse_hello(message)
                     self.greeted = True
-                    err.print(f"bot: {info.name} {info.version} by {info.author or '?'}".strip())
+                    err.print(bot_line(info.name, info.version, info.author))
                 elif message["type"] == "readyok" and self.readies:
                     self.readies -= 1
                 else:

@@ -137,6 +137,28 @@ class Terminal:
         self.names: list[str] = []  # the players' names round the table, once seated
         self.narrator: Narrator | None = None
         self._lines: asyncio.Queue[str | None] | None = None
+        self._deciding = False
+        # Called when the person types q while others decide: the seat leaves at once.
+        self.on_quit: Callable[[], None] | None = None
+
+    def waiting(self, names: list[str]) -> None:
+        """Between the person's prompts: whose decision the table waits for."""
+        out.print(f"[dim]waiting for {escape(' and '.join(names))}… (q leaves the table)[/]")
+
+    def listen(self) -> None:
+        """Read the person's lines from now on, so that q works while others decide too."""
+        if self._lines is None:
+            self._lines = self._start()
+
+    def _came(self, line: str | None) -> None:
+        """A line typed: an answer for the next prompt (typed ahead), or, while others
+        decide, `q` to leave at once."""
+        assert self._lines is not None
+        quits = line is not None and line.strip().lower() in ("q", "quit")
+        if quits and not self._deciding and self.on_quit is not None:
+            self.on_quit()
+            return
+        self._lines.put_nowait(line)
 
     def watch(self, before: State, action: Action) -> None:
         """Tell each move as this seat may know it."""
@@ -161,16 +183,22 @@ class Terminal:
 
         def read() -> None:
             for line in sys.stdin:
-                loop.call_soon_threadsafe(lines.put_nowait, line)
-            loop.call_soon_threadsafe(lines.put_nowait, None)
+                loop.call_soon_threadsafe(self._came, line)
+            loop.call_soon_threadsafe(self._came, None)
 
         threading.Thread(target=read, daemon=True).start()
         return lines
 
     async def decide(self, obs: State) -> Action:
         """Ask until an answer picks a legal action; an unanswered reaction takes the hit."""
-        if self._lines is None:
-            self._lines = self._start()
+        self.listen()
+        self._deciding = True
+        try:
+            return await self._decide(obs)
+        finally:
+            self._deciding = False
+
+    async def _decide(self, obs: State) -> Action:
         if len(obs.legal_actions()) == 1:
             return obs.legal_actions()[0]
         view = view_for(obs.game.name)
@@ -291,6 +319,14 @@ async def _run_table(node: Node, plan: SeatPlan, rejoin: bool = False) -> TableO
         terminal = getattr(node.me.watch, "__self__", None)  # the person here, if any
         if isinstance(terminal, Terminal) and node.roster is not None:
             terminal.names[:] = [member.name for member in node.roster.members]
+
+            def quit_now() -> None:
+                node.leave_reason = "quit"
+                leave.set()
+
+            terminal.on_quit = quit_now
+            node.me.waiting = terminal.waiting
+            terminal.listen()
         await node.connect_mesh(rejoin=rejoin)
         path = _save_path(node, rejoin)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -453,6 +453,8 @@ class LocalSeat:
     finish: Callable[[State], None] | None = None
     test_seed: int | None = None  # reproducible shuffles for tests only (see MentalPeer)
     deck: str | None = None  # own decks: a shipped deck's name or a deck file (--deck)
+    # Told the names of the seats whose decision the table waits for, when that changes.
+    waiting: Callable[[list[str]], None] | None = None
 
 
 @dataclass
@@ -562,6 +564,8 @@ class Node:
         self.addresses: dict[int, Address] = {}
         self._owed_since: dict[int, float] = {}  # seats whose due share we wait for, since when
         self._leave_after = LEAVE_SECONDS
+        self._waiting_on: list[int] = []  # seats whose decision we last said we wait for
+        self.leave_reason = "interrupted"  # what our leave says when `leave` is set
         self._tasks: set[asyncio.Task[Any]] = set()  # kept, so none is collected mid-run
         self.refused = 0  # connections turned away (for tests and floods)
 
@@ -1207,13 +1211,14 @@ class Node:
                 self._save(writer, table)
                 self._send_outbox(table)
                 self._tell(table)
+                self._say_waiting(table)
                 if table.wants_action() and decision is None:
                     decision = asyncio.ensure_future(self.me.decide(table.replica.clone()))
                     decision.add_done_callback(self._poke)
                 await self._wake.wait()
                 self._wake.clear()
                 if leaving is not None and leaving.done():
-                    raise LeaveTable("interrupted")  # Ctrl-C, or a signal
+                    raise LeaveTable(self.leave_reason)  # Ctrl-C, or `q` while waiting
                 if decision is not None and decision.done():
                     action = decision.result()  # LeaveTable (a person quits) goes up from here
                     decision = None
@@ -1311,6 +1316,17 @@ class Node:
                 self.say(f"{who} is back.")
         else:
             self.say(f"The table stops: {event.text}")
+
+    def _say_waiting(self, table: TablePeer) -> None:
+        """Tell the seat whose decision the table waits for, once each time it changes."""
+        if self.me.waiting is None or self.roster is None:
+            return
+        seats = sorted(table.waiting_for()) if table.waiting_on_decision() else []
+        if seats != self._waiting_on:
+            self._waiting_on = seats
+            if seats:
+                names = [self.roster.members[s].name or f"seat {s}" for s in seats]
+                self.me.waiting(names)
 
     def _watch_absent(self, table: TablePeer, silent: float, leave_after: float) -> None:
         """Seats gone quiet, hung up or left: say so once, and after `leave_after` give up.

@@ -18,21 +18,6 @@ from lan_helpers import ENV, P2PCARDS, bot, open_table, result, start
 QUICK = ("--timeout", "5", "--leave-timeout", "20")
 
 
-def applied(trace: Path) -> int:
-    """How many steps a seat's --trace file says it has applied."""
-    return trace.read_text().count('"applied"') if trace.exists() else 0
-
-
-def wait_for_steps(trace: Path, steps: int, *running: subprocess.Popen[str]) -> None:
-    """Wait until the traced seat has applied `steps` steps, every process still running."""
-    deadline = time.monotonic() + 60
-    while applied(trace) < steps:
-        for process in running:
-            assert process.poll() is None, process.communicate(timeout=10)
-        assert time.monotonic() < deadline, f"only {applied(trace)} steps in 60 s"
-        time.sleep(0.02)
-
-
 def interrupt(process: subprocess.Popen[str]) -> str:
     """Ctrl-C a seat: it leaves with a signed message; what it told its person."""
     process.send_signal(signal.SIGINT)
@@ -59,13 +44,53 @@ def listening_port(path: Path) -> int:
     return table.roster.members[table.seat].port
 
 
+def person(*args: str) -> subprocess.Popen[str]:
+    """A person at a terminal (answers piped in as we go), with short timeouts."""
+    return start(*args, "--json", *QUICK, stdin=True)
+
+
+def type_in(process: subprocess.Popen[str], text: str) -> None:
+    assert process.stdin is not None
+    process.stdin.write(text)
+    process.stdin.flush()
+
+
+def until_said(process: subprocess.Popen[str], words: str) -> None:
+    """Read what a seat tells its person until it says `words`."""
+    assert process.stderr is not None
+    for line in process.stderr:
+        if words in line:
+            return
+    raise AssertionError(f"never said {words!r}")
+
+
+def quits(process: subprocess.Popen[str]) -> None:
+    """The person types q (at its prompt, or while another decides): a signed leave."""
+    type_in(process, "q\n")
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and "You left the table (quit)" in err, err
+
+
+def wait_for_save(home: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not list((home / "tables").glob("*.p2pt")):
+        assert time.monotonic() < deadline, "no save file within 60 s"
+        time.sleep(0.05)
+    time.sleep(1)  # a few moves
+
+
 def double_resume(tmp: Path, host_port_taken: bool) -> list[tuple[int, dict[str, object], str]]:
-    """Host and bot both greedy; the host leaves and comes back, then the bot does."""
-    trace = tmp / "bot.trace"
-    host, invite = open_table(tmp, 2, "--round-cap", "0", *QUICK)
-    joiner = bot(tmp, invite, 1, "--trace", str(trace), *QUICK)
-    wait_for_steps(trace, 20, host, joiner)
-    assert "You left the table" in interrupt(host)
+    """Two people; the host quits and comes back, then the joiner does (played by greedy
+    agents once back, so that the game ends)."""
+    host = person("host", "rpg-battle", "--seats", "2", "--port", "0", "--home",
+                  str(tmp / "host"), "--round-cap", "0")  # fmt: skip
+    assert host.stdout is not None
+    invite = json.loads(host.stdout.readline())["invite"]
+    joiner = person("join", invite, "--home", str(tmp / "bob"), "--name", "Bob")
+    for seat in (host, joiner):
+        type_in(seat, "2\n1\n" * 3)
+    wait_for_save(tmp / "bob")
+    quits(host)
     blocker = None
     if host_port_taken:  # something else took the host's port meanwhile
         blocker = socket.socket()
@@ -77,11 +102,11 @@ def double_resume(tmp: Path, host_port_taken: bool) -> list[tuple[int, dict[str,
             "join", "--resume", str(saved(tmp / "host")), "--home", str(tmp / "host"),
             "--agent", "greedy", "--json", *QUICK,
         )  # fmt: skip
-        wait_for_steps(trace, applied(trace) + 20, host, joiner)
-        assert "You left the table" in interrupt(joiner)
+        until_said(joiner, "seat 0 (host) is back")
+        quits(joiner)
         joiner = start(
-            "bot", "--resume", str(saved(tmp / "bot1")), "--home", str(tmp / "bot1"),
-            "--json", *QUICK,
+            "join", "--resume", str(saved(tmp / "bob")), "--home", str(tmp / "bob"),
+            "--agent", "greedy", "--json", *QUICK,
         )  # fmt: skip
         return [result(host, 120), result(joiner, 120)]
     finally:
@@ -97,10 +122,10 @@ def check_one_table(tmp: Path, reports: list[tuple[int, dict[str, object], str]]
     assert reports[0][1]["digest"] == reports[1][1]["digest"]
     assert reports[0][1]["winners"] == reports[1][1]["winners"]
     host_said = " ".join(reports[0][2].split())
-    assert host_said.count("seat 1 (greedy) left") == 1, host_said
-    assert host_said.count("seat 1 (greedy) is back") == 1, host_said
+    assert host_said.count("seat 1 (Bob) left (quit)") == 1, host_said
+    assert host_said.count("seat 1 (Bob) is back") == 1, host_said
     last = [max(home.glob("tables/*.p2pt"), key=lambda p: p.stat().st_mtime)
-            for home in (tmp / "host", tmp / "bot1")]  # fmt: skip
+            for home in (tmp / "host", tmp / "bob")]  # fmt: skip
     together = audit(*last)
     assert together.returncode == 0, together.stdout + together.stderr
     assert "tell one history" in together.stdout
@@ -126,11 +151,16 @@ def test_saves_that_part_are_reported_naming_the_seat_that_signed_both_sides(
     too late, finds nobody, and ends without a result. Each save passes alone; read
     together they disagree, and the audit names the host, whose leave one save holds and
     whose return only the other does."""
-    trace = tmp_path / "bot.trace"
-    host, invite = open_table(tmp_path, 2, "--round-cap", "0", "--timeout", "2")
-    joiner = bot(tmp_path, invite, 1, "--trace", str(trace), "--leave-timeout", "1")
-    wait_for_steps(trace, 20, host, joiner)
-    interrupt(host)
+    host = start(
+        "host", "rpg-battle", "--seats", "2", "--port", "0", "--home", str(tmp_path / "host"),
+        "--round-cap", "0", "--json", "--timeout", "2", stdin=True,
+    )  # fmt: skip
+    assert host.stdout is not None
+    invite = json.loads(host.stdout.readline())["invite"]
+    joiner = bot(tmp_path, invite, 1, "--leave-timeout", "1")
+    type_in(host, "2\n1\n" * 3)
+    wait_for_save(tmp_path / "bot1")
+    quits(host)
     code, report, err = result(joiner, 60)
     assert code == 0 and report["ended"] == "forfeit" and report["winners"] == [1], err
     back = start(
@@ -212,3 +242,31 @@ def test_a_host_interrupted_before_the_game_leaves_no_ai_folder_behind(tmp_path:
     _, err = host.communicate(timeout=30)
     assert "Traceback" not in err, err
     assert not list((tmp_path / "host" / "ai-seats").glob("table-*")), err
+
+
+def test_a_person_waiting_for_another_sees_whom_and_can_quit_at_once(tmp_path: Path) -> None:
+    """Between its prompts a LAN seat hears whose decision the table waits for, and `q`
+    leaves then too (it used to be read only at the person's own next prompt)."""
+    host = start(
+        "host", "rpg-battle", "--seats", "2", "--port", "0", "--home", str(tmp_path / "host"),
+        "--name", "Ana", "--json", stdin=True,
+    )  # fmt: skip
+    assert host.stdout is not None
+    invite = json.loads(host.stdout.readline())["invite"]
+    person = start("join", invite, "--home", str(tmp_path / "bob"), "--name", "Bob", stdin=True)
+    assert person.stdout is not None and person.stdin is not None
+    try:
+        for line in person.stdout:  # Ana, the host's person, thinks: Bob waits for her
+            if "waiting for" in line:
+                assert "waiting for Ana… (q leaves the table)" in line, line
+                break
+        person.stdin.write("q\n")
+        person.stdin.flush()
+        began = time.monotonic()
+        _, err = person.communicate(timeout=30)
+        assert time.monotonic() - began < 5, err
+        assert person.returncode == 130 and "You left the table (quit)" in err, err
+    finally:
+        host.kill()
+        _, said = host.communicate(timeout=30)
+    assert " ".join(said.split()).count("seat 1 (Bob) left (quit)") == 1, said
