@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/soak.py [--games 1000] [--seats 2,3,4] [--game rpg-battle,getgem]
         [--agent greedy] [--round-cap 60] [--report-every 50] [--concurrent 1]
-        [--audit-every 10]
+        [--audit-every 10] [--leave-every 5]
 
 Every game is real: each seat is its own `protocol.net.Node` (TLS on 127.0.0.1, the
 host's rendezvous, the signed roster, the full mesh, mental-poker dealing, the
@@ -16,6 +16,13 @@ After every game each seat's outcome must say `finished`, with no fault and no
 desync, and all seats' digests must agree. Every `--audit-every` games one seat's
 save file is loaded (`protocol.savefile.load`) and replayed (`rebuild`), and the
 replay must reach the same finished, fault-free outcome and digest.
+
+Every `--leave-every` games one seat leaves mid-game (a signed leave, its Node closed,
+as `q` does) and comes back from its save file (`join --resume`: a new Node on its old
+port, `resume_from`, the mesh dialled again); every second such game a second seat leaves
+too, at its own later move, whether the first is back yet or not. Those tables too must end
+finished, fault-free and at one digest: none split (two seats each winning alone), none
+misjudged (a seat named for leaving).
 
 Every `--report-every` games, one line: games done, games per minute, and this
 process's RSS, open file descriptors, asyncio tasks and threads, and failures so
@@ -33,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import logging
 import os
@@ -54,7 +60,7 @@ from p2pcards.engine import Action, State
 from p2pcards.errors import P2PCardsError
 from protocol.errors import ProtocolError
 from protocol.identity import Identity
-from protocol.net import Decide, HostedTable, LocalSeat, Node
+from protocol.net import Decide, HostedTable, LeaveTable, LocalSeat, Node
 from protocol.savefile import load, rebuild
 from protocol.table_peer import TableOutcome
 
@@ -89,8 +95,11 @@ class Soak:
     round_cap: int
     audit_every: int
     homes: list[list[tuple[Identity, Path]]]  # per concurrent slot, per seat
+    leave_every: int = 0
     done: int = 0
     audits: int = 0
+    resumed_games: int = 0  # games in which seats left and came back
+    resumes: int = 0  # seats that left and came back
     failures: list[str] = field(default_factory=list)
     seconds: dict[tuple[str, int], list[float]] = field(default_factory=lambda: defaultdict(list))
     steps: dict[tuple[str, int], list[int]] = field(default_factory=lambda: defaultdict(list))
@@ -128,15 +137,44 @@ def figures(games_done: int, started: float) -> Figures:
     )
 
 
-def by_agent(agent: Agent) -> Decide:
-    """A seat's `decide`: the agent's (CPU-bound) choice, made in a worker thread."""
+def by_agent(agent: Agent, leave_at: int | None = None) -> Decide:
+    """A seat's `decide`: the agent's (CPU-bound) choice, made in a worker thread; with
+    `leave_at`, the seat leaves the table instead of making that decision (a person's q)."""
+    made = [0]
 
     async def decide(observation: State) -> Action:
+        made[0] += 1
+        if made[0] == leave_at:
+            raise LeaveTable("quit")
         # In a thread, as `p2pcards bot` does: the loop keeps every seat's links read
         # and heartbeats sent while the agent thinks.
         return await asyncio.to_thread(agent.act, observation)
 
     return decide
+
+
+async def play_seat(node: Node, save: Path, returns: list[int]) -> TableOutcome:
+    """One seat to the end of its table; a seat that leaves comes back from its save file
+    (as `join --resume` does), on its old port, and plays on."""
+    try:
+        with save.open("wb") as out:
+            return await node.play(save=out)
+    except LeaveTable:
+        await close_node(node)
+    returns.append(node.seat)
+    saved = load(save, tolerate_cut=True)
+    me = node.me
+    back = LocalSeat(me.identity, me.name, by_agent(make_agent("greedy", node.seat)), me.home)
+    again = Node(back, "127.0.0.1", saved.roster.members[saved.seat].port)
+    again.say = node.say
+    try:
+        await again.listen(or_any_port=True)
+        again.resume_from(saved)
+        await again.connect_mesh(rejoin=True)
+        with save.with_name(save.stem + "-resumed1.p2pt").open("wb") as out:
+            return await again.play(save=out)
+    finally:
+        await close_node(again)
 
 
 async def together(*coroutines: Coroutine[Any, Any, Any]) -> list[Any]:
@@ -187,9 +225,17 @@ async def play_game(soak: Soak, number: int, slot: int) -> int:
     agents = [make_agent(soak.agent, number * 16 + seat) for seat in range(seats)]
     nodes: list[Node] = []
     saves: list[Path] = []
+    # In a leaving game, the last seat leaves at its third decision; in every second one
+    # the seat before it leaves too, at its fifth (maybe while the first is still away).
+    leave_at: dict[int, int] = {}
+    if soak.leave_every and number % soak.leave_every == soak.leave_every - 1:
+        leave_at[seats - 1] = 3
+        if (number // soak.leave_every) % 2:
+            leave_at[seats - 2] = 5
     try:
         for seat, (identity, home) in enumerate(soak.homes[slot][:seats]):
-            seat_info = LocalSeat(identity, f"seat{seat}", by_agent(agents[seat]), home)
+            decide = by_agent(agents[seat], leave_at.get(seat))
+            seat_info = LocalSeat(identity, f"seat{seat}", decide, home)
             node = Node(seat_info, "127.0.0.1", 0)
             node.say = lambda line: None  # "seat N is silent" lines: would be warnings here
             nodes.append(node)
@@ -208,12 +254,14 @@ async def play_game(soak: Soak, number: int, slot: int) -> int:
                 folder = node.me.home / "tables"
                 folder.mkdir(exist_ok=True)
                 saves.append(folder / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt")
-            with contextlib.ExitStack() as stack:
-                files = [stack.enter_context(path.open("wb")) for path in saves]
-                outcomes = await together(
-                    *(node.play(save=out) for node, out in zip(nodes, files, strict=True))
-                )
+            returns: list[int] = []
+            outcomes = await together(
+                *(play_seat(node, path, returns) for node, path in zip(nodes, saves, strict=True))
+            )
         check_outcomes(outcomes)
+        if returns:  # a seat that had no third move left no table to come back to
+            soak.resumed_games += 1
+            soak.resumes += len(returns)
         if soak.audit_every and number % soak.audit_every == 0:
             reaudit(saves[number % seats], outcomes[0].digest)
             soak.audits += 1
@@ -227,6 +275,7 @@ async def play_game(soak: Soak, number: int, slot: int) -> int:
         unasked = [node.seat for node in nodes if not await close_node(node)]
         for path in saves:
             path.unlink(missing_ok=True)
+            path.with_name(path.stem + "-resumed1.p2pt").unlink(missing_ok=True)
         for agent in agents:
             close = getattr(agent, "close", None)
             if close is not None:
@@ -332,6 +381,12 @@ def summarize(soak: Soak, start: Figures, reports: list[Figures], log: WarningLo
             f"mean {statistics.mean(soak.steps[(game_name, seats)]):.0f} engine steps"
         )
     print(f"save files re-audited: {soak.audits}")
+    print(
+        f"games with seats leaving and coming back: {soak.resumed_games} "
+        f"({soak.resumes} returns), each finished at one digest with no fault"
+        if soak.leave_every
+        else "no seat left (--leave-every 0)"
+    )
     print(f"{'':8s}{'start':>10s}{f'after {base.games}':>12s}{f'after {last.games}':>12s}")
     print(
         f"{'RSS MB':8s}{start.rss_kb / 1024:10.1f}{base.rss_kb / 1024:12.1f}"
@@ -390,6 +445,12 @@ def main() -> int:
     parser.add_argument("--report-every", type=int, default=50)
     parser.add_argument("--concurrent", type=int, default=1, help="games at once (1 or 2)")
     parser.add_argument("--audit-every", type=int, default=10, help="re-audit a save file")
+    parser.add_argument(
+        "--leave-every",
+        type=int,
+        default=5,
+        help="a seat leaves and comes back in every Nth game (0: never)",
+    )
     args = parser.parse_args()
     for option, value, low in [
         ("--games", args.games, 1),
@@ -397,6 +458,7 @@ def main() -> int:
         ("--report-every", args.report_every, 1),
         ("--concurrent", args.concurrent, 1),
         ("--audit-every", args.audit_every, 0),
+        ("--leave-every", args.leave_every, 0),
     ]:
         if value < low:
             parser.exit(2, f"soak.py: {option} must be at least {low}, not {value}\n")
@@ -429,7 +491,7 @@ def main() -> int:
             ]
             for slot in range(args.concurrent)
         ]
-        soak = Soak(plan, args.agent, args.round_cap, args.audit_every, homes)
+        soak = Soak(plan, args.agent, args.round_cap, args.audit_every, homes, args.leave_every)
         try:
             return asyncio.run(run(soak, args.games, args.report_every, args.concurrent, log))
         except KeyboardInterrupt:
