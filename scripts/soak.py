@@ -308,7 +308,7 @@ async def close_node(node: Node) -> bool:
         pass
     # Node has no public way to finish a close that failed half-way: reach in.
     for conn in [*node.links.values(), *(joiner.conn for joiner in node._joiners)]:
-        conn.writer.close()
+        conn.abort()
     if node.server is not None:
         node.server.close()
     task = asyncio.current_task()
