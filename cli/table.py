@@ -607,6 +607,9 @@ async def run_join(
     leaving = False
     try:
         await node.listen(or_any_port=True)
+    except OSError as exc:
+        raise fail(f"cannot listen on {bind}: {exc.strerror or exc}") from None
+    try:
         rejoin = saved is not None
         if isinstance(target, SavedTable):
             table = node.resume_from(target)

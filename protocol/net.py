@@ -174,6 +174,9 @@ def connection_problem(exc: BaseException) -> str:
     if _certificate_required(exc):
         return "it takes only the seats of its table (the game has begun)"
     if isinstance(exc, ssl.SSLError):
+        text = str(exc).upper()
+        if "PEER_DID_NOT_RETURN_A_CERTIFICATE" in text or "CERTIFICATE_VERIFY_FAILED" in text:
+            return "it is no seat of this table (its certificate is not in the roster)"
         return "the secure connection failed (TLS)"
     if isinstance(exc, TimeoutError):
         return "no answer in time"
@@ -749,7 +752,8 @@ class Node:
             unlogged = self._gate.log_now(address, time.monotonic())
             if unlogged is not None:
                 more = f" (and {unlogged} more since the last line)" if unlogged else ""
-                log.warning("refused a connection from %s: %s", address, f"{exc}{more}")
+                problem = connection_problem(exc)
+                log.warning("refused a connection from %s: %s", address, f"{problem}{more}")
             why = next((k for k, text in REFUSALS.items() if text == str(exc)), None)
             with contextlib.suppress(Exception):
                 await conn.send({"kind": "refused", "reason": str(exc), "why": why})

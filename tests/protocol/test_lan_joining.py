@@ -65,3 +65,31 @@ def test_a_full_table_is_said_in_words(tmp_path: Path) -> None:
         for process in (host, seated):
             process.kill()
             process.communicate(timeout=30)
+
+
+def test_an_address_bind_cannot_use_is_bad_input(tmp_path: Path) -> None:
+    """203.0.113.1 (TEST-NET-3) is no address of this machine: nothing can listen there."""
+    for args in (
+        ["host", "rpg-battle", "--port", "0", "--bind", "203.0.113.1"],
+        ["join", "127.0.0.1:9/AAAA-AAAA-AAAA-AAAA/AAAA-AAAA", "--bind", "203.0.113.1"],
+    ):
+        process = start(*args, "--home", str(tmp_path / "home"))
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 2, err
+        assert "cannot listen on 203.0.113.1" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_seats_are_listed_in_words() -> None:
+    from protocol.net import seat_list
+
+    assert seat_list([1]) == "seat 1"
+    assert seat_list([1, 2]) == "seats 1 and 2"
+    assert seat_list([1, 2, 3]) == "seats 1, 2 and 3"
+
+
+def test_a_bot_is_introduced_with_only_what_it_said() -> None:
+    from cli.agent_stdio import bot_line
+
+    assert bot_line("x", "", "") == "bot: x"
+    assert bot_line("x", "2.0", "") == "bot: x 2.0"
+    assert bot_line("x", "2.0", "Ana") == "bot: x 2.0 by Ana"
