@@ -6,8 +6,11 @@ under several seeds, that is several sets of sampled worlds, so a test does not 
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
+from gamma_helpers import Table as GammaTable
+from guys_helpers import Table as GuysTable
 from positions import last_stand, two_seat_position, wounded_vex
 
 from ai import match
@@ -99,6 +102,57 @@ def test_it_cannot_see_hidden_cards() -> None:
     assert agent().act(one.clone()) != agent().act(other.clone())  # a peek would tell
     assert one.observation(0).to_json() == other.observation(0).to_json()
     assert agent().act(one.observation(0)) == agent().act(other.observation(0))
+
+
+def guys_third_turn(hand1: list[str]) -> State:
+    """Rise of the Guys at seat 0's first decision of turn 3, seat 1 having drawn `hand1`
+    from a deck built around it, neither seat having played."""
+    t = GuysTable(["hothead", "smack", "mr-doctor", "rock-thrower", "handsome-man"], hand1)
+    t.to_turn(3)
+    return t.state
+
+
+def gamma_third_turn(hand1: list[str]) -> State:
+    """Gammasphere at the start of seat 0's second turn, seat 1 holding `hand1` (and Pylons)
+    from a deck built around it, neither seat having played."""
+    t = GammaTable(["zealot", "pylon", "pylon", "zerglet"], hand1)
+    t.to_turn(3)
+    return t.state
+
+
+@pytest.mark.parametrize(
+    ("position", "hand1", "other_hand1"),
+    [
+        (
+            guys_third_turn,
+            ["laser-tag", "pickpocket", "ninja-nate", "hothead", "smack"],
+            ["mr-doctor", "lunch-lady", "pinchers", "nurse-nancy", "group-hug"],
+        ),
+        (
+            gamma_third_turn,
+            ["kamehamehaha", "senzoo-bean", "ki-blast", "saiyan-elite"],
+            ["nuclear-launch-detected", "siege-tank", "space-marine", "bunker"],
+        ),
+    ],
+)
+def test_it_cannot_see_the_other_hand_or_deck_of_a_collectible_game(
+    position: Callable[[list[str]], State], hand1: list[str], other_hand1: list[str]
+) -> None:
+    # The same public game where seat 1's hand and whole decklist differ (own decks are
+    # secret, DESIGN.md section 9): seat 0's observations are the same, and so are the
+    # worlds a search samples from them (the decklist is no part of to_json, but a world
+    # filled from the real one would tell), so its choice is the same.
+    one, other = position(hand1), position(other_hand1)
+    assert one.current_player() == 0 and other.current_player() == 0
+    assert one.to_json() != other.to_json()  # the complete states differ
+    assert one.observation(0).to_json() == other.observation(0).to_json()
+    for seed in range(3):
+        worlds = [s.observation(0).determinize(random.Random(seed)) for s in (one, other)]
+        assert worlds[0].to_json() == worlds[1].to_json()
+    search = "expectimax:nodes=400:samples=4"
+    assert make_agent(search, 3).act(one.observation(0)) == make_agent(search, 3).act(
+        other.observation(0)
+    )
 
 
 @pytest.mark.parametrize(
