@@ -53,6 +53,7 @@ from p2pcards.engine import (
     State,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
+from p2pcards.seats import everyone
 
 UNKNOWN = -1
 """`_ident[slot]` of a card this state does not know."""
@@ -208,6 +209,16 @@ def own_decks(
     return [(f"deck:{seat}", size if deck is None else deck) for seat, deck in enumerate(decks)]
 
 
+def seat_zones(num_players: int, kinds: Sequence[tuple[str, Visibility]]) -> list[Zone]:
+    """Every seat's own zones, seat by seat: `<kind>:<seat>` for each (kind, visibility) in
+    `kinds`, owned by that seat. Zone `kinds[i]` of seat s is then at s * len(kinds) + i."""
+    return [
+        Zone(f"{kind}:{seat}", seat, visibility)
+        for seat in range(num_players)
+        for kind, visibility in kinds
+    ]
+
+
 class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
@@ -320,7 +331,7 @@ class ZoneState(State):
 
     @property
     def _everyone(self) -> int:
-        return (1 << self._n) - 1
+        return everyone(self._n)
 
     def hand(self, seat: int) -> list[str | None]:
         return self.zone_cards(f"hand:{seat}")
