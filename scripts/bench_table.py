@@ -6,6 +6,14 @@
 (Rise of the Guys is for 2 seats: `--game rise-of-the-guys --seats 2`; each seat plays the
 game's default deck for it, dealt through the own-deck mental layer.)
 
+    .venv/bin/python scripts/bench_table.py --windows [--seats 2,4,6] [--games 3]
+
+What a response window (p2pcards/windows.py) costs at a table where every seat passes: the
+toy own-deck game of the tests (tests/p2pcards/toygame) played by the same `TablePeer`s on
+in-memory links, each seat passing in every window and otherwise playing at random. Figures:
+windows, seats asked, signed envelopes sent while a window asked (target: at most one per
+seat asked), per seat asked and per window.
+
 Networked: a host and seats-1 bots as separate processes on 127.0.0.1 (TLS,
 signatures, mental-poker dealing, the verdict at the end). Without sockets: the
 very same `TablePeer`s with the same agents on in-memory links (`TableMesh`).
@@ -24,20 +32,26 @@ Figures, per seat count, each the mean over the games:
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgpack
+
 from ai.agents import make_agent
+from p2pcards.engine import Action, State
 from protocol.inprocess import TableMesh
 from protocol.savefile import load, rebuild
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 ROUND_CAP = 100
+TESTS = Path(__file__).resolve().parent.parent / "tests" / "p2pcards"
 
 
 @dataclass
@@ -117,6 +131,74 @@ def local_game(game: str, seats: int, agent: str, seed: int) -> Figures:
     return Figures(steps, len(mesh.peers[0].transcript), cpu * steps / max(1, steps - 1))
 
 
+@dataclass
+class WindowFigures:
+    """What the all-pass windows of one game cost."""
+
+    windows: int  # windows opened
+    asked: int  # decisions asked inside them: one per seat asked
+    envelopes: int  # signed envelopes sent while a window asked
+    steps: int  # engine steps of the whole game
+    all_envelopes: int
+
+
+class Passer:
+    """Passes whenever a window asks; otherwise a random legal action."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: State) -> Action:
+        actions = observation.legal_actions()
+        if getattr(observation, "windows", None):
+            return next(a for a in actions if a.kind == "pass")
+        return self.rng.choice(actions)
+
+
+def window_game(seats: int, seed: int) -> WindowFigures:
+    """One toy game at a table of `TablePeer`s; its windows' envelopes, each envelope put
+    to the engine step its sender was at (its `sync` carries the steps it had applied)."""
+    sys.path.insert(0, str(TESTS))
+    from toygame import GAME
+
+    agents = [Passer(seed * 100 + s) for s in range(seats)]
+    mesh = TableMesh(GAME, agents, {}, seed=seed)
+    asking: list[bool] = []  # per engine step: whether a window asked it
+    opened = 0
+
+    def note(replica: State, action: Action) -> None:
+        nonlocal opened
+        before = len(getattr(replica, "windows", ()))
+        asking.append(bool(before) and replica.current_player() >= 0)
+        if not before and action.kind == "play":
+            opened += 1
+
+    mesh.peers[0].on_step = note
+    mesh.run()
+    peer = mesh.peers[0]
+    assert peer.outcome is not None and not peer.outcome.faults, "the table did not end clean"
+    by_step = Counter(msgpack.unpackb(e.body)["sync"][0] for e in peer.transcript)
+    in_windows = sum(n for step, n in by_step.items() if step < len(asking) and asking[step])
+    return WindowFigures(opened, sum(asking), in_windows, len(asking), len(peer.transcript))
+
+
+def bench_windows(seat_counts: list[int], games: int) -> None:
+    """Print what an all-pass window costs at each seat count."""
+    for seats in seat_counts:
+        figures = [window_game(seats, game) for game in range(games)]
+        windows = sum(f.windows for f in figures)
+        asked = sum(f.asked for f in figures)
+        envelopes = sum(f.envelopes for f in figures)
+        steps = sum(f.steps for f in figures)
+        print(
+            f"toy-brawl, {seats} seats, {games} games: {windows} windows where every seat "
+            f"passed, {asked} seats asked ({asked / windows:.2f} a window), {envelopes} "
+            f"envelopes sent while a window asked: {envelopes / asked:.2f} per seat asked, "
+            f"{envelopes / windows:.2f} per window | the whole games: "
+            f"{sum(f.all_envelopes for f in figures) / steps:.2f} envelopes a step"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="rpg-battle")
@@ -127,7 +209,14 @@ def main() -> None:
         "--same-deals", action="store_true",
         help="deal game i from test seed i (insecure, for comparing two versions of the code)",
     )  # fmt: skip
+    parser.add_argument(
+        "--windows", action="store_true",
+        help="what a window where every seat passes costs (the toy game of the tests)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.windows:
+        bench_windows([int(s) for s in args.seats.split(",")], args.games)
+        return
     for seats in (int(s) for s in args.seats.split(",")):
         networked: list[Figures] = []
         local: list[Figures] = []

@@ -4,7 +4,7 @@ test), so that a new game registers once and is held to the engine's contract at
 For each game the cases come from its registration (`games.info`): the fewest, a middling and
 the most seats, and each on/off option turned on, every one under a round cap (the cap every
 game takes) or none. The toy own-deck game kept for the tests (`toygame`, not registered for
-players) is held to the same contract at every seat count it takes, 2 to 5: it is the proof that
+players) is held to the same contract at every seat count it takes, 2 to 6: it is the proof that
 nothing in the core assumes two seats. Each case plays a few whole games, a seeded `LocalDealer`
 at chance nodes and uniformly random legal actions elsewhere, and checks at every step: the game
 ends; every physical card is in exactly one place and none is made or lost; no observation names

@@ -1,7 +1,7 @@
 """Toy Brawl (tests/p2pcards/toygame), the own-deck test game: seats from `num_players`, its
 default decks cycling in the engine, and response windows from p2pcards/windows.py. Each test
 cites the rule of the toy's docstring it checks; the engine contract over whole games is the
-conformance suite's (test_conformance.py runs over the toy at 2 to 5 seats)."""
+conformance suite's (test_conformance.py runs over the toy at 2 to 6 seats)."""
 
 from __future__ import annotations
 

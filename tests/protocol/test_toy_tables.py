@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import msgpack
 import pytest
 from toygame import GAME
 from toygame.actions import Pass, Respond
 from toygame.state import ToyState
 
 from p2pcards.engine import Action, State
-from protocol.inprocess import InProcessTable
+from protocol.inprocess import InProcessTable, TableMesh
 
 
 class Recorder:
@@ -60,3 +61,27 @@ def test_random_seats_play_whole_games_with_a_clean_audit(seats: int) -> None:
     # The games went through what they are here to prove.
     for what in ("window pass", "response", "response to a response", "decision with a seat out"):
         assert seen[what], f"no {what} in these games: {dict(seen)}"
+
+
+def test_table_peers_play_the_toy_at_four_seats_and_a_pass_is_one_message() -> None:
+    """The code a LAN table runs (`TablePeer`: signed envelopes, syncs, the verdict), on
+    in-memory links: the game ends clean on every seat, and a seat's pass in a window is one
+    signed message, its announcement, which every replica waits for."""
+    agents = [Recorder(seat, Counter()) for seat in range(4)]
+    mesh = TableMesh(GAME, agents, seed=4)
+    passes: list[int] = []  # the steps where a window asked and the seat passed
+
+    def note(replica: State, action: Action) -> None:
+        assert isinstance(replica, ToyState)
+        if replica.windows and replica.current_player() >= 0 and isinstance(action, Pass):
+            passes.append(len(mesh.peers[0].steps))
+
+    mesh.peers[0].on_step = note
+    mesh.run()
+    outcomes = [peer.outcome for peer in mesh.peers]
+    assert all(o is not None and not o.faults for o in outcomes)
+    assert len({peer.replica.public_digest() for peer in mesh.peers}) == 1
+    assert passes, "no seat passed in a window"
+    # Each envelope carries the steps its sender had applied: the step it was sent for.
+    sent_for = Counter(msgpack.unpackb(e.body)["sync"][0] for e in mesh.peers[0].transcript)
+    assert [sent_for[step] for step in passes] == [1] * len(passes)

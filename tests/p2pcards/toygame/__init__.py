@@ -1,4 +1,4 @@
-"""Toy Brawl (`toy-brawl`): a small own-deck game for 2 to 5 seats, kept for the tests only.
+"""Toy Brawl (`toy-brawl`): a small own-deck game for 2 to 6 seats, kept for the tests only.
 
 It proves that the core carries any number of seats (DESIGN.md §10): its layout, masks and
 turn order come from `num_players`, its default decks cycle in the engine, and a card played
@@ -46,7 +46,7 @@ class ToyGame(OwnDecksBase, Game):
     name = "toy-brawl"
     title = "Toy Brawl (a test game)"
     min_players = 2
-    max_players = 5
+    max_players = 6
     action_types = ACTION_TYPES
     default_decks = ("fire", "guard", "mixed")
     deck_rules = DECK_RULES
