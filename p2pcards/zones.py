@@ -39,7 +39,7 @@ from abc import abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol, Self
+from typing import Any, Literal, NamedTuple, Protocol, Self
 
 from p2pcards.engine import (
     CHANCE,
@@ -459,6 +459,12 @@ class ZoneState(State):
             [[s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile]
             for pile in self._zones
         ]
+
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The public sections, and every zone's cards as `seat` may know them ("cards")."""
+        if seat is not None:
+            self._check_seat(seat)
+        return {**self.public_sections(), "cards": self.zones_json(seat)}
 
     def zones_json(self, seat: int | None) -> dict[str, list[str | None]]:
         """Every zone's cards as `seat` may know them (everything when None)."""

@@ -135,11 +135,9 @@ def local_game(game: str, seats: int, agent: str, seed: int) -> Figures:
 class WindowFigures:
     """What the all-pass windows of one game cost."""
 
-    windows: int  # windows opened
-    asked: int  # decisions asked inside them: one per seat asked
-    envelopes: int  # signed envelopes sent while a window asked
+    windows: list[tuple[int, int]]  # per window: seats asked, envelopes sent while it asked
     steps: int  # engine steps of the whole game
-    all_envelopes: int
+    envelopes: int  # of the whole game
 
 
 class Passer:
@@ -163,14 +161,14 @@ def window_game(seats: int, seed: int) -> WindowFigures:
 
     agents = [Passer(seed * 100 + s) for s in range(seats)]
     mesh = TableMesh(GAME, agents, {}, seed=seed)
-    asking: list[bool] = []  # per engine step: whether a window asked it
+    asking: list[int] = []  # per engine step: the window that asked it, or -1
     opened = 0
 
     def note(replica: State, action: Action) -> None:
         nonlocal opened
-        before = len(getattr(replica, "windows", ()))
-        asking.append(bool(before) and replica.current_player() >= 0)
-        if not before and action.kind == "play":
+        asked = bool(getattr(replica, "windows", ())) and replica.current_player() >= 0
+        asking.append(opened - 1 if asked else -1)
+        if action.kind == "play":  # every card played opens one window
             opened += 1
 
     mesh.peers[0].on_step = note
@@ -178,24 +176,35 @@ def window_game(seats: int, seed: int) -> WindowFigures:
     peer = mesh.peers[0]
     assert peer.outcome is not None and not peer.outcome.faults, "the table did not end clean"
     by_step = Counter(msgpack.unpackb(e.body)["sync"][0] for e in peer.transcript)
-    in_windows = sum(n for step, n in by_step.items() if step < len(asking) and asking[step])
-    return WindowFigures(opened, sum(asking), in_windows, len(asking), len(peer.transcript))
+    windows = [(0, 0)] * opened
+    for step, window in enumerate(asking):
+        if window >= 0:
+            asked, sent = windows[window]
+            windows[window] = (asked + 1, sent + by_step[step])
+    return WindowFigures(windows, len(asking), len(peer.transcript))
 
 
 def bench_windows(seat_counts: list[int], games: int) -> None:
-    """Print what an all-pass window costs at each seat count."""
+    """Print what an all-pass window costs at each seat count, and by the seats it asked."""
     for seats in seat_counts:
         figures = [window_game(seats, game) for game in range(games)]
-        windows = sum(f.windows for f in figures)
-        asked = sum(f.asked for f in figures)
-        envelopes = sum(f.envelopes for f in figures)
+        windows = [w for f in figures for w in f.windows]
+        asked = sum(a for a, _ in windows)
+        sent = sum(e for _, e in windows)
         steps = sum(f.steps for f in figures)
+        by_asked: dict[int, list[int]] = {}
+        for a, e in windows:
+            by_asked.setdefault(a, []).append(e)
+        breakdown = ", ".join(
+            f"{a} asked: {len(es)} windows, {statistics.mean(es):.2f} envelopes each"
+            for a, es in sorted(by_asked.items(), reverse=True)
+        )
         print(
-            f"toy-brawl, {seats} seats, {games} games: {windows} windows where every seat "
-            f"passed, {asked} seats asked ({asked / windows:.2f} a window), {envelopes} "
-            f"envelopes sent while a window asked: {envelopes / asked:.2f} per seat asked, "
-            f"{envelopes / windows:.2f} per window | the whole games: "
-            f"{sum(f.all_envelopes for f in figures) / steps:.2f} envelopes a step"
+            f"toy-brawl, {seats} seats, {games} games: {len(windows)} windows where every seat "
+            f"passed, {asked} seats asked, {sent} envelopes sent while a window asked: "
+            f"{sent / asked:.2f} per seat asked, {sent / len(windows):.2f} per window "
+            f"({breakdown}) | the whole games: "
+            f"{sum(f.envelopes for f in figures) / steps:.2f} envelopes a step"
         )
 
 

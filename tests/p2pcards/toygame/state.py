@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from enum import IntEnum
-from typing import Any, Literal
+from typing import Literal
 
 from p2pcards.deckmodel import KnownDecksModel
 from p2pcards.decks import deck_rows
@@ -70,9 +70,7 @@ class ToyState(ZoneState):
         """`decks`: each seat's card counts, None for a deck this state may not know."""
         layout = [*seat_zones(num_players, SEAT_ZONES), Zone("stack", None, "everyone")]
         rows = deck_rows(rules.card_index, decks)
-        super().__init__(
-            rules, num_players, layout, own_decks(rows, DECK_SIZE), private_decks=True
-        )
+        super().__init__(rules, num_players, layout, own_decks(rows, DECK_SIZE), private_decks=True)
         self._toy = rules
         self._round_cap = round_cap
         self._life = [LIFE] * num_players
@@ -323,13 +321,6 @@ class ToyState(ZoneState):
             "players": {"life": list(self._life), "live": self._live},
         }
 
-    def to_json(self, seat: int | None = None) -> dict[str, Any]:
-        if seat is not None:
-            self._check_seat(seat)
-        sections = self.public_sections()
-        sections["cards"] = self.zones_json(seat)
-        return dict(sections)
-
     def search_key(self) -> Hashable:
         return (
             tuple(self._ident),
@@ -348,4 +339,3 @@ class ToyState(ZoneState):
 
     def __str__(self) -> str:
         return f"<Toy Brawl round {self._round} {self._phase}, life {self._life}>"
-
