@@ -6,6 +6,8 @@ as far as the others know."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from p2pcards.errors import IllegalActionError
@@ -195,3 +197,54 @@ def test_turn_order_skips_seats_out_of_the_game() -> None:
     assert left_of(4, 0b11111, 5) == 0
     assert left_of(4, 0b11100, 5) == 2
     assert left_of(2, 0b00100, 5) == -1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_sessions_ask_no_seat_twice_between_acts_and_close_only_when_all_passed(
+    seed: int,
+) -> None:
+    """Random passes, acts, nested windows, early closes and seats leaving the game, at 2 to
+    6 seats: the seat asked is always in the game, in the window's order, could act and has
+    not passed since the last act in its window (so no seat is asked twice between acts); a
+    window closes exactly when every seat of its order still in the game has passed or could
+    not act since the last act. What a seat could do changes only with an act, as public
+    facts change only with what someone does."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    live = everyone(n)
+    hands = [rng.random() < 0.8 for _ in range(n)]  # public: whether a seat could act
+
+    def could(seat: int) -> bool:
+        return hands[seat]
+
+    windows = Windows().open(0, 0, seats_from(rng.randrange(n), n))
+    passes: list[set[int]] = [set()]  # per open window: who passed since its last act
+    for _ in range(300):
+        if not windows:
+            break
+        top = windows.top
+        windows, closed = windows.settle(live, could)
+        members = {s for s in top.order if live >> s & 1}
+        if closed is not None:
+            assert members <= passes.pop() | {s for s in members if not could(s)}
+            continue
+        seat = windows.asked
+        assert live >> seat & 1 and could(seat) and seat in windows.top.order
+        assert seat not in passes[-1], f"seat {seat} asked again before anyone acted"
+        assert not members <= passes[-1] | {s for s in members if not could(s)}
+        move = rng.random()
+        if move < 0.6:
+            windows = windows.passed(seat)
+            passes[-1].add(seat)
+        elif move < 0.8:
+            windows = windows.acted(seat)
+            passes[-1] = set()
+            hands = [rng.random() < 0.8 for _ in range(n)]
+            if rng.random() < 0.7:
+                windows = windows.open(1, seat, seats_from(seat + 1, n))
+                passes.append(set())
+        elif move < 0.9 and len(windows) > 1:
+            windows, _ = windows.close()
+            passes.pop()
+        elif bin(live).count("1") > 1:
+            live &= ~(1 << rng.choice([s for s in range(n) if live >> s & 1]))
