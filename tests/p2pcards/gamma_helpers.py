@@ -61,15 +61,15 @@ class Table:
     def settle(self) -> None:
         """Deal every pending chance step: a card the test asked for, else a Pylon if the
         deck has one, else the first the dealer may give; rolls and random picks the numbers
-        the test asked for (or, with `hold` set and none asked, they wait for the test)."""
+        the test asked for, else 0 (or, with `hold` set, they wait for the test)."""
         st = self.state
         while st.is_chance_node():
             move = st.chance_move()
-            if move.kind in ("roll", "take") and self.numbers:
-                st.apply_action(numbered(st, self.numbers.pop(0)))
+            if move.kind in ("roll", "take"):  # no draw: the queues of cards stay as they are
+                if not self.numbers and self.hold:
+                    return
+                st.apply_action(numbered(st, self.numbers.pop(0) if self.numbers else 0))
                 continue
-            if move.kind in ("roll", "take") and self.hold:
-                return
             seat = move.to
             queue = self.upcoming[seat]
             card = queue.pop(0) if queue else "pylon"
