@@ -94,6 +94,12 @@ def _entity_cell(state: GammaState, slot: int) -> Text:
     return text
 
 
+def hand_key(state: GammaState, card_id: str) -> tuple[int, int, str]:
+    """Where a card stands in the hand as shown and in the menus: by gas, Jiggawatts, name."""
+    card = card_of(state, card_id)
+    return (card.gas, card.jw, card.name)
+
+
 def _card_line(state: GammaState, card_id: str) -> str:
     card = card_of(state, card_id)
     if card.type == "character":
@@ -128,7 +134,10 @@ def board(state: GammaState, seats: Seats) -> RenderableType:
             f"Pylons {state.jiggawatts(seat)} untapped of {len(state.pylons(seat))}"
         )
 
-    below = piles_and_hand(state, seats, (top, bottom), lead, lambda c: _card_line(state, c))
+    below = piles_and_hand(
+        state, seats, (top, bottom), lead,
+        lambda card: _card_line(state, card), lambda card: hand_key(state, card),
+    )  # fmt: skip
     return Group(table, *below)
 
 
@@ -165,16 +174,7 @@ def describe_choice(state: GammaState, action: Action) -> str:
         return text
     if isinstance(action, Attack):
         who = f"{slot_name(state, action.attacker)} ({state.attack(action.attacker)})"
-        if action.target == DIRECT:
-            return f"Attack the player with {who}"
-        target = action.target
-        guard = (
-            state.attack(target)
-            if state.card(target).type == "character" and state.mode(target) != DEFENSE_MODE
-            else state.defense(target)
-        )
-        whose = _whose(state, target, you)
-        return f"Attack {slot_name(state, target)} ({guard}, {whose}) with {who}"
+        return f"Attack {_attacked(state, action)} with {who}"
     if isinstance(action, Switch):
         to = "Attack" if state.mode(action.slot) == DEFENSE_MODE else "Defense"
         return f"Switch {slot_name(state, action.slot)} to {to} Mode"
@@ -189,6 +189,53 @@ def describe_choice(state: GammaState, action: Action) -> str:
     if isinstance(action, Take):
         return "find nothing" if action.card is None else f"take {name_of(state, action.card)}"
     return str(action)
+
+
+def _attacked(state: GammaState, action: Attack) -> str:
+    """'the player', or 'Tinkerer (300, theirs)': an attack's target and what guards it."""
+    target = action.target
+    if target == DIRECT:
+        return "the player"
+    guard = (
+        state.attack(target)
+        if state.card(target).type == "character" and state.mode(target) != DEFENSE_MODE
+        else state.defense(target)
+    )
+    return f"{slot_name(state, target)} ({guard}, {_whose(state, target, state.current_player())})"
+
+
+def choice_order(state: GammaState, action: Action) -> tuple[int | str, ...]:
+    """Cards in the order the hand shows them, then the rest in the engine's order."""
+    if isinstance(action, Play):
+        return (0, *hand_key(state, action.card))
+    return (1,)
+
+
+def choice_path(state: GammaState, action: Action) -> tuple[str, ...]:
+    """A play as the card, then its mode or the entity it goes on; an attack as the
+    attacker, then its target. Any other decision is one line."""
+    if isinstance(action, Play):
+        card = card_of(state, action.card)
+        head = f"Play {card.name} ({_cost(card)})"
+        if card.type == "character":
+            return (head, "in Defense Mode" if action.defense else "in Attack Mode")
+        if action.host is not None:
+            host = action.host
+            return (
+                head,
+                f"on {slot_name(state, host)} ({_whose(state, host, state.current_player())})",
+            )
+        return (head,)
+    if isinstance(action, Attack):
+        who = f"Attack with {slot_name(state, action.attacker)} ({state.attack(action.attacker)})"
+        return (who, _attacked(state, action))
+    return (describe_choice(state, action),)
+
+
+def follows_up(before: GammaState, after: GammaState) -> bool:
+    """A card's or an ability's target is chosen with it."""
+    ask = after.ask()
+    return ask is not None and ask.kind == "target"
 
 
 def _ability_text(state: GammaState, action: Activate) -> str:

@@ -171,6 +171,42 @@ def describe_choice(state: GetGemState, action: Action) -> str:
     return str(action)
 
 
+def choice_path(state: GetGemState, action: Action) -> tuple[str, ...]:
+    """A card as the card, then the seat or discarded card it takes; gems paid as what they
+    buy, then from whom, then which gems; a declaration, then the cards laid."""
+    if isinstance(action, Play):
+        if action.seat is not None:
+            return (_played(state, action), f"seat {action.seat} ({_cards(state, action.seat)})")
+        if action.pick is not None:
+            taken = f"take {card_name(state, action.pick).plain} from the discard pile"
+            return (_played(state, action), taken)
+    elif isinstance(action, GemTake | Pickpocket):
+        n = len(_split(action.cards))
+        how = "Pickpocket: discard" if isinstance(action, Pickpocket) else "discard"
+        victim = f"from seat {action.seat} ({_cards(state, action.seat)})"
+        return (
+            f"{how} {n} gems → a random card",
+            victim,
+            f"paying {names(state, _split(action.cards))}",
+        )
+    elif isinstance(action, Element):
+        owner = state.element_owner(action.element)
+        source = "the middle" if owner is None else f"seat {owner}"
+        paid = f"paying {names(state, _split(action.cards))}"
+        return (
+            "discard 2 gems → an element card",
+            f"the {action.element} element (from {source})",
+            paid,
+        )
+    elif isinstance(action, Declare):
+        return ("end the turn declaring victory", f"laying {names(state, _split(action.cards))}")
+    return (describe_choice(state, action),)
+
+
+def _cards(state: GetGemState, seat: int) -> str:
+    return count(state.hand_size(seat), "card")
+
+
 def _played(state: GetGemState, action: Play) -> str:
     """'Steal', or 'Steal & Push (the Steal & Push / Barrier card)' for one half of a card."""
     text = card_name(state, action.card).plain

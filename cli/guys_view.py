@@ -99,6 +99,12 @@ def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
     return text
 
 
+def hand_key(state: GuysState, card: str) -> tuple[int, str]:
+    """Where a card stands in the hand as shown and in the menus: by cost, then name."""
+    kind = state.rules.cards[state.rules.card_index[card]]
+    return (kind.cost, kind.name)
+
+
 def _card_line(state: GuysState, card: str) -> str:
     kind = state.rules.cards[state.rules.card_index[card]]
     stats = f" {kind.attack}/{kind.health}" if kind.type == "guy" else ""
@@ -128,7 +134,7 @@ def board(state: GuysState, seats: Seats) -> RenderableType:
     below = piles_and_hand(
         state, seats, (top, bottom),
         lambda seat: f"life {state.life(seat)}, energy {state.energy(seat)}",
-        lambda card: _card_line(state, card), vest,
+        lambda card: _card_line(state, card), lambda card: hand_key(state, card), vest,
     )  # fmt: skip
     return Group(table, *below)
 
@@ -235,6 +241,51 @@ def describe_choice(state: GuysState, action: Action) -> str:
     if isinstance(action, Decline):
         return "decline"
     return str(action)
+
+
+def choice_order(state: GuysState, action: Action) -> tuple[int | str, ...]:
+    """Cards in the order the hand shows them, then preparing, then passing."""
+    if isinstance(action, Play) and action.card is not None:
+        return (0, *hand_key(state, action.card))
+    return (1 if isinstance(action, Prepare) else 2 if isinstance(action, Pass) else 0,)
+
+
+def choice_path(state: GuysState, action: Action) -> tuple[str, ...]:
+    """A play as the card, then how (its cost, face down) and where (lane, host); preparing
+    as 'Prepare a Guy', then which. Any other decision is one line."""
+    you = state.current_player()
+    if isinstance(action, Prepare):
+        return (
+            "Prepare a Guy",
+            f"{slot_name(state, action.slot)} {_where(state, action.slot, you)}",
+        )
+    if not isinstance(action, Play) or action.card is None:
+        return (describe_choice(state, action),)
+    card = state.rules.cards[state.rules.card_index[action.card]]
+    free = state.ask() is not None
+    head = f"Play {card.name}" + ("" if free else f" ({card.cost})")
+    how = []
+    if action.enhanced:
+        how.append(f"enhanced ({card.enhance})")
+    if action.face_down:
+        how.append("face down")
+    if action.lane is not None:
+        how.append(f"in lane {action.lane + 1} {_facing(state, you, action.lane)}")
+    if action.host is not None:
+        how.append(f"on {slot_name(state, action.host)} {_where(state, action.host, you)}")
+    return (head, " ".join(how)) if how else (head,)
+
+
+def _facing(state: GuysState, you: int, lane: int) -> str:
+    """'(opposite Chicken)' or '(unopposed)': what a Guy played in a lane would face."""
+    other = state.lane_guy(1 - you, lane)
+    return f"(opposite {slot_name(state, other)})" if other >= 0 else "(unopposed)"
+
+
+def follows_up(before: GuysState, after: GuysState) -> bool:
+    """A card's target or lane, or a card it lets you play, is chosen with the card."""
+    ask = after.ask()
+    return ask is not None and ask.kind in ("target", "lane", "free")
 
 
 def _looted(state: GuysState) -> int:

@@ -4,6 +4,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cli.menus import ARROW
 from cli.views import RESHUFFLED, Drew, Told, reshuffled
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
@@ -124,21 +125,31 @@ def _moved(action: Play) -> int | None:
 
 def _describe_play(state: RpgBattleState, action: Play) -> str:
     """'Attack III → Vex (seat 1, 13/13): 9 damage' and the like."""
+    return ARROW.join(choice_path(state, action)).replace(f"{ARROW}[dim]", ": [dim]")
+
+
+def choice_path(state: RpgBattleState, action: Action) -> tuple[str, ...]:
+    """A play as the card, then its target, then (an Absorb) the damage it moves; any other
+    decision is one line."""
+    if not isinstance(action, Play):
+        return (describe_choice(state, action),)
     card = state.card_type(action.card)
     actor = state.stats(state.decision().character or "")
-    power = card.power
-    text = card.name
     if action.target is not None:
         t = state.stats(action.target)
         owner = state.owner(action.target)
         whose = "yours" if owner == state.decision().seat else f"seat {owner}"
-        text += f" → {t.name} ({whose}, "
-        text += f"{state.hp(action.target)}/{t.hp})"
+        aim = f"{t.name} ({whose}, {state.hp(action.target)}/{t.hp})"
     elif action.seat is not None:
-        text += f" → seat {action.seat} ({state.hand_size(action.seat)} cards)"
-    if action.target is None and action.seat is None and card.effect in AIMED:
+        aim = f"seat {action.seat} ({state.hand_size(action.seat)} cards)"
+    elif card.effect in AIMED:
         # Offered once when nothing fits (rules.md §10): say so, not what the card could do.
-        return f"{text}: [dim]nothing to act on; played to no effect, it leaves your hand[/]"
+        return (
+            f"{card.name}: [dim]nothing to act on; played to no effect, it leaves your hand[/]",
+        )
+    else:
+        aim = ""
+    power = card.power
     moved = _moved(action)
     effect = {
         "attack": f"{actor.str * power} damage",
@@ -148,7 +159,11 @@ def _describe_play(state: RpgBattleState, action: Play) -> str:
         "heal-all": f"heals each of yours up to {actor.mag * power}",
         "revive": f"back with {actor.mag * power} HP at most",
     }.get(card.effect, card.text)
-    return f"{text}: [dim]{effect}[/]"
+    if not aim:
+        return (f"{card.name}: [dim]{effect}[/]",)
+    if moved:  # an amount of its own: chosen after the character it comes from
+        return (card.name, aim, f"[dim]{effect}[/]")
+    return (card.name, f"{aim}: [dim]{effect}[/]")
 
 
 def _who(state: RpgBattleState, character: str, seats: Seats) -> str:
