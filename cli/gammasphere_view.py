@@ -14,7 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Told, piles_and_hand
+from cli.look import Seen
+from cli.views import Drew, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, sentence
 from p2pcards.engine import Action
 from p2pcards.games.gammasphere.actions import (
@@ -112,6 +113,71 @@ def _card_line(state: GammaState, card_id: str) -> str:
         stats = ""
     text = f" — {card.text}" if card.text else ""
     return f"{card.name} ({_cost(card)}){stats}{text}"
+
+
+def _printed(card: Card) -> list[str]:
+    """A card as printed: type, cost, stats, text."""
+    kinds = "/".join(card.types)
+    head = card.type + (f" ({kinds})" if kinds else "") + (", unique" if card.unique else "")
+    lines = [f"{head}; cost {_cost(card)}"]
+    if card.type == "character":
+        lines.append(f"level {card.level}, attack {card.attack}, defense {card.defense}")
+    elif card.type == "weapon":
+        goes = f", goes on: {', '.join(card.attach)}" if card.attach else ""
+        lines.append(f"+{card.attack} attack, +{card.defense} defense{goes}")
+    elif card.type == "building":
+        lines.append(f"defense {card.defense}")
+    return [*lines, card.text] if card.text else lines
+
+
+def _in_play(state: GammaState, slot: int) -> list[str]:
+    """An entity in play: as printed, then as it stands (level, attack and defense now,
+    mode, tapped, its weapon)."""
+    card = state.card(slot)
+    if card.type == "character":
+        mode = "Defense Mode" if state.mode(slot) == DEFENSE_MODE else "Attack Mode"
+        now = f"now level {state.level(slot)}, {state.attack(slot)}/{state.defense(slot)}, {mode}"
+    elif card.type == "building":
+        now = f"now defense {state.defense(slot)}"
+    else:
+        now = "in play"
+    if state.tapped(slot):
+        now += ", tapped"
+    weapon = state.weapon_of(slot)
+    if weapon >= 0:
+        now += f"; wields {slot_name(state, weapon)}"
+    return [*_printed(card), now]
+
+
+def cards_seen(state: GammaState, seats: Seats) -> list[Seen]:
+    """What `i` may show: your hand, both fields with the weapons on them, the Pylons, and
+    both discard piles (all public but the hand)."""
+    you = seats.you
+    out: list[Seen] = []
+    if you is not None:
+        for card, copies in sorted_hand(state, you, lambda c: hand_key(state, c)):
+            where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
+            out.append(Seen(name_of(state, card), where, _printed(card_of(state, card))))
+    bottom = you if you is not None else 0
+    for seat in (bottom, 1 - bottom):
+        for slot in state.field(seat):
+            out.append(
+                Seen(slot_name(state, slot), f"{seats.whose(seat)} field", _in_play(state, slot))
+            )
+            weapon = state.weapon_of(slot)
+            if weapon >= 0:
+                where = f"on {seats.whose(seat)} {slot_name(state, slot)}"
+                out.append(Seen(slot_name(state, weapon), where, _printed(state.card(weapon))))
+        pylons = state.pylons(seat)
+        if pylons:
+            untapped = sum(1 for p in pylons if not state.tapped(p))
+            where = f"{seats.whose(seat)} Pylons ({untapped} untapped of {len(pylons)})"
+            out.append(Seen(slot_name(state, pylons[0]), where, _printed(state.card(pylons[0]))))
+    for seat in (bottom, 1 - bottom):
+        for card in dict.fromkeys(c for c in state.zone_cards(f"discard:{seat}") if c):
+            where = f"{seats.whose(seat)} discard pile"
+            out.append(Seen(name_of(state, card), where, _printed(card_of(state, card))))
+    return out
 
 
 def board(state: GammaState, seats: Seats) -> RenderableType:

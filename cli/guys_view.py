@@ -14,7 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Picks, Told, piles_and_hand
+from cli.look import Seen
+from cli.views import Drew, Picks, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import CHANCE, Action
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -32,6 +33,7 @@ from p2pcards.games.rise_of_the_guys.actions import (
     TargetPlayer,
     orders,
 )
+from p2pcards.games.rise_of_the_guys.cards import Card
 from p2pcards.games.rise_of_the_guys.rules import LANES, OVERARCH, STINKY, UNHURTABLE
 from p2pcards.games.rise_of_the_guys.state import GuysState
 from p2pcards.history import Event
@@ -109,6 +111,82 @@ def _card_line(state: GuysState, card: str) -> str:
     kind = state.rules.cards[state.rules.card_index[card]]
     stats = f" {kind.attack}/{kind.health}" if kind.type == "guy" else ""
     return f"{kind.name} ({kind.cost}){stats} — {kind.text}"
+
+
+def _printed(card: Card) -> list[str]:
+    """A card as printed: type, classes and tribes, cost, stats, keywords, text."""
+    kind = card.type + (" token" if card.token else f", {card.rarity}")
+    if card.pin_to:
+        kind += f" (goes on a {card.pin_to})"
+    lines = [f"{kind}; classes: {', '.join(card.classes) or 'none'}"]
+    if card.tribes:
+        lines[0] += f"; tribes: {', '.join(card.tribes)}"
+    cost = f"cost {card.cost}" + (f", Enhance {card.enhance}" if card.enhance is not None else "")
+    stats = f"; {card.attack}/{card.health}" if card.type == "guy" else ""
+    lines.append(cost + stats)
+    if card.keywords:
+        lines.append("keywords: " + ", ".join(sorted(card.keywords)))
+    return [*lines, card.text] if card.text else lines
+
+
+def cards_seen(state: GuysState, seats: Seats) -> list[Seen]:
+    """What `i` may show: your hand, every Guy in the lanes you may know (a face-down one
+    only to its owner), the Pins on them and in Vests, and both discard piles."""
+    you = seats.you
+    cards = state.rules.cards
+    index = state.rules.card_index
+    out: list[Seen] = []
+    if you is not None:
+        for card, copies in sorted_hand(state, you, lambda c: hand_key(state, c)):
+            where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
+            out.append(Seen(cards[index[card]].name, where, _printed(cards[index[card]])))
+    bottom = you if you is not None else 0
+    for seat in (bottom, 1 - bottom):
+        for lane in range(LANES):
+            slot = state.lane_guy(seat, lane)
+            guy = state.card_at(slot) if slot >= 0 else None
+            hidden = slot >= 0 and state.face_down(slot) and seat != you
+            if guy is None or hidden:
+                continue  # an empty lane, or a face-down Guy only its owner may read
+            where = f"{seats.whose(seat)} lane {lane + 1}"
+            out.append(Seen(name_of(state, guy), where, _in_play(state, slot)))
+            for pin in state.pins_on(slot):
+                name = slot_name(state, pin)
+                printed = _printed(cards[index[state.card_at(pin) or ""]])
+                out.append(Seen(name, f"on {seats.whose(seat)} {name_of(state, guy)}", printed))
+        vest = state.vest(seat)
+        if vest >= 0 and state.card_at(vest) is not None:
+            printed = _printed(cards[index[state.card_at(vest) or ""]])
+            out.append(Seen(slot_name(state, vest), f"{seats.whose(seat)} Vest", printed))
+    for seat in (bottom, 1 - bottom):
+        for card in dict.fromkeys(c for c in state.zone_cards(f"discard:{seat}") if c):
+            where = f"{seats.whose(seat)} discard pile"
+            out.append(Seen(name_of(state, card), where, _printed(cards[index[card]])))
+    return out
+
+
+def _in_play(state: GuysState, slot: int) -> list[str]:
+    """A Guy in a lane: as printed, then as it stands (stats, damage, statuses, Pins)."""
+    card = state.rules.cards[state.rules.card_index[state.card_at(slot) or ""]]
+    atk, hp = state.stats(slot)
+    now = f"now {atk}/{hp - state.damage(slot)}"
+    if state.damage(slot):
+        now += f" ({state.damage(slot)} damage taken)"
+    if state.face_down(slot):
+        now += ", face down"
+    marks = [
+        word
+        for bit, word in ((OVERARCH, "Overarch"), (STINKY, "Stinky"), (UNHURTABLE, "can't be hurt"))
+        if state.has(slot, bit)
+    ]
+    if state.prepared(slot):
+        marks.append("prepared")
+    if marks:
+        now += "; " + ", ".join(marks)
+    pins = [slot_name(state, pin) for pin in state.pins_on(slot)]
+    if pins:
+        now += "; Pins: " + ", ".join(pins)
+    return [*_printed(card), now]
 
 
 def board(state: GuysState, seats: Seats) -> RenderableType:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from cli.look import look
 from cli.menus import Choice, Plan, choice_tree, planned
 from cli.narration import Narrator
 from cli.wording import Seats
@@ -25,6 +26,8 @@ own (the card's lane, target or amount); 0 goes back one level. Where cards are 
 instead, type the numbers of those you pick, e.g. 2 4, or 0 for none.
   ?       this help
   b       back one level, and the board and the choices again
+  i [N]   the cards you can see, numbered; i N or i NAME: one card in full (text, stats,
+          damage, statuses and what is on it)
   l [N]   the whole game so far, a page at a time (l again: the next page; l N: page N)
   q       quit the game (also Ctrl-D)"""
 
@@ -232,6 +235,8 @@ def answer_to(
         menu.show(console)
     elif answer == "l" or (answer.startswith("l ") and len(answer) > 2):
         show_history(narrator, console, answer)
+    elif answer == "i" or answer.startswith("i "):
+        console.print(Text(look(narrator.view, obs, narrator.seats, answer[1:])))
     else:
         chosen = menu.choose(answer)
         if chosen is None:

@@ -4,12 +4,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cli.look import Seen
 from cli.menus import ARROW
 from cli.views import RESHUFFLED, Drew, Told, reshuffled
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
 from p2pcards.games.rpg_battle import RpgBattleState
 from p2pcards.games.rpg_battle.actions import Deal, Discard, EndTurn, Pass, Pick, Play, React, Take
+from p2pcards.games.rpg_battle.cards import CardType
 from p2pcards.history import Event
 
 HELP = """\
@@ -80,6 +82,33 @@ def board(state: RpgBattleState, seats: Seats) -> RenderableType:
         hand = [_card(state, c) for c in state.hand(you)]
         parts.append(Text("your hand: ", style="bold") + Text(", ".join(hand) or "(empty)"))
     return Group(*parts)
+
+
+def _printed(card: CardType) -> list[str]:
+    """An action card as printed: its effect and power, and its text."""
+    quick = "Quick Action, " if card.quick else ""
+    return [f"{quick}{card.effect.replace('-', ' ')}, power {card.power}", card.text]
+
+
+def cards_seen(state: RpgBattleState, seats: Seats) -> list[Seen]:
+    """What `i` may show: every character at the table (all are face up), your hand, the
+    discard pile."""
+    out: list[Seen] = []
+    for seat in range(state.num_players):
+        for character in state.characters(seat):
+            c = state.stats(character)
+            hp = state.hp(character)
+            now = "knocked out" if hp == 0 else f"now {hp}/{c.hp} HP"
+            details = [f"character: HP {c.hp}, STR {c.str}, MAG {c.mag}", now]
+            out.append(Seen(c.name, f"{seats.whose(seat)} character", details))
+    if seats.you is not None:
+        for card in dict.fromkeys(c for c in state.hand(seats.you) if c is not None):
+            copies = sum(1 for c in state.hand(seats.you) if c == card)
+            where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
+            out.append(Seen(_card(state, card), where, _printed(state.card_type(card))))
+    for card in dict.fromkeys(state.discard_pile()):
+        out.append(Seen(_card(state, card), "the discard pile", _printed(state.card_type(card))))
+    return out
 
 
 def prompt(state: RpgBattleState, seats: Seats) -> str:
