@@ -200,7 +200,7 @@ def board(state: GuysState, seats: Seats) -> RenderableType:
     table = Table(title=title, expand=False, show_lines=True)
     table.add_column("")
     for lane in range(LANES):
-        table.add_column(f"lane {lane + 1}", min_width=14)
+        table.add_column(f"lane {lane + 1}", min_width=12)  # five fit 80 columns
     for seat in (top, bottom):
         cells = [_guy_cell(state, state.lane_guy(seat, lane), you) for lane in range(LANES)]
         table.add_row(Text(seats.on_board(seat), style="bold"), *cells)
