@@ -42,6 +42,11 @@ def hp_bar(hp: int, max_hp: int, width: int = 12) -> Text:
     return Text("█" * filled, style=colour) + Text("░" * (width - filled), style="dim")
 
 
+def _held(state: RpgBattleState, seat: int) -> list[str | None]:
+    """A hand in the order of the menus (the card list's), not the order drawn."""
+    return sorted(state.hand(seat), key=lambda c: state.card_type(c).line if c else 0)
+
+
 def board(state: RpgBattleState, seats: Seats) -> RenderableType:
     """The whole table as one renderable: seats and their characters, piles, your hand."""
     you = seats.you
@@ -79,7 +84,7 @@ def board(state: RpgBattleState, seats: Seats) -> RenderableType:
         piles += Text(f" (top: {_card(state, state.discard_pile()[-1])})", style="dim")
     parts: list[RenderableType] = [table, piles]
     if you is not None:
-        hand = [_card(state, c) for c in state.hand(you)]
+        hand = [_card(state, c) for c in _held(state, you)]
         parts.append(Text("your hand: ", style="bold") + Text(", ".join(hand) or "(empty)"))
     return Group(*parts)
 
@@ -102,7 +107,7 @@ def cards_seen(state: RpgBattleState, seats: Seats) -> list[Seen]:
             details = [f"character: HP {c.hp}, STR {c.str}, MAG {c.mag}", now]
             out.append(Seen(c.name, f"{seats.whose(seat)} character", details))
     if seats.you is not None:
-        for card in dict.fromkeys(c for c in state.hand(seats.you) if c is not None):
+        for card in dict.fromkeys(c for c in _held(state, seats.you) if c is not None):
             copies = sum(1 for c in state.hand(seats.you) if c == card)
             where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
             out.append(Seen(_card(state, card), where, _printed(state.card_type(card))))
