@@ -74,6 +74,16 @@ def slot_name(state: GuysState, slot: int) -> str:
     return name_of(state, state.card_at(slot))
 
 
+def _statuses(state: GuysState, slot: int) -> list[str]:
+    """A Guy's keywords and statuses as it stands: Overarch, Stinky, can't be hurt, prepared."""
+    marks = [
+        word
+        for bit, word in ((OVERARCH, "Overarch"), (STINKY, "Stinky"), (UNHURTABLE, "can't be hurt"))
+        if state.has(slot, bit)
+    ]
+    return [*marks, "prepared"] if state.prepared(slot) else marks
+
+
 def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
     """A Guy in its lane: name, attack/health (damage), keywords, pins."""
     if slot < 0:
@@ -87,13 +97,7 @@ def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
     text = Text(name_of(state, card), style="bold")
     left = hp - state.damage(slot)
     text += Text(f" {atk}/{left}" + (f" of {hp}" if state.damage(slot) else ""))
-    marks = [
-        word
-        for bit, word in ((OVERARCH, "Overarch"), (STINKY, "Stinky"), (UNHURTABLE, "can't be hurt"))
-        if state.has(slot, bit)
-    ]
-    if state.prepared(slot):
-        marks.append("prepared")
+    marks = _statuses(state, slot)
     for pin in state.pins_on(slot):
         marks.append(f"pin: {slot_name(state, pin)}")
     if marks:
@@ -174,13 +178,7 @@ def _in_play(state: GuysState, slot: int) -> list[str]:
         now += f" ({state.damage(slot)} damage taken)"
     if state.face_down(slot):
         now += ", face down"
-    marks = [
-        word
-        for bit, word in ((OVERARCH, "Overarch"), (STINKY, "Stinky"), (UNHURTABLE, "can't be hurt"))
-        if state.has(slot, bit)
-    ]
-    if state.prepared(slot):
-        marks.append("prepared")
+    marks = _statuses(state, slot)
     if marks:
         now += "; " + ", ".join(marks)
     pins = [slot_name(state, pin) for pin in state.pins_on(slot)]

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import io
 import os
-import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from replica_helpers import unseen_cards
+from replica_helpers import random_decisions, unseen_cards
 from rich.console import Console
 
 from cli.look import cards_seen, look
@@ -21,26 +19,11 @@ from cli.narration import Narrator
 from cli.play import answer_to, menu_for
 from cli.views import view_for
 from cli.wording import Seats
-from p2pcards import games
-from p2pcards.dealer import LocalDealer
 from p2pcards.engine import State
 from p2pcards.zones import ZoneState
 
 GAMES = ("rpg-battle", "getgem", "rise-of-the-guys", "gammasphere")
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
-
-
-def steps(game: str, seed: int) -> Iterator[State]:
-    """The whole state before each of seat 0's decisions in a game of random choices."""
-    state = games.load(game).new_initial_state(2, round_cap=10)
-    dealer, rng = LocalDealer(seed), random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(dealer.sample(state))
-            continue
-        if state.current_player() == 0:
-            yield state
-        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def names_unseen(state: State, viewer: int) -> set[str]:
@@ -68,7 +51,7 @@ def test_i_never_shows_a_card_the_seat_may_not_see(game: str) -> None:
     checked = 0
     seats = Seats(0)
     for seed in range(3):
-        for state in steps(game, seed):
+        for state in random_decisions(game, seed):
             hidden = names_unseen(state, 0)
             for given in (state.observation(0), state):
                 cards = cards_seen(view, given, seats)
@@ -87,7 +70,7 @@ def test_i_reads_hand_board_and_piles(game: str) -> None:
     type."""
     view = view_for(game)
     wheres: set[str] = set()
-    for state in steps(game, 1):
+    for state in random_decisions(game, 1):
         seen = state.observation(0)
         cards = cards_seen(view, seen, Seats(0))
         for number, card in enumerate(cards, 1):
@@ -109,7 +92,7 @@ def test_the_rise_of_the_guys_board_shows_stats_statuses_and_pins() -> None:
     """A Guy in a lane reads as printed and as it stands now; its Pins are named on it."""
     view = view_for("rise-of-the-guys")
     pinned = 0
-    for state in steps("rise-of-the-guys", 2):
+    for state in random_decisions("rise-of-the-guys", 2):
         seen = state.observation(0)
         for card in cards_seen(view, seen, Seats(0)):
             if " lane " in card.where:
@@ -121,7 +104,7 @@ def test_the_rise_of_the_guys_board_shows_stats_statuses_and_pins() -> None:
 def test_i_at_the_prompt_prints_the_card() -> None:
     """`i` is a key of the prompt like `b` or `l`: answered, the menu is asked again."""
     view = view_for("gammasphere")
-    state = next(steps("gammasphere", 0))
+    state = next(random_decisions("gammasphere", 0))
     seen = state.observation(0)
     out = Console(file=io.StringIO(), width=80, record=True, color_system=None)
     narrator = Narrator(view, Seats(0))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import os
-import random
 import re
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from replica_helpers import random_decisions
 from rich.console import Console
 
 from cli.menus import Node, choice_tree
@@ -23,8 +23,6 @@ from cli.narration import Narrator
 from cli.play import answer_to, menu_for
 from cli.views import view_for
 from cli.wording import Seats
-from p2pcards import games
-from p2pcards.dealer import LocalDealer
 from p2pcards.engine import State
 
 GAMES = ("rpg-battle", "getgem", "rise-of-the-guys", "gammasphere")
@@ -33,16 +31,7 @@ P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 
 def decisions(game: str, seed: int, decks: list[str] | None = None) -> Iterator[State]:
     """Seat 0's decisions (as it sees them) in a game where every seat chooses at random."""
-    options = {"decks": decks} if decks else {}
-    state = games.load(game).new_initial_state(2, round_cap=10, **options)
-    dealer, rng = LocalDealer(seed), random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(dealer.sample(state))
-            continue
-        if state.current_player() == 0:
-            yield state.observation(0)
-        state.apply_action(rng.choice(state.legal_actions()))
+    return (state.observation(0) for state in random_decisions(game, seed, 0, decks))
 
 
 def leaves(node: Node) -> Iterator[Node]:
