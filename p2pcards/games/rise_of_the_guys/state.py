@@ -252,10 +252,6 @@ class GuysState(ZoneState):
         """Whether a card on the board lies face down (its identity not public)."""
         return self._known[slot] != 3
 
-    def kind_of(self, slot: int) -> int:
-        """The card kind in a slot this state knows (raises if hidden)."""
-        return self._kind_at(slot)
-
     def controller(self, slot: int) -> int:
         """The seat whose zone the slot is in (a Pin on a Guy: who pinned it)."""
         z = self._where[slot]
