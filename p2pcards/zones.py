@@ -833,7 +833,7 @@ class ZoneState(State):
         (`SlotColumn.unkeyed_because`)."""
         return (
             tuple(self._ident),
-            tuple(tuple(pile) for pile in self._zones),
+            tuple(map(tuple, self._zones)),
             tuple(self._known),
             *map(tuple, self.slot_columns.get_keyed(self)),
         )
