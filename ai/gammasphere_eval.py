@@ -83,19 +83,10 @@ def make_evaluation() -> GammaEvaluation:
     return GammaEvaluation(GammaWeights.load())
 
 
-def _features(state: State, seat: int) -> tuple[float, ...]:
-    assert isinstance(state, GammaState)
-    return gamma_features(state, seat)
-
-
-def _weights(path: Path) -> tuple[float, tuple[float, ...]]:
-    weights = GammaWeights.load(path)
-    return weights.scale, weights.vector
-
-
 FIT = OwnDecks(
-    "gammasphere", "Gammasphere", "ai/gammasphere_eval.py", _features, _weights, lambda st: True
-)
+    "gammasphere", "Gammasphere", "ai/gammasphere_eval.py", GammaState, gamma_features,
+    GammaWeights.load, lambda st: True,
+)  # fmt: skip
 TUNING = FIT.tuning(
     GAMMA_FEATURES,
     {

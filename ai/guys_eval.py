@@ -90,19 +90,9 @@ def make_evaluation() -> GuysEvaluation:
     return GuysEvaluation(GuysWeights.load())
 
 
-def _features(state: State, seat: int) -> tuple[float, ...]:
-    assert isinstance(state, GuysState)
-    return guys_features(state, seat)
-
-
-def _weights(path: Path) -> tuple[float, tuple[float, ...]]:
-    weights = GuysWeights.load(path)
-    return weights.scale, weights.vector
-
-
 FIT = OwnDecks(
-    "rise-of-the-guys", "Rise of the Guys", "ai/guys_eval.py", _features, _weights,
-    lambda st: isinstance(st, GuysState) and st.phase() != "mulligan",
+    "rise-of-the-guys", "Rise of the Guys", "ai/guys_eval.py", GuysState, guys_features,
+    GuysWeights.load, lambda st: isinstance(st, GuysState) and st.phase() != "mulligan",
 )  # fmt: skip
 TUNING = FIT.tuning(
     GUYS_FEATURES,

@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, Protocol, TypeVar
 
 from ai.defaults import DEFAULT_ROUND_CAP
 from p2pcards import games
@@ -50,15 +51,29 @@ class Tuning:
     notes: dict[str, str]  # a comment after a weight, if any
 
 
+class Weights(Protocol):
+    """What a weights file of an own-deck game's evaluation holds."""
+
+    @property
+    def vector(self) -> tuple[float, ...]: ...
+
+    @property
+    def scale(self) -> float: ...
+
+
+S = TypeVar("S", bound=State)
+
+
 @dataclass(frozen=True)
-class OwnDecks:
+class OwnDecks(Generic[S]):
     """What fitting a game of own decks needs besides the common part."""
 
     game: str
     title: str
     module: str  # the evaluation's module, for the file's comment
-    features: Callable[[State, int], Sequence[float]]
-    weights: Callable[[Path], tuple[float, tuple[float, ...]]]  # a file's scale and weights
+    state_type: type[S]
+    features: Callable[[S, int], Sequence[float]]
+    weights: Callable[[Path], Weights]  # loads a weights file
     sampled: Callable[[State], bool]  # whether a decision is a position to learn from
 
     @functools.cached_property
@@ -76,13 +91,14 @@ class OwnDecks:
     def difference(self, state: State, _: float) -> list[float]:
         """Seat 0's features minus seat 1's, as the seat to move's replica sees them."""
         seen = state.observation(state.current_player())
+        assert isinstance(seen, self.state_type)
         mine, theirs = self.features(seen, 0), self.features(seen, 1)
         return [a - b for a, b in zip(mine, theirs, strict=True)]
 
     def current(self, path: Path) -> tuple[float, list[float]]:
         """The file's weights in log-odds (no hyperparameter)."""
-        scale, vector = self.weights(path)
-        return 0.0, [v * scale / SCALE for v in vector]
+        weights = self.weights(path)
+        return 0.0, [v * weights.scale / SCALE for v in weights.vector]
 
     def header(self, outcome: Outcome) -> list[str]:
         """The weights file's comment."""
