@@ -21,15 +21,17 @@ if TYPE_CHECKING:
     from p2pcards.engine import Action, State
 
 KEYS = """\
-Type the number of a choice and press Enter. A line ending in … opens a short menu of its
-own (the card's lane, target or amount); 0 goes back one level. Where cards are numbered
-instead, type the numbers of those you pick, e.g. 2 4, or 0 for none.
-  ?       this help
-  b       back one level, and the board and the choices again
-  i [N]   the cards you can see, numbered; i N or i NAME: one card in full (text, stats,
-          damage, statuses and what is on it)
-  l [N]   the whole game so far, a page at a time (l again: the next page; l N: page N)
-  q       quit the game (also Ctrl-D)"""
+Type the number of a choice and press Enter. A line ending in … opens a short
+menu of its own (the card's lane, target or amount); 0 goes back one level.
+Where cards are numbered instead, type the numbers of those you pick, e.g. 2 4,
+or 0 for none.
+  ?         this help
+  b         back one level, and the board and the choices again
+  i         the cards you can see, numbered
+  i N       card N of that list in full (text, stats, damage, statuses, what is
+  i NAME    on it); or the card of that name
+  l [N]     the whole game so far, a page at a time (l: next page; l N: page N)
+  q         quit the game (also Ctrl-D)"""
 
 
 class Quit(Exception):
@@ -147,9 +149,9 @@ class Menu:
     def prompt_line(self) -> str:
         """The input prompt."""
         if self.picks is not None:
-            return f"numbers [0-{len(self.picks.items)}, ? help, l log, q quit]: "
+            return f"numbers [0-{len(self.picks.items)}, ? help, i cards, l log, q quit]: "
         back = ", 0 back" if self.choice is not None and len(self.choice.stack) > 1 else ""
-        return f"choice [1-{self.lines()}{back}, ? help, l log, q quit]: "
+        return f"choice [1-{self.lines()}{back}, ? help, i cards, l log, q quit]: "
 
     def choose(self, answer: str) -> Plan | str | None:
         """The plan an answer picks, None when it entered or left a level (to show), or
