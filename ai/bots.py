@@ -460,7 +460,11 @@ class _Program:
             self.errors.seek(max(0, size - _TAIL))
             text = self.errors.read().decode(errors="replace").strip()
             tail = f": {text.splitlines()[-1][:200]}" if text else ""
-        how = "closed its output" if code is None else f"exited with code {code}"
+        how = (
+            "closed its output" if code is None
+            else f"was killed by {_signal_name(-code)}" if code < 0
+            else f"exited with code {code}"
+        )  # fmt: skip
         return AgentCrashed(f"{self.command} {how}{tail}")
 
     def forget(self) -> None:
@@ -752,3 +756,13 @@ def _load_choose(path: Path) -> Callable[[dict[str, Any], list[dict[str, Any]]],
     if not callable(choose):
         raise AgentSpecError(f"{path} defines no choose(state, actions) function")
     return choose  # type: ignore[no-any-return]
+
+
+def _signal_name(number: int) -> str:
+    """'signal SIGKILL (9)', or 'signal 99' for a number this system has no name for."""
+    import signal
+
+    try:
+        return f"signal {signal.Signals(number).name} ({number})"
+    except ValueError:
+        return f"signal {number}"

@@ -81,16 +81,16 @@ def play_match(
     on_move: MoveHook | None = None,
     move_timeout: float | None = None,
     options: Mapping[str, Any] | None = None,
-    number: int = 0,
+    number: int = 1,
     record: bool = False,
     log_dir: Path | None = None,
 ) -> MatchResult:
     """Play one game, agent_specs[i] in seat i, everything seeded from `seed`; `options` are
     the game's own (getgem's match=True, say).
 
-    `number` is the game's number in its run (for `on_move` and log names); `record` keeps
-    every action in the result; `log_dir` receives each bot program's stderr, in
-    game-NUMBER-seat-S.log.
+    `number` is the game's number in its run, from 1 (for `on_move` and log names);
+    `record` keeps every action in the result; `log_dir` receives each bot program's
+    stderr, in game-NUMBER-seat-S.log.
     """
     started = time.monotonic()
     game = games.load(game_name)
@@ -236,19 +236,21 @@ def simulate(
     record: bool = False,
     log_dir: Path | None = None,
 ) -> Tally:
-    """Play `num_games` games with seats rotated; game i uses seed + i, or with a deal book
-    `deals`, its seeds in order (cycling). `on_game` hears of each game as it ends."""
+    """Play `num_games` games with seats rotated; game i (from 1) uses seed + i - 1, or with a
+    deal book `deals`, its seeds in order (cycling). `on_game` hears of each game, by its
+    number, as it ends."""
     tally = Tally()
     for i in range(num_games):
         specs = seating(agent_specs, seats, i)
         game_seed = deals[i % len(deals)] if deals else seed + i
+        number = i + 1  # as people count: game 1 has the seed `seed`
         result = play_match(
-            game_name, specs, game_seed, round_cap, on_move, move_timeout, options, i, record,
-            log_dir,
+            game_name, specs, game_seed, round_cap, on_move, move_timeout, options, number,
+            record, log_dir,
         )  # fmt: skip
         tally.add(result)
         if on_game is not None:
-            on_game(i, result)
+            on_game(number, result)
     return tally
 
 

@@ -128,10 +128,15 @@ class TournamentConfig:
 class GameSpec:
     """One scheduled game."""
 
-    number: int
+    number: int  # from 0, as stored in the database
     pairing: int
     agents: tuple[str, ...]  # by seat
     seed: int
+
+    @property
+    def shown(self) -> int:
+        """The game's number as people count, from 1: in logs, records and --csv."""
+        return self.number + 1
 
 
 def game_seed(base: int, pairing: int, deal: int) -> int:
@@ -162,7 +167,7 @@ def run_games(
             config.round_cap,
             move_timeout=config.move_timeout,
             options=config.game_options(spec),
-            number=spec.number,
+            number=spec.shown,
             record=keeping.records,
             log_dir=log_dir,
         )

@@ -8,17 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from cli.errors import FAILURE, fail
 from cli.options import check_range, chosen_seed
+from cli.output import console, whole
 
 if TYPE_CHECKING:
     from p2pcards.boosters import Pack
     from p2pcards.decks import DeckList, OwnDecksGame
     from p2pcards.sealed import SealedGame
 
-out = Console(highlight=False, markup=False)  # deck names are user text
+out = console(markup=False)  # deck names are user text
 deck_app = typer.Typer(
     help="Check deck files, list the shipped decks and build sealed decks from boosters "
     "(games where seats bring their own).",
@@ -113,7 +113,7 @@ def list_decks(
     for d in decks:
         classes = (", ".join(_classes(g, d)),) if classed else ()
         table.add_row(d.id, d.name, d.archetype, *classes, str(d.size), d.source)
-    out.print(table)
+    out.print(whole(table))
 
 
 @deck_app.command()

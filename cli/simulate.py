@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Iterable
+from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any, Protocol
 
 import typer
-from rich.console import Console
 
 from ai.defaults import DEFAULT_ROUND_CAP
 from cli.errors import FAILURE, INTERRUPTED, fail
@@ -23,7 +24,6 @@ from cli.options import (
     GameArg,
     GameOptionsOpt,
     SeedOpt,
-    agent_specs,
     check_at_least,
     check_positive,
     chosen_decks,
@@ -31,18 +31,22 @@ from cli.options import (
     chosen_seed,
     game_named,
     game_options,
+    joined_agents,
+    labelled_agents,
     round_cap_option,
     seat_count,
     with_decks,
 )
+from cli.output import console, progress, whole
+from cli.wording import count
 
 if TYPE_CHECKING:
     from ai.agents import Agent
     from ai.match import MatchResult, Tally
     from p2pcards.engine import Action, State
 
-out = Console(highlight=False, markup=False)  # labels and specs are user text
-err = Console(stderr=True, highlight=False, markup=False)
+out = console(markup=False)  # labels and specs are user text
+err = console(stderr=True, markup=False)
 
 # Options simulate and tournament share (docs/cli.md).
 MoveTimeoutOpt = Annotated[
@@ -67,20 +71,6 @@ DealsOpt = Annotated[
         "--deals", help="A deal book: seeds, one per line (# comments), used in order, cycling."
     ),
 ]
-
-
-def labelled_agents(text: str) -> list[str]:
-    """Comma-separated agent specs, `name=LABEL` allowed in each: every agent made once and
-    the labels checked (two different agents may not share one), or a usage error."""
-    from ai.errors import AgentSpecError
-    from ai.match import labels
-
-    specs = agent_specs(text)
-    try:
-        labels(specs)
-    except AgentSpecError as exc:
-        raise fail(str(exc)) from None
-    return specs
 
 
 def deal_book(path: Path | None) -> tuple[int, ...]:
@@ -128,16 +118,61 @@ def failure_summary(failures: dict[str, dict[str, int]]) -> str:
     )
 
 
+class FailedGame(Protocol):
+    """What a game that an agent's failure ended says about it (a MatchResult, a StoredGame)."""
+
+    @property
+    def agents(self) -> tuple[str, ...]: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def faulty_seat(self) -> int | None: ...
+    @property
+    def error(self) -> str: ...
+
+
+MAX_REASONS = 10  # distinct failure reasons shown; a thousand crashes rarely have more
+
+
+def failure_reasons(games: Iterable[FailedGame], log_dir: Path | None) -> list[str]:
+    """Why the agents failed, each reason once with how many games it ended (a bot's exit
+    status or signal and the last line of its stderr, a timeout, an illegal move); then,
+    where a bot's whole stderr would help and was not kept, the --log-dir hint."""
+    from ai.agents import split_label
+
+    reasons: dict[tuple[str, str, str], int] = {}
+    bots = False
+    for game in games:
+        if game.faulty_seat is None:
+            continue
+        spec = game.agents[game.faulty_seat]
+        label, bare = split_label(spec)
+        bots = bots or bare.startswith("cmd:")
+        key = (label, game.status, game.error or "no reason given")
+        reasons[key] = reasons.get(key, 0) + 1
+    lines = [
+        f"  {label} {status}: {error}" + (f" ({count(n, 'game')})" if n > 1 else "")
+        for (label, status, error), n in list(reasons.items())[:MAX_REASONS]
+    ]
+    if len(reasons) > MAX_REASONS:
+        lines.append(f"  and {len(reasons) - MAX_REASONS} other reasons (see --records)")
+    if bots and log_dir is None:
+        lines.append("  (--log-dir DIR keeps each bot's whole stderr, a file per game and seat)")
+    return lines
+
+
 def simulate(
     game: GameArg,
     seats: Annotated[int | None, typer.Option(help="Seats at each table.")] = None,
     agents: Annotated[
-        str,
+        list[str] | None,
         typer.Option(
-            help="Agents, comma-separated, seated round the table and rotated each game; "
-            "name=LABEL in a spec labels it (expectimax:think_ms=50:name=fast)."
+            help="Agents, comma-separated (or --agents repeated), seated round the table and "
+            "rotated each game; name=LABEL in a spec labels it (expectimax:think_ms=50:name=fast)"
+            "; default greedy,random.",
+            show_default=False,
         ),
-    ] = "greedy,random",
+    ] = None,
     num_games: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
     seed: SeedOpt = None,
     round_cap: Annotated[
@@ -170,7 +205,7 @@ def simulate(
     cap = chosen_round_cap(round_cap)
     # Decks stay with their seats while the agents rotate: every agent plays every deck.
     options = with_decks(game_options(g, n, option, round_cap=cap), chosen_decks(g, n, deck))
-    specs = labelled_agents(agents)
+    specs = labelled_agents(joined_agents(agents) or "greedy,random")
     check_at_least("--games", num_games, 1)
     check_positive("--move-timeout", move_timeout)
     book = deal_book(deals)
@@ -178,7 +213,7 @@ def simulate(
     view = view_for(g.name)
     logs = made_log_dir(log_dir)
     stream = open_records(records)
-    err.print(f"{g.name}: {num_games} games, {n} seats, seed {seed}" + (
+    err.print(f"{g.name}: {count(num_games, 'game')}, {n} seats, seed {seed}" + (
         f", {len(book)} deals from {deals}" if book else ""
     ))  # fmt: skip
 
@@ -191,6 +226,7 @@ def simulate(
             )
 
     tally = Tally()
+    failed: list[MatchResult] = []
 
     # Ctrl-C stops a game at once, but never between counting a game and writing its
     # record: there it waits until both are done, so the report and the file agree.
@@ -208,6 +244,8 @@ def simulate(
         nonlocal counting
         counting = True
         tally.add(result)
+        if result.faulty_seat is not None:
+            failed.append(result)
         if stream is not None:
             try:
                 write(stream, game_record(result, number, g.name, options, cap))
@@ -221,10 +259,19 @@ def simulate(
     interrupted = False
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        run_simulation(
-            g.name, specs, n, num_games, seed, cap, hook, options, move_timeout, book, on_game,
-            record=stream is not None, log_dir=logs,
-        )  # fmt: skip
+        # The explanations print as the games go: a redrawn progress line would garble them.
+        with nullcontext() if explain else progress(err) as bar:
+            task = None if bar is None else bar.add_task(_scores(tally, specs), total=num_games)
+
+            def on_each(number: int, result: MatchResult) -> None:
+                on_game(number, result)
+                if bar is not None and task is not None:
+                    bar.update(task, advance=1, description=_scores(tally, specs))
+
+            run_simulation(
+                g.name, specs, n, num_games, seed, cap, hook, options, move_timeout, book,
+                on_each, record=stream is not None, log_dir=logs,
+            )  # fmt: skip
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -240,9 +287,21 @@ def simulate(
         err.print(
             f"{tally.failed_games} of {tally.games} games ended by an agent's failure: "
             f"{failure_summary(tally.failures)}"
-            + ("" if log_dir else " (--log-dir keeps each bot's stderr)")
         )
+        for line in failure_reasons(failed, logs):
+            err.print(line, soft_wrap=True)
         raise typer.Exit(FAILURE)
+
+
+def _scores(tally: Tally, specs: list[str]) -> str:
+    """ "greedy 7/10 · random 3/10": every agent's wins of its games so far."""
+    from ai.match import labels
+
+    names = dict.fromkeys(labels(specs))
+    return " · ".join(
+        f"{label} {tally.wins_by_agent.get(label, 0.0):g}/{tally.games_by_agent.get(label, 0)}"
+        for label in names
+    )
 
 
 def _report(
@@ -301,7 +360,7 @@ def _report(
             label, str(played), f"{wins:g}", f"{wins / played:.1%}",
             *(f"{by_seat.get(s, 0.0):g}" for s in range(seats)), failed,
         )  # fmt: skip
-    out.print(table)
+    out.print(whole(table))
     seat_line = ", ".join(f"seat {s}: {w:g}" for s, w in sorted(tally.wins_by_seat.items()))
     out.print(f"wins by seat — {seat_line}")
     labelled = {label: spec for label, spec in tally.specs.items() if label != spec}

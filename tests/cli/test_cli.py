@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
+def run(
+    *args: str, stdin: str = "", timeout: float = 120, columns: int = 100
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1"}
     return subprocess.run(
         [P2PCARDS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, env=env
     )
@@ -31,6 +34,22 @@ def test_rules_shows_the_rules_and_our_choices() -> None:
     assert result.returncode == 0
     assert "Quick Actions" in result.stdout
     assert "Our choices" in result.stdout
+
+
+@pytest.mark.parametrize("game", ["rise-of-the-guys", "gammasphere", "getgem", "rpg-battle"])
+def test_rules_lose_no_character_at_80_columns(game: str) -> None:
+    result = run("rules", game, columns=80)
+    assert result.returncode == 0, result.stderr
+    source = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    shown = " ".join(result.stdout.split())
+    assert shown.count("…") == source.count("…")  # none added: no cell cut short
+    assert max(map(len, result.stdout.splitlines())) <= 80
+    # Every cell of every table's rows, whole: each card's name and text among them.
+    lines = source.splitlines()
+    for line, under in zip(lines, [*lines[1:], ""], strict=True):
+        if line.startswith("|") and not line.startswith("|--") and not under.startswith("|--"):
+            for cell in (c.strip() for c in line.strip("|").split("|")):
+                assert " ".join(cell.replace("**", "").replace("`", "").split()) in shown, cell
 
 
 @pytest.mark.parametrize("command", [["rules", "chess"], ["play", "chess"], ["simulate", "chess"]])
@@ -72,7 +91,34 @@ def test_simulate_json_counts_every_game_and_rotates_seats() -> None:
 
 def test_simulate_is_reproducible_from_its_seed() -> None:
     args = ("simulate", "rpg-battle", "--games", "4", "--seed", "3", "--json")
-    assert run(*args).stdout == run(*args).stdout
+    first, second = run(*args), run(*args)
+    # Two identical crashes would agree too: both runs must succeed and report the games.
+    assert first.returncode == second.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert report["games"] == 4 and report["seed"] == 3 and report["failed_games"] == 0
+    assert sum(agent["wins"] for agent in report["agents"].values()) == pytest.approx(4.0)
+    assert first.stdout == second.stdout
+
+
+def test_a_game_of_one_seat_count_says_so_in_plain_words() -> None:
+    result = run("simulate", "gammasphere", "--seats", "3", "--games", "1")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: gammasphere is for 2 seats, not 3"
+    listed = run("games", "--json")
+    assert listed.returncode == 0, listed.stderr
+    seats = {g["game"]: (g["min_seats"], g["max_seats"]) for g in json.loads(listed.stdout)}
+    assert seats["gammasphere"] == (2, 2) and seats["rpg-battle"] == (2, 8)
+    shown = run("games").stdout
+    assert re.search(r"gammasphere .* 2 ", shown) and "2–2" not in shown and "2–8" in shown
+
+
+def test_the_last_page_of_the_log_says_it_is_the_last() -> None:
+    result = run("play", "rpg-battle", "--seed", "1", stdin="l\nl\nq\n")
+    assert "The game so far, page 1 of 1 (the last page)" in result.stdout
+    assert "(l: next page)" not in result.stdout
+    # A second l does not go round to page 1 again as if it were the next page.
+    assert "That was the last page (1); l 1 goes back to the first." in result.stdout
+    assert result.stdout.count("The game so far, page") == 1
 
 
 def test_simulate_table_reports_wins_per_agent_and_seat() -> None:
