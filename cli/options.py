@@ -244,6 +244,13 @@ def alias(value: Any, default: Any, old: Any, name: str, old_name: str) -> Any:
     return old
 
 
+def not_both(first: str, first_given: bool, second: str, second_given: bool, why: str) -> None:
+    """A usage error when two options that exclude each other are both given: one would be
+    silently ignored (`why` says which, and why)."""
+    if first_given and second_given:
+        raise fail(f"give {first} or {second}, not both: {why}")
+
+
 def check_at_least(option: str, value: float, low: float) -> None:
     """A usage error unless `value >= low` (one line, exit 2)."""
     if not value >= low:

@@ -33,6 +33,7 @@ from cli.options import (
     game_options,
     joined_agents,
     labelled_agents,
+    not_both,
     round_cap_option,
     seat_count,
     with_decks,
@@ -208,6 +209,8 @@ def simulate(
     specs = labelled_agents(joined_agents(agents) or "greedy,random")
     check_at_least("--games", num_games, 1)
     check_positive("--move-timeout", move_timeout)
+    not_both("--seed", seed is not None, "--deals", deals is not None,
+             "the deal book's seeds are the games' seeds")  # fmt: skip
     book = deal_book(deals)
     seed = chosen_seed(seed)
     view = view_for(g.name)

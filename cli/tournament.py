@@ -37,6 +37,7 @@ from cli.options import (
     game_options,
     joined_agents,
     labelled_agents,
+    not_both,
     round_cap_option,
     seat_count,
     with_decks,
@@ -161,6 +162,10 @@ def tournament(
     check_positive("--move-timeout", move_timeout)
     if cluster and dask_local:
         raise fail("give --cluster or --dask-local, not both")
+    not_both("--jobs", jobs is not None, "--cluster or --dask-local", bool(cluster or dask_local),
+             "a cluster runs as many games at once as it has workers")  # fmt: skip
+    not_both("--seed", seed is not None, "--deals", deals is not None,
+             "the deal book's seeds are the games' seeds")  # fmt: skip
     book = deal_book(deals)
     try:
         test = Sprt.parse(sprt) if sprt is not None else None

@@ -121,6 +121,19 @@ def test_the_last_page_of_the_log_says_it_is_the_last() -> None:
     assert result.stdout.count("The game so far, page") == 1
 
 
+def test_repeated_agents_add_up_and_a_label_names_the_seat() -> None:
+    # --agents twice: both lists seated, as --deck repeats (issue 27, finding 6).
+    result = run("simulate", "rpg-battle", "--games", "2", "--seed", "1", "--json",
+                 "--agents", "greedy", "--agents", "random:name=Bob")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert set(json.loads(result.stdout)["agents"]) == {"greedy", "Bob"}
+    played = run("play", "getgem", "--seats", "3", "--seed", "1", "--agents",
+                 "greedy:name=Alice", "--agents", "random:name=Bob", stdin="q\n")  # fmt: skip
+    assert played.returncode == 130
+    assert "AI: Alice, Bob, seed 1" in played.stdout
+    assert "seat 1 (Alice)" in played.stdout and "seat 2 (Bob)" in played.stdout
+
+
 def test_simulate_table_reports_wins_per_agent_and_seat() -> None:
     result = run("simulate", "rpg-battle", "--games", "4", "--agents", "random")
     assert result.returncode == 0
@@ -175,6 +188,6 @@ def test_simulate_explain_keeps_stdout_json_and_explains_on_stderr() -> None:
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 1
     lines = result.stderr.splitlines()
-    explained = [line for line in lines if line.startswith("game 0, seat 0 (expectimax) depth")]
+    explained = [line for line in lines if line.startswith("game 1, seat 0 (expectimax) depth")]
     assert explained and sum("<- chosen" in line for line in lines) == len(explained)
     assert "(greedy)" not in result.stderr  # greedy does not search: nothing to explain

@@ -141,6 +141,9 @@ BAD = [
     (["--agents", "wizard"], "unknown agent 'wizard'"),
     (["--deals", "DEALS"], "line 2: a seed is a whole number"),
     (["--deals", "MISSING"], "--deals"),
+    # Both would be taken and one silently ignored (issue 27, finding 6).
+    (["--seed", "3", "--deals", "DEALS"], "give --seed or --deals, not both"),
+    (["--agents", "greedy", "--agents", "wizard"], "unknown agent 'wizard'"),  # both are read
 ]
 
 
@@ -170,6 +173,7 @@ def test_simulate_refuses_bad_input_in_one_line(
         (["--sprt", "elo0=x"], "needs a number"),
         (["--agents", "greedy,random,random:name=r", "--sprt", "elo1=5"], "exactly two agents"),
         (["--format", "swiss"], "round-robin or gauntlet"),
+        (["--jobs", "2", "--dask-local", "2"], "give --jobs or --cluster or --dask-local"),
     ],
 )
 def test_tournament_refuses_bad_input_in_one_line(
