@@ -52,6 +52,26 @@ def test_rules_lose_no_character_at_80_columns(game: str) -> None:
                 assert " ".join(cell.replace("**", "").replace("`", "").split()) in shown, cell
 
 
+OUTSIDE = ("../shared", "shared/seeds", "DESIGN.md", "DESIGN §")  # the workshop, not the project
+
+
+def test_the_docs_name_no_path_outside_the_repository() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    pages += sorted((ROOT / "p2pcards" / "games").glob("*/cards.toml"))
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for outside in OUTSIDE:
+            assert outside not in text, f"{page.relative_to(ROOT)} names {outside}"
+
+
+@pytest.mark.parametrize("game", ["rise-of-the-guys", "gammasphere", "getgem", "rpg-battle"])
+def test_rules_point_to_the_projects_own_rules_page(game: str) -> None:
+    shown = " ".join(run("rules", game).stdout.split())
+    assert f"docs/rules/{game}.md is the same file" in shown
+    assert "line numbers below are its lines" in shown and "in our words" in shown
+    assert not any(outside in shown for outside in OUTSIDE)
+
+
 @pytest.mark.parametrize("command", [["rules", "chess"], ["play", "chess"], ["simulate", "chess"]])
 def test_an_unknown_game_lists_the_known_ones_and_exits_2(command: list[str]) -> None:
     result = run(*command)
