@@ -39,6 +39,25 @@ _p2pcards_progress() {
     return 0
 }
 
+# A pip of 22.3 or later outside the venv installs into it (--python): the venv then needs no
+# pip of its own, whose installation is half of a first run's time.
+_p2pcards_outer_pip() {
+    python3 -c 'import sys; from pip import __version__ as v
+sys.exit(tuple(map(int, v.split(".")[:2])) < (22, 3))' 2>/dev/null
+}
+
+_p2pcards_install() {
+    if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import pip' 2>/dev/null; then
+        "$VENV/bin/python" -m pip "$@"
+    elif _p2pcards_outer_pip; then
+        [ -x "$VENV/bin/python" ] || python3 -m venv --without-pip "$VENV"
+        python3 -m pip --python "$VENV/bin/python" "$@"
+    else
+        [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+        "$VENV/bin/python" -m pip "$@"
+    fi
+}
+
 if _p2pcards_needs_install; then
     LOG="$(mktemp)"
     TARGET="$ROOT"
@@ -46,11 +65,8 @@ if _p2pcards_needs_install; then
     # Said before the install, so the first run is not a blank screen.
     echo "p2pcards: setting up $VENV with ${ALL_EXTRAS:-what playing needs}" \
         "(first run, or pyproject.toml changed)..." >&2
-    if ! {
-        { [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"; } &&
-        "$VENV/bin/python" -m pip install --disable-pip-version-check --progress-bar off \
-            -e "$TARGET"
-    } 2>&1 | _p2pcards_progress "$LOG"; then
+    if ! _p2pcards_install install --disable-pip-version-check --progress-bar off -e "$TARGET" \
+        2>&1 | _p2pcards_progress "$LOG"; then
         echo "p2pcards: setting up $VENV failed:" >&2
         cat "$LOG" >&2
         exit 1
