@@ -63,8 +63,7 @@ if _p2pcards_needs_install; then
     TARGET="$ROOT"
     [ -n "$ALL_EXTRAS" ] && TARGET="$ROOT[$ALL_EXTRAS]"
     # Said before the install, so the first run is not a blank screen.
-    echo "p2pcards: setting up $VENV with ${ALL_EXTRAS:-what playing needs}" \
-        "(first run, or pyproject.toml changed)..." >&2
+    echo "p2pcards: setting up .venv: ${ALL_EXTRAS:-what playing needs}..." >&2
     if ! _p2pcards_install install --disable-pip-version-check --progress-bar off -e "$TARGET" \
         2>&1 | _p2pcards_progress "$LOG"; then
         echo "p2pcards: setting up $VENV failed:" >&2
