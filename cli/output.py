@@ -56,9 +56,12 @@ def progress(to: Console) -> Progress:
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
+    from rich.table import Column
 
+    # The scores fold onto more lines before the bar and the times are cut.
+    scores = Column(overflow="fold", ratio=1)
     return Progress(
-        TextColumn("{task.description}", markup=False), BarColumn(),
+        TextColumn("{task.description}", markup=False, table_column=scores), BarColumn(20),
         TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
         console=to, transient=False,
