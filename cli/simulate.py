@@ -43,6 +43,7 @@ from cli.wording import count
 
 if TYPE_CHECKING:
     from ai.agents import Agent
+    from ai.clock import TimeControl
     from ai.match import MatchResult, Tally
     from p2pcards.engine import Action, State
 
@@ -66,12 +67,32 @@ LogDirOpt = Annotated[
         "--log-dir", help="Keep each bot program's stderr here, in game-N-seat-S.log files."
     ),
 ]
+TimeControlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tc",
+        help="A chess clock for each seat, as cutechess writes it: 40/60+0.5 is 60 s for every "
+        "40 moves and 0.5 s more a move (60+0.5: one period); a seat out of time loses.",
+    ),
+]
 DealsOpt = Annotated[
     Path | None,
     typer.Option(
         "--deals", help="A deal book: seeds, one per line (# comments), used in order, cycling."
     ),
 ]
+
+
+def time_control(text: str | None) -> TimeControl | None:
+    """The --tc time control, or None; a usage error in one line for a bad one."""
+    from ai.clock import TimeControl
+
+    if text is None:
+        return None
+    try:
+        return TimeControl.parse(text)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
 
 
 def deal_book(path: Path | None) -> tuple[int, ...]:
@@ -180,6 +201,7 @@ def simulate(
         int, round_cap_option(DEFAULT_ROUND_CAP, "headless games")
     ] = DEFAULT_ROUND_CAP,
     move_timeout: MoveTimeoutOpt = None,
+    tc: TimeControlOpt = None,
     records: RecordsOpt = None,
     log_dir: LogDirOpt = None,
     deals: DealsOpt = None,
@@ -209,6 +231,7 @@ def simulate(
     specs = labelled_agents(joined_agents(agents) or "greedy,random")
     check_at_least("--games", num_games, 1)
     check_positive("--move-timeout", move_timeout)
+    control = time_control(tc)
     not_both("--seed", seed is not None, "--deals", deals is not None,
              "the deal book's seeds are the games' seeds")  # fmt: skip
     book = deal_book(deals)
@@ -218,7 +241,7 @@ def simulate(
     stream = open_records(records)
     err.print(f"{g.name}: {count(num_games, 'game')}, {n} seats, seed {seed}" + (
         f", {len(book)} deals from {deals}" if book else ""
-    ))  # fmt: skip
+    ) + ("" if control is None else f", time control {control}"))  # fmt: skip
 
     def show_thought(number: int, seat: int, obs: State, action: Action, agent: Agent) -> None:
         thought = explanation(agent, obs, view)
@@ -273,7 +296,7 @@ def simulate(
 
             run_simulation(
                 g.name, specs, n, num_games, seed, cap, hook, options, move_timeout, book,
-                on_each, record=stream is not None, log_dir=logs,
+                on_each, record=stream is not None, log_dir=logs, time_control=control,
             )  # fmt: skip
     except KeyboardInterrupt:
         interrupted = True

@@ -48,11 +48,13 @@ from cli.simulate import (
     LogDirOpt,
     MoveTimeoutOpt,
     RecordsOpt,
+    TimeControlOpt,
     deal_book,
     failure_reasons,
     failure_summary,
     made_log_dir,
     open_records,
+    time_control,
 )
 from cli.wording import count
 
@@ -115,6 +117,7 @@ def tournament(
     log_dir: LogDirOpt = None,
     deals: DealsOpt = None,
     move_timeout: MoveTimeoutOpt = None,
+    tc: TimeControlOpt = None,
     round_cap: Annotated[
         int, round_cap_option(DEFAULT_ROUND_CAP, "headless games")
     ] = DEFAULT_ROUND_CAP,
@@ -160,6 +163,7 @@ def tournament(
     if dask_local is not None:
         check_at_least("--dask-local", dask_local, 1)
     check_positive("--move-timeout", move_timeout)
+    control = time_control(tc)
     if cluster and dask_local:
         raise fail("give --cluster or --dask-local, not both")
     not_both("--jobs", jobs is not None, "--cluster or --dask-local", bool(cluster or dask_local),
@@ -191,6 +195,7 @@ def tournament(
             config = TournamentConfig(
                 g.name, tuple(specs), n, num_games, format, seed, cap, move_timeout,
                 tuple(sorted(options.items())), book, deck_agent, deck_lists,
+                None if control is None else str(control),
             )  # fmt: skip
         except TournamentError as exc:
             raise fail(str(exc)) from None
@@ -209,6 +214,7 @@ def tournament(
         err.print(
             f"{g.name}: {total} games, {n} seats, {format}, seed {seed}"
             + (f", {len(book)} deals from the deal book" if book else "")
+            + ("" if control is None else f", time control {control}")
         )
         executor, workers, shut = _executor(jobs, cluster, dask_local)
         # Ctrl-C only sets a flag: the loop stops between games, never halfway through

@@ -98,3 +98,16 @@ def test_simulate_shows_a_progress_line_and_counts_games_from_1(tmp_path: Path) 
     assert re.search(r"greedy [\d.]+/3 · random [\d.]+/3 .* 3/3", done.stderr), done.stderr
     first = json.loads(path.read_text().splitlines()[0])
     assert (first["number"], first["seed"]) == (1, 9)
+
+
+def test_a_time_control_counts_time_losses_apart_from_crashes(tmp_path: Path) -> None:
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\n\ndef choose(state, actions):\n    time.sleep(0.03)\n"
+                    "    return 0\n")  # fmt: skip
+    done = tournament(tmp_path, "--agents", f"script:{slow}:name=slow,greedy", "--games", "2",
+                      "--tc", "0.1")  # fmt: skip
+    assert done.returncode == 1
+    assert "time control 0.1" in done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("│ slow"))
+    assert row.rstrip(" │").endswith("time 2"), row  # not "crash", not "timeout"
+    assert "slow time: lost on time: move" in done.stderr

@@ -143,6 +143,8 @@ BAD = [
     (["--deals", "MISSING"], "--deals"),
     # Both would be taken and one silently ignored (issue 27, finding 6).
     (["--seed", "3", "--deals", "DEALS"], "give --seed or --deals, not both"),
+    (["--tc", "40/"], "--tc is MOVES/SECONDS+INCREMENT as cutechess writes it"),
+    (["--tc", "40/0"], "--tc: seconds must be more than 0"),
     (["--agents", "greedy", "--agents", "wizard"], "unknown agent 'wizard'"),  # both are read
 ]
 
