@@ -2,10 +2,11 @@
 a seat losing on time counted apart from a crash, and a bot told its clock with each
 question (issue 27)."""
 
+import json
 from pathlib import Path
 
 import pytest
-from test_bots import recorder, said_until_result
+from test_bots import program, recorder, said_until_result
 
 from ai.clock import AgentLostOnTime, Clock, TimeControl
 from ai.match import play_match
@@ -78,3 +79,29 @@ def test_a_bot_is_told_its_clock_with_each_question(tmp_path: Path) -> None:
     assert first["time_ms"] == 60000  # no --move-timeout: the clock is the limit
     assert second["clock"]["moves_to_go"] == 39
     assert 59000 < second["clock"]["time_ms"] <= 60500
+
+
+CLOCK_READER = """
+import json, sys
+from ai.botkit import Bot, run
+
+class Reader(Bot):
+    name, author, version = "reader", "tests", "0.1"
+
+    def choose(self, question):
+        with open(sys.argv[1], "a") as out:
+            out.write(json.dumps(question.clock) + "\\n")
+        return 0
+
+run(Reader())
+"""
+
+
+def test_a_botkit_bot_reads_its_clock_off_the_question(tmp_path: Path) -> None:
+    log = tmp_path / "clocks.jsonl"
+    spec = f'cmd:"{program(tmp_path, "reader", CLOCK_READER)} {log}"'
+    result = play_match("getgem", [spec, "greedy"], 5, round_cap=2,
+                        time_control=TimeControl(None, 30.0, 1.0))  # fmt: skip
+    assert result.status == "ok", result.error
+    first = json.loads(log.read_text().splitlines()[0])
+    assert first == {"time_ms": 30000, "increment_ms": 1000, "moves_to_go": None}
