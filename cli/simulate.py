@@ -153,31 +153,37 @@ class FailedGame(Protocol):
     def error(self) -> str: ...
 
 
-MAX_REASONS = 10  # distinct failure reasons shown; a thousand crashes rarely have more
+SHOWN_REASONS = 3  # of each agent's failures of one kind: a thousand crashes rarely differ
 
 
 def failure_reasons(games: Iterable[FailedGame], log_dir: Path | None) -> list[str]:
-    """Why the agents failed, each reason once with how many games it ended (a bot's exit
-    status or signal and the last line of its stderr, a timeout, an illegal move); then,
-    where a bot's whole stderr would help and was not kept, the --log-dir hint."""
+    """Why the agents failed, per agent and kind of failure: how many games, and each reason
+    (a bot's exit status or signal and the last line of its stderr, a clock run out, an
+    illegal move), the first few of them; then, where a bot's whole stderr would help and
+    was not kept, the --log-dir hint."""
     from ai.agents import split_label
 
-    reasons: dict[tuple[str, str, str], int] = {}
+    kinds: dict[tuple[str, str], dict[str, int]] = {}
     bots = False
     for game in games:
         if game.faulty_seat is None:
             continue
-        spec = game.agents[game.faulty_seat]
-        label, bare = split_label(spec)
+        label, bare = split_label(game.agents[game.faulty_seat])
         bots = bots or bare.startswith("cmd:")
-        key = (label, game.status, game.error or "no reason given")
-        reasons[key] = reasons.get(key, 0) + 1
-    lines = [
-        f"  {label} {status}: {error}" + (f" ({count(n, 'game')})" if n > 1 else "")
-        for (label, status, error), n in list(reasons.items())[:MAX_REASONS]
-    ]
-    if len(reasons) > MAX_REASONS:
-        lines.append(f"  and {len(reasons) - MAX_REASONS} other reasons (see --records)")
+        reasons = kinds.setdefault((label, game.status), {})
+        error = game.error or "no reason given"
+        reasons[error] = reasons.get(error, 0) + 1
+    lines = []
+    for (label, status), reasons in kinds.items():
+        lost = count(sum(reasons.values()), "game")
+        if len(reasons) == 1:
+            lines.append(f"  {label} {status} ({lost}): {next(iter(reasons))}")
+            continue
+        lines.append(f"  {label} {status} ({lost}), for one:")
+        lines += [f"    {error}" for error in list(reasons)[:SHOWN_REASONS]]
+        if len(reasons) > SHOWN_REASONS:
+            others = len(reasons) - SHOWN_REASONS
+            lines.append(f"    and {others} other reasons (--records keeps every one)")
     if bots and log_dir is None:
         lines.append("  (--log-dir DIR keeps each bot's whole stderr, a file per game and seat)")
     return lines

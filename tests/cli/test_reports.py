@@ -52,7 +52,8 @@ def test_an_infinite_elo_is_shown_as_a_bound_with_its_reason(tmp_path: Path) -> 
     greedy = json.loads((tmp_path / "s.json").read_text())["agents"]["greedy"]
     assert greedy["elo"] is None and greedy["elo_limit"] > 150
     # The failure says why, not just "crash 2".
-    assert "cannot start '/nonexistent/prog': No such file or directory (2 games)" in done.stderr
+    reason = "cannot start '/nonexistent/prog': No such file or directory"
+    assert f"cmd:/nonexistent/prog crash (2 games): {reason}" in done.stderr
 
 
 def test_the_sprt_says_which_games_of_the_table_it_counted(tmp_path: Path) -> None:
@@ -77,7 +78,7 @@ def test_a_killed_bot_is_reported_with_its_signal_and_the_log_dir_hint() -> None
     done = run("simulate", "rpg-battle", "--agents", f"{KILLED}:name=doomed,greedy",
                "--games", "2", "--seed", "1")  # fmt: skip
     assert done.returncode == 1
-    killed = f"doomed crash: {sys.executable} was killed by signal SIGKILL (9) (2 games)"
+    killed = f"doomed crash (2 games): {sys.executable} was killed by signal SIGKILL (9)"
     assert killed in done.stderr
     assert "--log-dir DIR keeps each bot's whole stderr" in done.stderr
 
@@ -86,7 +87,7 @@ def test_a_timeout_of_a_built_in_agent_has_no_bot_log_hint() -> None:
     done = run("simulate", "rpg-battle", "--agents", "expectimax:think_ms=2000:clock=true,greedy",
                "--games", "1", "--seed", "1", "--move-timeout", "0.05")  # fmt: skip
     assert done.returncode == 1
-    assert "expectimax:think_ms=2000:clock=true timeout: took" in done.stderr
+    assert "expectimax:think_ms=2000:clock=true timeout (1 game): took" in done.stderr
     assert "--log-dir" not in done.stderr
 
 
@@ -110,4 +111,5 @@ def test_a_time_control_counts_time_losses_apart_from_crashes(tmp_path: Path) ->
     assert "time control 0.1" in done.stderr
     row = next(line for line in done.stdout.splitlines() if line.startswith("│ slow"))
     assert row.rstrip(" │").endswith("time 2"), row  # not "crash", not "timeout"
-    assert "slow time: lost on time: move" in done.stderr
+    # Each game's clock ran out at its own time: one line says so, the reasons under it.
+    assert re.search(r"slow time \(2 games\)(, for one:\n    |: )lost on time: move", done.stderr)
