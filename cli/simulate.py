@@ -223,7 +223,7 @@ def simulate(
     Game i uses seed + i (or the deal book's seeds in order). Exits 1 when an agent failed
     in some game (crashed, timed out, or played an illegal move), after the full report.
     """
-    from ai.match import Tally, game_record
+    from ai.match import Tally, game_record, labels, seating
     from ai.match import simulate as run_simulation
     from ai.records import write
     from cli.play import explanation
@@ -252,9 +252,10 @@ def simulate(
     def show_thought(number: int, seat: int, obs: State, action: Action, agent: Agent) -> None:
         thought = explanation(agent, obs, view)
         if thought:
+            label = labels(seating(specs, n, number - 1))[seat]  # name=LABEL, as reported
             # With --json the results own stdout; explanations go to stderr.
             (err if as_json else out).print(
-                f"game {number}, seat {seat} ({agent.name}) {thought}", soft_wrap=True
+                f"game {number}, seat {seat} ({label}) {thought}", soft_wrap=True
             )
 
     tally = Tally()

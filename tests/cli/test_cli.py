@@ -202,12 +202,12 @@ def test_play_explain_shows_the_ai_search_after_its_moves() -> None:
 
 def test_simulate_explain_keeps_stdout_json_and_explains_on_stderr() -> None:
     result = run(
-        "simulate", "rpg-battle", "--agents", "expectimax:nodes=300,greedy", "--games", "1",
-        "--json", "--explain",
+        "simulate", "rpg-battle", "--agents", "expectimax:nodes=300:name=deep,greedy", "--games",
+        "1", "--json", "--explain",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 1
     lines = result.stderr.splitlines()
-    explained = [line for line in lines if line.startswith("game 1, seat 0 (expectimax) depth")]
+    explained = [line for line in lines if line.startswith("game 1, seat 0 (deep) depth")]
     assert explained and sum("<- chosen" in line for line in lines) == len(explained)
     assert "(greedy)" not in result.stderr  # greedy does not search: nothing to explain
