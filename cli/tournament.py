@@ -177,6 +177,13 @@ def tournament(
         raise fail(str(exc)) from None
     if test is not None and len(specs) != 2:
         raise fail("--sprt compares exactly two agents")
+    if cluster or dask_local:  # before the database is begun, so a rerun need not --resume
+        from ai.dask_cluster import ClusterError, check_installed
+
+        try:
+            check_installed()
+        except ClusterError as exc:
+            raise fail(str(exc), FAILURE) from None
     if resume and not db.exists():  # carrying on nothing would silently start afresh
         raise fail(f"--resume: there is no tournament database {db} to carry on")
     try:

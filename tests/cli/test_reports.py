@@ -113,3 +113,23 @@ def test_a_time_control_counts_time_losses_apart_from_crashes(tmp_path: Path) ->
     assert row.rstrip(" │").endswith("time 2"), row  # not "crash", not "timeout"
     # Each game's clock ran out at its own time: one line says so, the reasons under it.
     assert re.search(r"slow time \(2 games\)(, for one:\n    |: )lost on time: move", done.stderr)
+
+
+def test_a_cluster_without_dask_says_how_to_install_it_before_storing_anything(
+    tmp_path: Path,
+) -> None:
+    # As in a checkout set up by scripts/p2pcards alone: Dask is not importable.
+    argv = ["p2pcards", "tournament", "rpg-battle", "--agents", "greedy,random",
+            "--dask-local", "1", "--db", str(tmp_path / "t.sqlite")]  # fmt: skip
+    code = (
+        "import sys\nsys.modules['dask'] = sys.modules['distributed'] = None\n"
+        f"sys.argv = {argv!r}\nfrom cli.app import main\nmain()"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=ENV)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "error: Dask is not installed: pip install 'p2pcards[cluster]' (in a checkout: "
+        "EXTRAS=cluster scripts/p2pcards ..., or scripts/test, installs it)"
+    ]
+    assert not (tmp_path / "t.sqlite").exists()  # a rerun with Dask needs no --resume
