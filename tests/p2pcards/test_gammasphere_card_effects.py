@@ -25,7 +25,7 @@ from p2pcards.games.gammasphere.actions import (
     Take,
     Target,
 )
-from p2pcards.games.gammasphere.effects import BATTLE_PROOF, UNATTACKABLE
+from p2pcards.games.gammasphere.cards import BATTLE_PROOF, UNATTACKABLE
 from p2pcards.games.gammasphere.state import ATTACK_MODE, DEFENSE_MODE
 
 
@@ -954,3 +954,18 @@ def test_every_card_of_the_set_with_abilities_has_a_test() -> None:
     ]
     assert missing == []
     assert sum(1 for c in DB.cards if c.abilities) == 45
+
+
+def test_its_over_9000_on_a_lone_character_gives_it_the_900_too() -> None:
+    """rules.md choice 25 and the card's text (rules.md line 470: "Raise target character's
+    level by 2. It gets +900 attack until end of turn."): with one character in play the
+    target is taken without asking, and "it" is still that character."""
+    t = Table(["its-over-9000", "saiyan-elite"])
+    st = t.state
+    t.pylons(4)
+    elite = t.play("saiyan-elite")
+    t.play("its-over-9000")
+    assert st.ask() is None
+    assert st.level(elite) == 6 and stats(t, elite) == (2250 + 900, 1800)
+    t.end()
+    assert st.level(elite) == 6 and stats(t, elite) == (2250, 1800)

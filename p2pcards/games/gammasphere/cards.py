@@ -25,6 +25,8 @@ TYPES: tuple[CardType, ...] = ("character", "building", "weapon", "event", "pylo
 ENTITIES = ("character", "building", "weapon")
 KEYWORDS = ("unattackable", "cannot_attack", "battle_proof")
 """Keywords in code: can't be attacked; can't attack; can't be destroyed by attacks."""
+UNATTACKABLE, CANNOT_ATTACK, BATTLE_PROOF = (1 << i for i in range(len(KEYWORDS)))
+KEYWORD_BITS = dict(zip(KEYWORDS, (UNATTACKABLE, CANNOT_ATTACK, BATTLE_PROOF), strict=True))
 MAX_NUMBER = 10_000  # amounts in the cards' abilities: Power Level and gas are in thousands
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
 _FIELDS = {
