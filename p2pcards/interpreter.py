@@ -273,7 +273,7 @@ def current_effect(st: Table) -> Effect:
 
 def seats(st: Table, relation: str, controller: int) -> tuple[int, ...]:
     """The seats a relation names from `controller`'s side, in the game's order: you; each
-    opponent (in turn order from your left); every seat."""
+    opponent (in turn order from your left); every seat; the seat to your left."""
     key = (st.num_players, st._book.seat_order, relation, controller)
     found = _SEATS.get(key)
     if found is None:
@@ -282,19 +282,21 @@ def seats(st: Table, relation: str, controller: int) -> tuple[int, ...]:
 
 
 def _relation(n: int, order: SeatOrder, relation: str, controller: int) -> tuple[int, ...]:
-    if relation in ("own", "you"):
+    if relation == "you":
         return (controller,)
     others = tuple((controller + i) % n for i in range(1, n))
-    if relation == "opponent":
+    if relation == "each_opponent":
         return others
+    if relation == "left_of":
+        return others[:1]
     return (controller, *others) if order == "controller_first" else tuple(range(n))
 
 
 _SEATS: dict[tuple[int, SeatOrder, str, int], tuple[int, ...]] = {}
 
 
-def _by_fits(by: str | None, seat: int, controller: int) -> bool:
-    return by is None or by == "anyone" or (by == "you") == (seat == controller)
+def _by_fits(st: Table, by: str | None, seat: int, controller: int) -> bool:
+    return by is None or seat in seats(st, by, controller)
 
 
 # ---------------------------------------------------------------- firing
@@ -336,7 +338,7 @@ def fire_others(st: Table, trigger: str, cause: int, seat: int) -> None:
                 continue
             k = st._ident[slot]
             for i, a in enumerate(abilities[k]):
-                if a.trigger != trigger or not _by_fits(a.by, seat, controller):
+                if a.trigger != trigger or not _by_fits(st, a.by, seat, controller):
                     continue
                 if a.filter is not None and not card_fits(st, a.filter, cause):
                     continue
@@ -444,10 +446,10 @@ def select(st: Table, sel: Selector, f: Frame, *, raw: bool = False) -> list[int
     if ref is not None:
         if ref == "this":
             return [f.source]
-        if ref in ("pinned", "holder"):
+        if ref == "holder":
             host = st.attached_to(f.source)
             return [host] if host >= 0 else []
-        if ref in ("you", "opponent"):
+        if ref in ("you", "each_opponent", "every_seat", "left_of"):
             return [player(s) for s in seats(st, ref, c)]
         if ref == "trigger":
             return [f.trigger] if f.trigger >= 0 else []
@@ -485,7 +487,7 @@ def reaches(st: Table, sel: Selector, f: Frame, slot: int) -> bool:
     ref = sel.ref
     if ref == "this":
         return slot == f.source
-    if ref in ("pinned", "holder"):
+    if ref == "holder":
         return st.attached_to(f.source) == slot
     return slot in select(st, sel, f, raw=True)
 
@@ -554,7 +556,9 @@ def holds(st: Table, cond: Condition, f: Frame, *, static: bool = False) -> bool
     c = f.controller
     if cond.unopposed is not None or cond.opposed is not None:
         lane = st.lane_of(f.source)
-        opposed = lane >= 0 and any(st.lane_card(s, lane) >= 0 for s in seats(st, "opponent", c))
+        opposed = lane >= 0 and any(
+            st.lane_card(s, lane) >= 0 for s in seats(st, "each_opponent", c)
+        )
         if (cond.unopposed and opposed) or (cond.opposed and not opposed):
             return False
     if cond.count is not None:
@@ -746,12 +750,6 @@ def _amount(value: int | str | None) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _who(st: Table, e: Effect, f: Frame) -> int:
-    """The seat a draw or a discard is for (one opponent: the next in turn order, all there
-    is at two seats; a game with more declares no singular `opponent`)."""
-    return seats(st, e.who or "you", f.controller)[0]
-
-
 def _apply(st: Table, f: Frame, e: Effect) -> bool:
     """Apply an effect to its targets; False while it waits for a seat or the dealer."""
     do = e.do
@@ -800,13 +798,26 @@ def _grant(st: Table, t: int, e: Effect) -> None:
 
 
 def _draw(st: Table, f: Frame, e: Effect) -> bool:
-    """Draw one card a stage (`draw`: `amount` cards; `draw_to`: until the hand holds
-    `amount`); an empty deck is the game's to judge."""
-    seat = _who(st, e, f)
+    """Draw one card a stage: `draw`, `amount` cards for each seat `who` names, in turn;
+    `draw_to`, until your hand holds `amount`. An empty deck is the game's to judge (an
+    effect that may go on skips that seat's draws)."""
     amount = _amount(e.amount)
-    more = f.stage < amount if e.do == "draw" else st.hand_size(seat) < amount
-    if not more:
-        return True
+    if e.do == "draw_to":
+        if st.hand_size(f.controller) >= amount:
+            return True
+        return _draw_one(st, f.controller)
+    drawing = seats(st, e.who or "you", f.controller)
+    while f.stage < amount * len(drawing):
+        seat = drawing[f.stage // amount]
+        if st._zones[st.deck_zone(seat)]:
+            return _draw_one(st, seat)
+        if not st.deck_out(seat):
+            return False
+        f = st._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
+    return True
+
+
+def _draw_one(st: Table, seat: int) -> bool:
     deck = st.deck_zone(seat)
     if not st._zones[deck]:
         return st.deck_out(seat)
@@ -815,16 +826,23 @@ def _draw(st: Table, f: Frame, e: Effect) -> bool:
 
 
 def _discard(st: Table, f: Frame, e: Effect) -> bool:
-    """Discard one card a stage: chosen by the hand's owner, or picked at random."""
-    seat = _who(st, e, f)
-    hand = st._zones[st.hand_zone(seat)]
-    if f.stage >= _amount(e.amount) or not hand:
-        return True
-    if e.how == "random":
-        st._ask_chance(Step("pick", st.hand_zone(seat), st.discard_zone(seat), st._everyone))
-    else:
-        _ask(st, Ask("discard", seat, tuple(hand)))
-    return False
+    """Discard one card a stage, `amount` for each seat `who` names, in turn: chosen by the
+    hand's owner, or picked at random (an empty hand skips that seat's discards)."""
+    amount = _amount(e.amount)
+    discarding = seats(st, e.who or "you", f.controller)
+    while f.stage < amount * len(discarding):
+        seat = discarding[f.stage // amount]
+        hand = st._zones[st.hand_zone(seat)]
+        if not hand:
+            f = st._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
+            continue
+        if e.how == "random":
+            step_ = Step("pick", st.hand_zone(seat), st.discard_zone(seat), st._everyone)
+            st._ask_chance(step_)
+        else:
+            _ask(st, Ask("discard", seat, tuple(hand)))
+        return False
+    return True
 
 
 def _energy(st: Table, f: Frame, e: Effect) -> bool:

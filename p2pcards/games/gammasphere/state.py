@@ -87,6 +87,10 @@ _WORKING = tuple((seat, (zone_of(seat, FIELD), zone_of(seat, GEAR))) for seat in
 """Each seat's zones whose cards' abilities work, in the order their triggers resolve."""
 
 
+OWN_VERBS = frozenset({"level", "mode", "tap", "untap"})
+"""The verbs only this game's board carries (the others are the interpreter's)."""
+
+
 class Stats(NamedTuple):
     """An entity's attack and defense."""
 
@@ -786,6 +790,8 @@ class GammaState(ZoneState):
 
     def own_effect(self, f: Frame, e: Effect) -> bool:
         """The verbs of characters, buildings and Pylons: level, mode, tap, untap."""
+        if e.do not in OWN_VERBS:
+            raise AssertionError(e.do)  # the loader lets no other verb in (cards.WORDS)
         for t in f.targets:
             if t < 0 or not self.is_in_play(t):
                 continue

@@ -99,6 +99,10 @@ GONE = len(LAYOUT) - 1
 _PLAY_ZONE_SET = frozenset(PLAY_ZONES)
 
 
+OWN_VERBS = frozenset({"move", "loot", "token", "play_free", "handler"})
+"""The verbs only this game's board carries (the others are the interpreter's)."""
+
+
 class Spend(NamedTuple):
     """One entry of a seat's energy this turn: a play's `cost` (face-down plays name their
     `slot`, cost unknown to the opponent until revealed; `free` if played for free), or a
@@ -876,7 +880,7 @@ class GuysState(ZoneState):
         interpreter.fire_others(self, "token_made", slot, seat)
 
     def _token_seat(self, e: Effect, f: Frame) -> int:
-        return interpreter.seats(self, e.side or "own", f.controller)[0]
+        return interpreter.seats(self, e.side or "you", f.controller)[0]
 
     def own_effect(self, f: Frame, e: Effect) -> bool:
         """The verbs of lanes, decks and hands only this game has: move, loot, token,
