@@ -4,6 +4,9 @@ own code."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from p2pcards import interpreter
@@ -39,3 +42,22 @@ def test_every_declared_verb_is_carried_once(words: Words, own: frozenset[str]) 
     game's own code when only its board carries it, never both."""
     assert words.verbs <= interpreter.CORE_VERBS | own
     assert not interpreter.CORE_VERBS & own
+
+
+def test_the_docs_say_which_game_supports_which_word() -> None:
+    """docs/abilities.md's table of words is the games' declarations, word for word."""
+    doc = (Path(__file__).parents[2] / "docs" / "abilities.md").read_text()
+    rows = {}
+    for line in doc.split("## One interpreter", 1)[1].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] not in ("kind", "---"):
+            rows[cells[0]] = [set(re.findall(r"`([a-z_]+)`", c)) for c in cells[1:]]
+    kinds = {"trigger": "triggers", "verb": "verbs", "value": "values"}
+    for kind, (both, guys_only, gamma_only) in rows.items():
+        if kind in kinds:
+            guys, gamma = (getattr(w, kinds[kind]) for w in (guys_cards.WORDS, gamma_cards.WORDS))
+        else:
+            table = kind.removesuffix(" field")
+            guys, gamma = guys_cards.WORDS.fields[table], gamma_cards.WORDS.fields[table]
+        assert (both, guys_only, gamma_only) == (guys & gamma, guys - gamma, gamma - guys), kind
+    assert len(rows) == 8
