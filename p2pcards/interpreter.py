@@ -75,6 +75,15 @@ class Bonus(NamedTuple):
 NO_BONUS = Bonus()
 
 
+class Modifiers(NamedTuple):
+    """A game's per-slot lists of one duration's modifiers: attack, its second stat (health
+    or defense), keyword bits."""
+
+    attack: list[int]
+    toughness: list[int]
+    keywords: list[int]
+
+
 class Facts(NamedTuple):
     """What the selectors read of a card kind: its type, tribes and classes, whether it is a
     token, its cost (a game says which of its card's fields these are)."""
@@ -216,7 +225,10 @@ class Table(Protocol):
         """A card in play goes back to its owner's hand."""
         ...
 
-    def modify(self, slot: int, bonus: Bonus, permanent: bool) -> None: ...
+    def modifiers(self, permanent: bool) -> Modifiers:
+        """The per-slot lists an ability's modifiers and keywords go to: those that last
+        while the card is in play, or this turn's."""
+        ...
 
     def gain(self, seat: int, amount: int) -> None:
         """A seat gains the game's resource (energy, gas)."""
@@ -788,13 +800,13 @@ def _heal(st: Table, f: Frame, e: Effect) -> bool:
 
 
 def _modify(st: Table, t: int, e: Effect) -> None:
-    bonus = Bonus(e.attack or 0, e.health or 0, e.defense or 0)
-    st.modify(t, bonus, e.duration == "permanent")
+    lists = st.modifiers(e.duration == "permanent")
+    lists.attack[t] += e.attack or 0
+    lists.toughness[t] += (e.health or 0) + (e.defense or 0)  # a game has one of the two
 
 
 def _grant(st: Table, t: int, e: Effect) -> None:
-    bits = st._book.keyword_bits[e.keyword or ""]
-    st.modify(t, Bonus(keywords=bits), e.duration == "permanent")
+    st.modifiers(e.duration == "permanent").keywords[t] |= st._book.keyword_bits[e.keyword or ""]
 
 
 def _draw(st: Table, f: Frame, e: Effect) -> bool:

@@ -53,7 +53,16 @@ from p2pcards.games.gammasphere.rules import (
     REFINERY_INCOME,
     START_GAS,
 )
-from p2pcards.interpreter import NO_BONUS, Ask, Bonus, CardBook, Facts, Frame, player
+from p2pcards.interpreter import (
+    NO_BONUS,
+    Ask,
+    Bonus,
+    CardBook,
+    Facts,
+    Frame,
+    Modifiers,
+    player,
+)
 from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState, own_decks
 
 Phase = Literal["deal", "draw", "main", "discard", "over"]
@@ -768,16 +777,11 @@ class GammaState(ZoneState):
         """An ability returns a card in play to its owner's hand."""
         self._return(slot)
 
-    def modify(self, slot: int, bonus: Bonus, permanent: bool) -> None:
-        """Modifiers and keywords an ability gives, this turn or while in play."""
+    def modifiers(self, permanent: bool) -> Modifiers:
+        """Attack, defense and keywords given while in play, or this turn."""
         if permanent:
-            self._atk_p[slot] += bonus.attack
-            self._def_p[slot] += bonus.defense
-            self._kw_p[slot] |= bonus.keywords
-        else:
-            self._atk_t[slot] += bonus.attack
-            self._def_t[slot] += bonus.defense
-            self._kw_t[slot] |= bonus.keywords
+            return Modifiers(self._atk_p, self._def_p, self._kw_p)
+        return Modifiers(self._atk_t, self._def_t, self._kw_t)
 
     def gain(self, seat: int, amount: int) -> None:
         """Vespene Gas an ability gives."""

@@ -51,7 +51,7 @@ from p2pcards.games.rise_of_the_guys.rules import (
     UNHURTABLE,
     GuyRules,
 )
-from p2pcards.interpreter import NO_BONUS, Ask, Bonus, Frame, player
+from p2pcards.interpreter import NO_BONUS, Ask, Bonus, Frame, Modifiers, player
 from p2pcards.slots import UNKNOWN
 from p2pcards.zones import Step, Zone, ZoneState, own_decks
 
@@ -826,16 +826,11 @@ class GuysState(ZoneState):
         self._move(slot, GONE if home < 0 else zone_of(home, HAND))
         self._reset(slot)
 
-    def modify(self, slot: int, bonus: Bonus, permanent: bool) -> None:
-        """Modifiers and keywords an ability gives, this turn or while in play."""
+    def modifiers(self, permanent: bool) -> Modifiers:
+        """Attack, health and keywords given while in play, or this turn."""
         if permanent:
-            self._atk[slot] += bonus.attack
-            self._hp[slot] += bonus.health
-            self._kw[slot] |= bonus.keywords
-        else:
-            self._atk_t[slot] += bonus.attack
-            self._hp_t[slot] += bonus.health
-            self._kw_t[slot] |= bonus.keywords
+            return Modifiers(self._atk, self._hp, self._kw)
+        return Modifiers(self._atk_t, self._hp_t, self._kw_t)
 
     def gain(self, seat: int, amount: int) -> None:
         """Energy an ability gives this turn (logged, for the face-down plays' check)."""
