@@ -28,6 +28,7 @@ from p2pcards.abilities import Ability, Condition, Cost, Effect, Selector, carri
 from p2pcards.answers import DECLINE, Decline, Discard, Take, Target, TargetPlayer
 from p2pcards.engine import Action
 from p2pcards.errors import IllegalActionError
+from p2pcards.seats import seats_from
 from p2pcards.slots import UNKNOWN
 from p2pcards.zones import Step
 
@@ -296,12 +297,12 @@ def seats(st: Table, relation: str, controller: int) -> tuple[int, ...]:
 def _relation(n: int, order: SeatOrder, relation: str, controller: int) -> tuple[int, ...]:
     if relation == "you":
         return (controller,)
-    others = tuple((controller + i) % n for i in range(1, n))
+    around = seats_from(controller, n)
     if relation == "each_opponent":
-        return others
+        return around[1:]
     if relation == "left_of":
-        return others[:1]
-    return (controller, *others) if order == "controller_first" else tuple(range(n))
+        return around[1:2]
+    return around if order == "controller_first" else tuple(range(n))
 
 
 _SEATS: dict[tuple[int, SeatOrder, str, int], tuple[int, ...]] = {}

@@ -52,6 +52,7 @@ from p2pcards.games.rise_of_the_guys.rules import (
     GuyRules,
 )
 from p2pcards.interpreter import NO_BONUS, Ask, Bonus, Frame, Modifiers, player
+from p2pcards.seats import seats_from
 from p2pcards.slots import UNKNOWN
 from p2pcards.zones import Step, Zone, ZoneState, own_decks
 
@@ -726,7 +727,7 @@ class GuysState(ZoneState):
         order simultaneous triggers resolve: the Leading Player's side first, Guys lane by
         lane, the Vest, then Pins on Guys in the order they were pinned (docs/abilities.md)."""
         zones, known, everyone, n = self._zones, self._known, self._everyone, self._n
-        order = [(self._leader + i) % n for i in range(n)] if seat is None else [seat]
+        order = seats_from(self._leader, n) if seat is None else (seat,)
         return [
             (side, [s for z in SIDE_ZONES[side] for s in zones[z] if known[s] == everyone])
             for side in order
