@@ -20,6 +20,7 @@ effects only one game's board can carry (a lane, a level) are that game's own co
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol
@@ -120,6 +121,8 @@ class CardBook:
     statics: tuple[tuple[int, ...], ...] = ()
     granting: tuple[tuple[int, ...], ...] = ()
     """Each kind's static abilities that grant a keyword: all a keyword's read looks at."""
+    kinds: Mapping[str, frozenset[int]] = dataclasses.field(default_factory=dict)
+    """The kinds each `what` takes in (its type, or the types the word names)."""
 
     @classmethod
     def of(
@@ -141,15 +144,22 @@ class CardBook:
             tuple(i for i in found if any(e.do == "grant" for e in abs_[i].effects))
             for found, abs_ in zip(statics, abilities, strict=True)
         )
+        widen = what_types or {}
+        words = {f.type for f in facts} | set(widen)
+        kinds = {
+            what: frozenset(
+                k for k, f in enumerate(facts) if f.type in {what, *widen.get(what, ())}
+            )
+            for what in words
+        }
         return cls(
-            tuple(abilities), tuple(facts), keyword_bits, what_types or {}, seat_order,
-            condition_at, hidden_in_play, statics, granting,
+            tuple(abilities), tuple(facts), keyword_bits, widen, seat_order, condition_at,
+            hidden_in_play, statics, granting, kinds,
         )  # fmt: skip
 
     def is_what(self, k: int, what: str) -> bool:
         """Whether card kind k is a `what` (its type, or a type the word takes in)."""
-        kind = self.facts[k].type
-        return kind == what or kind in self.what_types.get(what, ())
+        return k in self.kinds.get(what, ())
 
 
 def player(seat: int) -> int:

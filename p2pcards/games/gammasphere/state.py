@@ -715,8 +715,8 @@ class GammaState(ZoneState):
         if what == "hand_card":
             return self._zones[zone_of(seat, HAND)]
         pile = self.pylons(seat) if what == "pylon" else self.cards_in_play(seat)
-        book, ident = self._book, self._ident
-        return [s for s in pile if book.is_what(ident[s], what)]
+        kinds, ident = self._book.kinds.get(what, frozenset()), self._ident
+        return [s for s in pile if ident[s] in kinds]
 
     def face_down(self, slot: int) -> bool:
         """No card in play is face down in Gammasphere."""

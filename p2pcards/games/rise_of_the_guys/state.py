@@ -127,8 +127,8 @@ class GuysState(ZoneState):
     __slots__ = (
         "_ask", "_atk", "_atk_t", "_book", "_damage", "_draws", "_energy", "_first", "_frames",
         "_free", "_host", "_hp", "_hp_t", "_hurt", "_kw", "_kw_t", "_lane", "_leader",
-        "_life", "_log", "_options", "_phase", "_prepared", "_rules_g", "_spent", "_turn",
-        "_winners",
+        "_life", "_log", "_options", "_phase", "_prepared", "_public", "_rules_g", "_spent",
+        "_turn", "_winners",
     )  # fmt: skip
 
     def __init__(
@@ -138,6 +138,7 @@ class GuysState(ZoneState):
         super().__init__(rules, 2, LAYOUT, own_decks(decks, DECK_SIZE), private_decks=True)
         self._rules_g = rules
         self._book = rules.book
+        self._public = self._everyone  # a face-up card's mask, read in the inner loops
         self._options = options
         n = len(self._ident)
         self._damage = [0] * n
@@ -220,7 +221,7 @@ class GuysState(ZoneState):
 
     def face_down(self, slot: int) -> bool:
         """Whether a card on the board lies face down (its identity not public)."""
-        return self._known[slot] != self._everyone
+        return self._known[slot] != self._public
 
     def kind_of(self, slot: int) -> int:
         """The card kind in a slot this state knows (raises if hidden)."""
@@ -270,7 +271,7 @@ class GuysState(ZoneState):
         `granting`): most positions have none, and then no bonus need be worked out."""
         rules = self._rules_g
         table = rules.grants_statically if granting else rules.has_static
-        ident, known, zones, everyone = self._ident, self._known, self._zones, self._everyone
+        ident, known, zones, everyone = self._ident, self._known, self._zones, self._public
         for z in PLAY_ZONES:
             for s in zones[z]:
                 if known[s] == everyone and table[ident[s]]:
@@ -726,7 +727,7 @@ class GuysState(ZoneState):
         """Every face-up card in play (of one seat, if given) as (controller, slots), in the
         order simultaneous triggers resolve: the Leading Player's side first, Guys lane by
         lane, the Vest, then Pins on Guys in the order they were pinned (docs/abilities.md)."""
-        zones, known, everyone, n = self._zones, self._known, self._everyone, self._n
+        zones, known, everyone, n = self._zones, self._known, self._public, self._n
         order = seats_from(self._leader, n) if seat is None else (seat,)
         return [
             (side, [s for z in SIDE_ZONES[side] for s in zones[z] if known[s] == everyone])
@@ -1065,6 +1066,7 @@ class GuysState(ZoneState):
         other = self._clone_zones()
         other._rules_g = self._rules_g
         other._book = self._book
+        other._public = self._public
         other._options = self._options
         other._damage = self._damage[:]
         other._atk = self._atk[:]
