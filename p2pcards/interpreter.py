@@ -216,11 +216,10 @@ class Table(Protocol):
 
     def hand_size(self, seat: int) -> int: ...
 
-    def deck_zone(self, seat: int) -> int: ...
-
-    def hand_zone(self, seat: int) -> int: ...
-
-    def discard_zone(self, seat: int) -> int: ...
+    def zone(self, name: str) -> int:
+        """The index of a zone by name: a seat's are `deck:<seat>`, `hand:<seat>`,
+        `discard:<seat>` (zones.seat_zones)."""
+        ...
 
     def hurt(self, target: int, amount: int, source: int) -> None:
         """Damage a card or a player (`player(seat)`)."""
@@ -769,6 +768,18 @@ def after_chance(st: Table, step_: Step, value: int) -> None:
     st._frames[0] = f._replace(stage=f.stage + 1)
 
 
+def _deck(st: Table, seat: int) -> int:
+    return st.zone(f"deck:{seat}")
+
+
+def _hand(st: Table, seat: int) -> int:
+    return st.zone(f"hand:{seat}")
+
+
+def _discard_pile(st: Table, seat: int) -> int:
+    return st.zone(f"discard:{seat}")
+
+
 def _amount(value: int | str | None) -> int:
     return value if isinstance(value, int) else 0
 
@@ -832,7 +843,7 @@ def _draw(st: Table, f: Frame, e: Effect) -> bool:
     drawing = seats(st, e.who or "you", f.controller)
     while f.stage < amount * len(drawing):
         seat = drawing[f.stage // amount]
-        if st._zones[st.deck_zone(seat)]:
+        if st._zones[_deck(st, seat)]:
             return _draw_one(st, seat)
         if not st.deck_out(seat):
             return False
@@ -841,10 +852,10 @@ def _draw(st: Table, f: Frame, e: Effect) -> bool:
 
 
 def _draw_one(st: Table, seat: int) -> bool:
-    deck = st.deck_zone(seat)
+    deck = _deck(st, seat)
     if not st._zones[deck]:
         return st.deck_out(seat)
-    st._ask_chance(Step("draw", deck, st.hand_zone(seat), 1 << seat))
+    st._ask_chance(Step("draw", deck, _hand(st, seat), 1 << seat))
     return False
 
 
@@ -855,12 +866,12 @@ def _discard(st: Table, f: Frame, e: Effect) -> bool:
     discarding = seats(st, e.who or "you", f.controller)
     while f.stage < amount * len(discarding):
         seat = discarding[f.stage // amount]
-        hand = st._zones[st.hand_zone(seat)]
+        hand = st._zones[_hand(st, seat)]
         if not hand:
             f = st._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
             continue
         if e.how == "random":
-            step_ = Step("pick", st.hand_zone(seat), st.discard_zone(seat), st._everyone)
+            step_ = Step("pick", _hand(st, seat), _discard_pile(st, seat), st._everyone)
             st._ask_chance(step_)
         else:
             _ask(st, Ask("discard", seat, tuple(hand)))
@@ -882,7 +893,7 @@ def _search(st: Table, f: Frame, e: Effect) -> bool:
 
 
 def _recycle(st: Table, f: Frame, e: Effect) -> bool:
-    st._shuffle_into(st.discard_zone(f.controller), st.deck_zone(f.controller))
+    st._shuffle_into(_discard_pile(st, f.controller), _deck(st, f.controller))
     return True
 
 
@@ -920,7 +931,7 @@ def matches(st: Table, e: Effect, k: int) -> bool:
 def ask_actions(st: Table, ask: Ask) -> list[Action]:
     """The actions that answer a question inside an ability."""
     if ask.kind == "target":
-        out: list[Action] = [Target(o) if o >= 0 else TargetPlayer(-1 - o) for o in ask.options]
+        out: list[Action] = [Target(o) if o >= 0 else TargetPlayer(player(o)) for o in ask.options]
         return [*out, DECLINE] if ask.optional else out
     if ask.kind == "discard":
         facts = st._book.facts
@@ -953,7 +964,7 @@ def verify_answer(st: Table, ask: Ask, action: Action) -> None:
             raise IllegalActionError(f"{action} is not a card this search may take")
         if action.card is not None and not matches(st, current_effect(st), st._kind(action.card)):
             raise IllegalActionError(f"{action.card} is not what this search looks for")
-        if action.card is not None and not st._zones[st.deck_zone(ask.seat)]:
+        if action.card is not None and not st._zones[_deck(st, ask.seat)]:
             raise IllegalActionError("the deck is empty")
         return
     if ask.kind == "target":
@@ -976,15 +987,15 @@ def answer(st: Table, ask: Ask, action: Action) -> None:
     elif ask.kind == "discard":
         assert isinstance(action, Discard)
         st._show(action.slot, action.card, st._everyone)
-        st._move(action.slot, st.discard_zone(ask.seat))
+        st._move(action.slot, _discard_pile(st, ask.seat))
         st._frames[0] = f._replace(stage=f.stage + 1)
     elif ask.kind == "search":
         assert isinstance(action, Take)
-        deck = st.deck_zone(ask.seat)
+        deck = _deck(st, ask.seat)
         if action.card is None:
             st._shuffle(deck)
         else:
-            st._search(deck, st.hand_zone(ask.seat), st._kind(action.card), st._everyone)
+            st._search(deck, _hand(st, ask.seat), st._kind(action.card), st._everyone)
         st._frames[0] = f._replace(stage=f.stage + 1)
     else:
         st.own_answer(ask, action)

@@ -748,18 +748,6 @@ class GammaState(ZoneState):
         """A seat's Power Level, as the condition `life_at_most` reads it."""
         return self._power[seat]
 
-    def deck_zone(self, seat: int) -> int:
-        """A seat's deck."""
-        return zone_of(seat, DECK)
-
-    def hand_zone(self, seat: int) -> int:
-        """A seat's hand."""
-        return zone_of(seat, HAND)
-
-    def discard_zone(self, seat: int) -> int:
-        """A seat's discard pile."""
-        return zone_of(seat, DISCARD)
-
     def hurt(self, target: int, amount: int, source: int) -> None:
         """A player loses Power Level (the loader lets `damage` reach players only)."""
         self._power[player(target)] -= amount

@@ -768,18 +768,6 @@ class GuysState(ZoneState):
         """Rise of the Guys has no modes (its cards cannot say `mode`)."""
         return False
 
-    def deck_zone(self, seat: int) -> int:
-        """A seat's deck."""
-        return zone_of(seat, DECK)
-
-    def hand_zone(self, seat: int) -> int:
-        """A seat's hand."""
-        return zone_of(seat, HAND)
-
-    def discard_zone(self, seat: int) -> int:
-        """A seat's discard pile."""
-        return zone_of(seat, DISCARD)
-
     def hurt(self, target: int, amount: int, source: int) -> None:
         """Damage a Guy or a player. A Guy that can't be hurt takes none (line 163); a Stinky
         Guy's damage destroys the Guy it hurts (line 203); a player's fires Vengeful."""
