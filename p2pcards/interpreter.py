@@ -99,7 +99,6 @@ class Facts(NamedTuple):
 
 
 SeatOrder = Literal["table", "controller_first"]
-ConditionAt = Literal["fire", "resolve"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,16 +106,13 @@ class CardBook:
     """A game's per-kind tables, made once: each kind's abilities and the indices of its
     static ones, its facts, the keyword bits, what a `what` word takes in (`entity`: a
     character or a building), the order in which a side of every seat lists its cards (the
-    menu's order), when an ability's condition is read: as it fires, or as it begins to
-    resolve (docs/abilities.md, "Conditions"), and whether a card in play may lie face
-    down."""
+    menu's order), and whether a card in play may lie face down."""
 
     abilities: tuple[tuple[Ability, ...], ...]
     facts: tuple[Facts, ...]
     keyword_bits: Mapping[str, int]
     what_types: Mapping[str, frozenset[str]]
     seat_order: SeatOrder
-    condition_at: ConditionAt
     hidden_in_play: bool
     statics: tuple[tuple[int, ...], ...] = ()
     granting: tuple[tuple[int, ...], ...] = ()
@@ -133,7 +129,6 @@ class CardBook:
         *,
         what_types: Mapping[str, frozenset[str]] | None = None,
         seat_order: SeatOrder,
-        condition_at: ConditionAt,
         hidden_in_play: bool,
     ) -> CardBook:
         """The book of a card set, its static abilities indexed."""
@@ -153,7 +148,7 @@ class CardBook:
             for what in words
         }
         return cls(
-            tuple(abilities), tuple(facts), keyword_bits, widen, seat_order, condition_at,
+            tuple(abilities), tuple(facts), keyword_bits, widen, seat_order,
             hidden_in_play, statics, granting, kinds,
         )  # fmt: skip
 
@@ -325,12 +320,11 @@ def _by_fits(st: Table, by: str | None, seat: int, controller: int) -> bool:
 
 
 def queue(st: Table, slot: int, k: int, index: int, controller: int, cause: int = -1) -> None:
-    """Queue ability `index` of the card in `slot` (kind k); a game that reads conditions as
-    abilities fire drops it here if its condition does not hold."""
+    """Queue ability `index` of the card in `slot` (kind k) if its condition holds: a
+    condition is read as its ability fires (docs/abilities.md, "Conditions")."""
     frame = Frame(slot, k, index, controller, trigger=cause, lane=st.lane_of(slot))
-    book = st._book
-    condition = book.abilities[k][index].condition
-    if condition is None or book.condition_at != "fire" or holds(st, condition, frame):
+    condition = st._book.abilities[k][index].condition
+    if condition is None or holds(st, condition, frame):
         st._frames.append(frame)
 
 
@@ -704,14 +698,7 @@ def step(st: Table) -> None:
     """Resolve the first queued ability by one effect, or until it must ask or deal."""
     f = st._frames[0]
     a = st._book.abilities[f.kind][f.ability]
-    if f.effect >= len(a.effects) or (
-        st._book.condition_at == "resolve"
-        and a.condition is not None
-        and f.effect == 0
-        and not f.picked
-        and f.stage == 0
-        and not holds(st, a.condition, f)
-    ):
+    if f.effect >= len(a.effects):
         st._frames.pop(0)
         return
     e = a.effects[f.effect]

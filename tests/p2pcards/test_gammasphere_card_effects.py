@@ -11,11 +11,13 @@ has a test named for it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 
 from gamma_helpers import DB, Table
 
+from p2pcards.abilities import Effect, Selector
 from p2pcards.games.gammasphere.actions import (
     DIRECT,
     Activate,
@@ -972,3 +974,26 @@ def test_its_over_9000_on_a_lone_character_gives_it_the_900_too() -> None:
     assert st.level(elite) == 6 and stats(t, elite) == (2250 + 900, 1800)
     t.end()
     assert st.level(elite) == 6 and stats(t, elite) == (2250, 1800)
+
+
+def test_a_condition_is_read_when_its_ability_fires() -> None:
+    """rules.md choice 26 (docs/abilities.md, "Conditions": every key holds "when the ability
+    would fire"). The Overlard is read here as "At the start of your turn: you lose 500 Power
+    Level"; it came into play first, so it resolves before the Saiyan Scout. The Scout's "if
+    your Power Level is less than 9000" was read as the turn began, at 9000: no level that
+    turn; the next turn begins at 8500, and it levels up."""
+    t = Table(["overlard", "saiyan-scout"])
+    st = t.state
+    book = st._book
+    kind = DB.index["overlard"]
+    (gain,) = book.abilities[kind]
+    lose = Effect("damage", amount=500, target=Selector(ref="you"))
+    patched = list(book.abilities)
+    patched[kind] = (dataclasses.replace(gain, effects=(lose,)),)
+    st._book = dataclasses.replace(book, abilities=tuple(patched))  # this state's only
+    t.play("overlard")
+    scout = t.play("saiyan-scout")
+    t.to_turn(3)
+    assert st.power(0) == 8500 and st.level(scout) == 2
+    t.to_turn(5)
+    assert st.power(0) == 8000 and st.level(scout) == 3

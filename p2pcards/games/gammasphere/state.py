@@ -131,7 +131,6 @@ class GammaRules(ZoneRules):
             KEYWORD_BITS,
             what_types={"entity": frozenset({"character", "building"})},
             seat_order="controller_first",
-            condition_at="resolve",
             hidden_in_play=False,
         )
 

@@ -46,7 +46,6 @@ class GuyRules(ZoneRules):
             [Facts(c.id, c.type, c.tribes, c.classes, c.token, c.cost) for c in db.cards],
             KEYWORDS,
             seat_order="table",
-            condition_at="fire",
             hidden_in_play=True,  # a Sneaky Guy lies face down until revealed
         )
         self.prepares = [any(a.trigger == "prepare" for a in c.abilities) for c in db.cards]
