@@ -310,6 +310,7 @@ def _relation(n: int, order: SeatOrder, relation: str, controller: int) -> tuple
 
 
 _SEATS: dict[tuple[int, SeatOrder, str, int], tuple[int, ...]] = {}
+"""A memo of `_relation`: it is read for every selector, and its answers never change."""
 
 
 def _by_fits(st: Table, by: str | None, seat: int, controller: int) -> bool:
