@@ -98,7 +98,6 @@ class Catalogue(Protocol):
 
 
 @runtime_checkable
-@runtime_checkable
 class OwnDecksGame(Protocol):
     """A game whose seats bring their own decks: what a table needs of it."""
 
@@ -106,6 +105,10 @@ class OwnDecksGame(Protocol):
     """The shipped decks seats get when none is given, by seat (cycling)."""
     deck_rules: DeckRules
     """What makes a deck legal."""
+
+    def default_deck(self, seat: int) -> str:
+        """The shipped deck `seat` plays when none is given."""
+        ...
 
     @property
     def catalogue(self) -> Catalogue:
@@ -127,7 +130,8 @@ def decklist_problems(game: OwnDecksGame, name: str, cards: Sequence[str]) -> li
 
 def _text(data: Mapping[str, object], key: str, where: str, limit: int, default: str) -> str:
     value = data.get(key, default)
-    if not isinstance(value, str) or len(value) > limit or (key in ("name", "game") and not value):
+    given_empty = key in data and key in ("name", "game") and not value
+    if not isinstance(value, str) or len(value) > limit or given_empty:
         raise DeckError(f"{where}: field {key!r} must be a text of at most {limit} characters")
     return value
 
@@ -157,7 +161,9 @@ def parse_deck(data: bytes, where: str, deck_id: str = "deck") -> DeckList:
         pairs.append((card, n))
     return DeckList(
         id=deck_id,
-        name=_text(table, "name", where, 80, ""),
+        # Without a name the file's is the deck's; without a game, the one it is played in
+        # (or `deck validate --game`) is its game.
+        name=_text(table, "name", where, 80, deck_id),
         game=_text(table, "game", where, 40, ""),
         cards=tuple(sorted(pairs)),
         archetype=_text(table, "archetype", where, 20, ""),
@@ -289,6 +295,11 @@ class OwnDecksBase:
         """The ids of the cards a deck may hold, in the set's order."""
         raise NotImplementedError
 
+    def default_deck(self, seat: int) -> str:
+        """The shipped deck `seat` plays when none is given: the defaults in turn, cycling,
+        so a table of any size has one for every seat."""
+        return self.default_decks[seat % len(self.default_decks)]
+
     @cached_property
     def decks(self) -> dict[str, DeckList]:
         """The shipped decks by file stem."""
@@ -317,6 +328,8 @@ class OwnDecksBase:
                 raise GameOptionError(f"no shipped deck called {spec!r}; shipped: {known}")
             spec = found
         deck = spec if isinstance(spec, DeckList) else DeckList.from_counts(self.name, spec)
+        if deck.game and deck.game != self.name:  # its cards are another game's: say that alone
+            raise GameOptionError(f"deck {deck.name!r} is for {deck.game}, not {self.name}")
         problems = deck_problems(deck, self.deck_rules, self.catalogue)
         if problems:
             raise GameOptionError(f"deck {deck.name!r} is not legal: " + "; ".join(problems))
@@ -338,7 +351,7 @@ class OwnDecksBase:
                 f"round_cap must be a positive number of {cap_unit}, not {round_cap!r}"
             )
         if decks is None:
-            decks = self.default_decks
+            decks = [self.default_deck(seat) for seat in range(num_players)]
         if isinstance(decks, str | Mapping) or len(decks) != num_players:
             raise GameOptionError(f"decks must give one deck per seat ({num_players})")
         if all(d is None for d in decks):

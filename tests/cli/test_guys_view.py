@@ -7,6 +7,7 @@ import io
 import random
 
 import pytest
+from replica_helpers import unseen_cards
 from rich.console import Console
 
 from cli import guys_view as view
@@ -29,12 +30,7 @@ def text(renderable: object) -> str:
 def hidden_names(state: GuysState, seat: int) -> set[str]:
     """Names of the cards `seat` may not know right now that are nowhere in its sight: the
     opponent's face-down Guys and hand, where no copy is known to `seat`."""
-    seen = {card for _, _, card, mask in state.slots() if mask >> seat & 1}
-    names = set()
-    for _, _, card, mask in state.slots():
-        if card is not None and not mask >> seat & 1 and card not in seen:
-            names.add(view.name_of(state, card))
-    return names
+    return {view.name_of(state, card) for card in unseen_cards(state, seat)}
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -127,7 +123,7 @@ def test_the_mulligan_is_asked_as_card_numbers_not_a_menu_of_every_subset() -> N
         "Rock Thrower",
         "Mr. Doctor",
     ]
-    menu = Menu(seen.legal_actions(), picks)
+    menu = Menu("Mulligan:", picks=picks)
     legal = seen.legal_actions()
     assert len(legal) == 24
     for typed, meaning in (
@@ -137,7 +133,9 @@ def test_the_mulligan_is_asked_as_card_numbers_not_a_menu_of_every_subset() -> N
         ("1, 2 5", "put back 2 × Hothead and Mr. Doctor"),
         ("3 4", "put back Smack and Rock Thrower"),
     ):
-        action = menu.choose(typed)
+        plan = menu.choose(typed)
+        assert isinstance(plan, tuple) and len(plan) == 1, typed
+        action = plan[0]
         assert isinstance(action, Mulligan) and action in legal, typed
         assert view.describe_choice(seen, action) == meaning, typed
     for bad in ("", "x", "0 1", "6", "1 1", "-1", "²", "9" * 5000):
