@@ -225,13 +225,13 @@ async def play_game(soak: Soak, number: int, slot: int) -> int:
     agents = [make_agent(soak.agent, number * 16 + seat) for seat in range(seats)]
     nodes: list[Node] = []
     saves: list[Path] = []
-    # In a leaving game, the last seat leaves at its third decision; in every second one
-    # the seat before it leaves too, at its fifth (maybe while the first is still away).
+    # In a leaving game, the last seat leaves at its second decision; in every second one
+    # the seat before it leaves too, at its third (maybe while the first is still away).
     leave_at: dict[int, int] = {}
     if soak.leave_every and number % soak.leave_every == soak.leave_every - 1:
-        leave_at[seats - 1] = 3
+        leave_at[seats - 1] = 2
         if (number // soak.leave_every) % 2:
-            leave_at[seats - 2] = 5
+            leave_at[seats - 2] = 3
     try:
         for seat, (identity, home) in enumerate(soak.homes[slot][:seats]):
             decide = by_agent(agents[seat], leave_at.get(seat))
@@ -259,7 +259,7 @@ async def play_game(soak: Soak, number: int, slot: int) -> int:
                 *(play_seat(node, path, returns) for node, path in zip(nodes, saves, strict=True))
             )
         check_outcomes(outcomes)
-        if returns:  # a seat that had no third move left no table to come back to
+        if returns:  # a seat with no second move left no table to come back to
             soak.resumed_games += 1
             soak.resumes += len(returns)
         if soak.audit_every and number % soak.audit_every == 0:
