@@ -240,15 +240,18 @@ def test_two_seats_that_each_leave_and_come_back_finish_one_game_across_namespac
         quick = ("--timeout", "5", "--leave-timeout", "30")
         trace = tmp_path / "host.trace"
         host, invite = open_table(
-            net, tmp_path, 3, "--round-cap", "60", "--trace", str(trace), *quick
+            net, tmp_path, 3, "--round-cap", "0", "--trace", str(trace), *quick
         )
-        bots = {i: bot(net, i, tmp_path, invite, *quick) for i in (1, 2)}
+        # Bots that think a tenth of a second a move: the game lasts long enough for both
+        # to leave mid-game.
+        slow = ("--agent", "expectimax:think_ms=100")
+        bots = {i: bot(net, i, tmp_path, invite, *slow, *quick) for i in (1, 2)}
         for leaver in (1, 2):
-            wait_for_steps(trace, applied(trace) + 10, [host, *bots.values()], within=60)
+            wait_for_steps(trace, applied(trace) + 5, [host, *bots.values()], within=60)
             bots[leaver].send_signal(signal.SIGINT)
             _, err = bots[leaver].communicate(timeout=30)
             assert bots[leaver].returncode == 130, err
-            bots[leaver] = leave_and_resume(net, leaver, tmp_path, *quick)
+            bots[leaver] = leave_and_resume(net, leaver, tmp_path, *slow, *quick)
         reports = [finished(p, deadline) for p in (host, *bots.values())]
     same_game(reports, 3)
     said = " ".join(reports[0][2].split())  # what the host told its player
