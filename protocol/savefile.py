@@ -63,8 +63,8 @@ class SavedTable:
 
     @property
     def table_id(self) -> bytes:
-        """The table's id."""
-        return self.roster.table_id
+        """What every signature at the table is bound to (`Roster.session_id`)."""
+        return self.roster.session_id
 
     @property
     def num_seats(self) -> int:

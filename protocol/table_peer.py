@@ -523,14 +523,24 @@ class TablePeer:
         self._stop(f"seat {sender} stopped the table: {abort.reason}")
 
     def _take_evidence(self, source: int, item: Envelope, carrier: Envelope) -> None:
-        """A message another seat passed on: it may extend a chain, or conflict with it."""
-        if item.seat == self.seat or not 0 <= item.seat < self.num_seats:
+        """A message another seat passed on: it may extend a chain, or conflict with it.
+
+        One of ours is checked too, against what we sent: we know what we signed, so a
+        message passed on as ours that is not is the passer's doing (we would otherwise
+        be the one seat that cannot tell, and name nobody).
+        """
+        if not 0 <= item.seat < self.num_seats:
             return
         try:
             self._receiver.verify(item)
         except RemoteProtocolError:
             self._accuse(source, "message", "passed on a message with a bad signature",
                          evidence=(carrier,))  # fmt: skip
+            return
+        if item.seat == self.seat:
+            if item.seq >= len(self.sent) or self.sent[item.seq] != item:
+                self._accuse(source, "message", "passed on a message of ours we never sent",
+                             evidence=(carrier,))  # fmt: skip
             return
         index = self._held.get((item.seat, item.seq))
         if index is not None:
@@ -569,6 +579,8 @@ class TablePeer:
         who = "a seat" if seat is None else f"seat {seat}"
         self.events.append(TableEvent("stopped", self.seat, f"{who}: {reason}"))
         self._stop(f"{who}: {reason}")
+        # Already stopping: the seat we accuse may be the last we waited for.
+        self._maybe_finish()
 
     def _stop(self, reason: str | None) -> None:
         """Stop playing and disclose: at the game's end (`reason` None) or on a fault."""

@@ -88,9 +88,8 @@ class RealTable:
 
     @property
     def table_id(self) -> bytes:
-        """The table's id, as the envelopes are signed under it."""
-        value: bytes = self.roster["table"]
-        return value
+        """What the envelopes are signed under: the roster's session id."""
+        return Roster.from_wire(self.roster).session_id
 
     def verify_keys(self) -> list[Ed25519PublicKey]:
         """Every seat's identity key."""

@@ -10,10 +10,13 @@ really send. Each test checks the verdict of every honest seat.
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ai.agents import make_agent
 from protocol.curve import Mask, P
@@ -58,13 +61,16 @@ def cheat_on(peer: TablePeer, kind: str, nth: int, change: Change) -> list[bool]
 
 
 def verdicts(mesh: TableMesh, cheater: int = CHEATER) -> list[tuple[list[int], list[str]]]:
-    """(seats named as cheaters, fault texts) of every honest seat."""
+    """(seats named as cheaters, fault texts) of every honest seat; no honest seat's own
+    faults list holds anything, whatever the others sent (issue 26)."""
     out = []
     for peer in mesh.peers:
         if peer.seat == cheater:
             continue
         assert peer.outcome is not None, f"seat {peer.seat} never finished"
-        out.append((peer.outcome.cheaters, [str(f) for f in peer.outcome.faults]))
+        faults = [str(f) for f in peer.outcome.faults]
+        assert not any(f.seat == peer.seat for f in peer.outcome.faults), faults
+        out.append((peer.outcome.cheaters, faults))
     return out
 
 
@@ -235,6 +241,60 @@ def test_messages_far_ahead_of_the_game_are_named_not_buffered(seats: int) -> No
     assert_named(mesh, "far ahead of the game")
     for peer in mesh.peers:
         assert len(peer.mental._early) <= 64
+
+
+@SEATS
+def test_a_false_encryption_key_in_a_disclosure_names_that_seat_alone(seats: int) -> None:
+    """The audit opened the keys sealed for that seat with the false key, and named their
+    honest sender too ('sealed a key for seat 1 that does not open')."""
+    mesh = table(seats, seed=3)
+    false_key = X25519PrivateKey.generate().private_bytes_raw()
+    fired = cheat_on(
+        mesh.peers[CHEATER], "secrets", 0, lambda b: {**b, "encryption_key": false_key}
+    )
+    mesh.run()
+    assert fired[0]
+    sealed_for_it = [
+        e for e in mesh.peers[0].transcript
+        if e.seat != CHEATER and e.message["kind"] == "sealed-key"
+        and e.message["reader"] == CHEATER
+    ]  # fmt: skip
+    assert sealed_for_it  # the deals are seeded: an honest seat sealed it a key
+    assert_named(mesh, "disclosed an encryption key that is not its own")
+
+
+def another_tables(envelope: Envelope, key: Ed25519PrivateKey) -> Envelope:
+    """The same message, signed by the same seat at another table (another session id)."""
+    unsigned = dataclasses.replace(envelope, signature=b"")
+    signature = key.sign(unsigned.signed_bytes(secrets.token_bytes(32)))
+    return dataclasses.replace(unsigned, signature=signature)
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [("rpg-battle", 2), ("rpg-battle", 3), ("rpg-battle", 4), ("rise-of-the-guys", 2)],
+)
+@pytest.mark.parametrize("nth", [0, 1, 5])
+def test_another_tables_message_names_its_sender_and_never_the_seat_that_refused_it(
+    game: str, seats: int, nth: int
+) -> None:
+    """At a Rise of the Guys table an honest seat whose opponent's first message was
+    another table's named itself too ('committed to a shuffle but disclosed no valid
+    secrets': its own deck's shuffle had not dealt a pile yet); at 3 seats a seat whose
+    own accusation excused the last seat it waited for never reached its verdict."""
+    agents = [make_agent("greedy", s) for s in range(seats)]
+    mesh = TableMesh(game, agents, {"round_cap": 30}, seed=1, shuffle_seed=1)
+    key = mesh.peers[CHEATER].keys.signing
+    assert key is not None
+
+    def replay(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if sender == CHEATER and envelope.seq == nth:
+            return [another_tables(envelope, key)]
+        return [envelope]
+
+    mesh.tamper = replay
+    mesh.run()
+    assert_named(mesh, "bad signature")
 
 
 # ------------------------------------------------------------ table messages
