@@ -102,6 +102,7 @@ class Accusation:
     reason: str
     step: int = -1
     evidence: tuple[Envelope, ...] = ()
+    carrier: Envelope | None = None  # the accuser's abort, as we took it (not for our own)
 
 
 class Taken(NamedTuple):
@@ -341,8 +342,12 @@ class TablePeer:
         except RemoteProtocolError as exc:  # a bad signature or a gap: only our link saw it
             if not any(a.by == self.seat and a.seat == seat for a in self.accusations):
                 self._refused(envelope)
-                self._accuse(seat, "link", exc.reason)  # past its first fault, a seat's
-            return  # chain is broken here: what follows cannot fit, and says nothing new
+                # What the link delivered goes with it: the others cannot see who made it,
+                # but they can see whether it was in fact the seat's next message.
+                self._accuse(seat, "link", exc.reason, evidence=(envelope,))
+            # Past its first fault, a seat's chain is broken here: what follows cannot fit,
+            # and says nothing new.
+            return
         self._held[(seat, envelope.seq)] = len(self.transcript)
         self.transcript.append(envelope)
         self.record.append(Taken(envelope, refused=False))
@@ -418,7 +423,7 @@ class TablePeer:
         try:
             self._receiver.verify(other)
         except RemoteProtocolError as exc:
-            self._accuse(other.seat, "link", exc.reason)
+            self._accuse(other.seat, "link", exc.reason, evidence=(other,))
             return
         self._accuse(
             other.seat, "equivocation",
@@ -511,12 +516,14 @@ class TablePeer:
                 self._accuse(sender, "message", "passed on evidence that is no signed message",
                              evidence=(envelope,))  # fmt: skip
         self.accusations.append(
-            Accusation(sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence))
+            Accusation(sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence), envelope)
         )
         if abort.cause == "gone" and abort.seat is not None and abort.seat != self.seat:
             self.gone.setdefault(abort.seat, f"is gone ({abort.reason}, says seat {sender})")
-        # Evidence first: a conflict it shows must go out before our disclosure does.
-        for item in evidence:
+        # Evidence first: a conflict it shows must go out before our disclosure does. A link
+        # fault's evidence is what the accuser refused, bad signature and all: judged, not
+        # taken (`_judge_link`).
+        for item in evidence if abort.cause != "link" else ():
             self._take_evidence(sender, item, envelope)
         who = "" if abort.seat is None else f" (seat {abort.seat})"
         self.events.append(TableEvent("stopped", sender, f"{abort.reason}{who}"))
@@ -679,11 +686,41 @@ class TablePeer:
                 return Fault(by, -1, "reported a card that unmasks to no card, but every key "
                              "and shuffle checks out"), ""  # fmt: skip
             return None, f"{claim} (not checkable here)"
+        if cause == "link":
+            return self._judge_link(accusation, claim)
         if cause in ("message", "state") and accusation.evidence:
             item = accusation.evidence[0]
             if item.seat == seat and self._checked(item, cause):
                 return Fault(by, -1, f"accused seat {seat} falsely: {accusation.reason}"), ""
         return None, f"{claim} (not checkable here)"
+
+    def _judge_link(self, accusation: Accusation, claim: str) -> tuple[Fault | None, str]:
+        """A fault only the accuser's link saw. Nobody else can tell who made a message with
+        a bad signature, but everyone can tell whether what the accuser refused was in fact
+        the seat's next message, validly signed and chained to what the accuser said (in
+        its abort's own sync) it held: refusing that is a false accusation."""
+        seat, carrier = accusation.seat, accusation.carrier
+        if seat is None or carrier is None or not accusation.evidence:
+            return None, f"{claim} (seen on its link alone, with nothing passed on to check)"
+        item = accusation.evidence[0]
+        try:
+            sync = Sync.from_wire(carrier.message.get("sync"), self.num_seats, carrier.seat)
+            self._receiver.verify(item)
+        except (RemoteProtocolError, WireError):
+            return (
+                None,
+                f"{claim} (seen on its link alone: what it passed on is not seat "
+                f"{seat}'s signature, which shows that the message was bad, not who made it)",
+            )
+        held, chain = sync.acks[seat]
+        if item.seat == seat and item.seq == held and item.prev == chain:
+            return Fault(accusation.by, -1, f"accused seat {seat} falsely: it refused seat "
+                         f"{seat}'s next message, validly signed and chained"), ""  # fmt: skip
+        return (
+            None,
+            f"{claim} (seen on its link alone: what it passed on is seat {seat}'s, "
+            "but not the message it held next: a gap)",
+        )
 
     def _checked(self, item: Envelope, cause: Cause) -> bool:
         """Whether we took `item` and found nothing wrong with it (in the way `cause` says)."""

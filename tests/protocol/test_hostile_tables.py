@@ -403,6 +403,53 @@ def test_a_forged_signature_is_named_by_the_seats_that_receive_it(seats: int) ->
 
 
 @SEATS
+def test_a_forged_signature_one_link_saw_is_named_by_that_seat_and_checked_by_the_others(
+    seats: int,
+) -> None:
+    """Seat 0 alone gets the forgery and names the cheater; the others see what it passed on
+    (a message without the cheater's signature: who made it nobody else can tell) and name
+    nobody for it, least of all seat 0."""
+
+    def forge_to_seat_0(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if sender == CHEATER and to == 0 and envelope.seq == 9:
+            return [dataclasses.replace(envelope, signature=bytes(64))]
+        return [envelope]
+
+    mesh = table(seats, tamper=forge_to_seat_0)
+    mesh.run()
+    seat_0 = mesh.peers[0].outcome
+    assert seat_0 is not None and seat_0.cheaters == [CHEATER]
+    for peer in mesh.peers[2:]:
+        assert peer.outcome is not None
+        assert peer.outcome.cheaters == [], peer.outcome.faults
+        assert any("seen on its link alone" in note for note in peer.outcome.notes)
+    verdicts(mesh)  # and nobody names itself
+
+
+@SEATS
+def test_a_seat_that_refuses_a_good_message_as_a_link_fault_is_named_itself(seats: int) -> None:
+    """A link fault used to be an accusation nobody could check; the message refused now goes
+    with it, and refusing seat 0's next message, validly signed, is a false accusation."""
+    mesh = table(seats)
+    cheater = mesh.peers[CHEATER]
+    take = cheater.receive
+    fired = [False]
+
+    def refuse_seat_0s_eighth(envelope: Envelope) -> None:
+        if envelope.seat == 0 and envelope.seq == 7 and not fired[0]:
+            fired[0] = True
+            reason = "bad signature: forged or altered message"
+            cheater._send_body(Abort(0, "link", reason, (envelope.packed,)).to_wire())
+            return
+        take(envelope)
+
+    cheater.receive = refuse_seat_0s_eighth  # type: ignore[method-assign]
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "accused seat 0 falsely")
+
+
+@SEATS
 def test_a_message_that_fits_no_operation_is_named(seats: int) -> None:
     """Spoken for a step where another seat was to act, or that never comes."""
     mesh = table(seats)
@@ -418,6 +465,34 @@ def test_a_message_that_fits_no_operation_is_named(seats: int) -> None:
     assert_named(
         mesh, "another seat was to announce", "fits no operation", "unexpected", "to decide"
     )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_cheaters_each_caught_on_one_link_are_named_alike_by_every_honest_seat(
+    seed: int,
+) -> None:
+    """At 4 seats, seats 1 and 2 each send one honest seat, and only it, a malformed signed
+    message in place of their ninth: each honest seat catches one of them, passes its
+    message on, and the other finds the cheater by it (the two signatures under one
+    number). Both honest seats name both cheaters."""
+    mesh = table(4, seed=seed)
+    victim_of = {1: 0, 2: 3}
+
+    def twin_to_one_seat(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if victim_of.get(sender) != to or envelope.seq != 8:
+            return [envelope]
+        key = mesh.peers[sender].keys.signing
+        assert key is not None
+        body = pack_body({**envelope.message, "step": 1.5})
+        unsigned = Envelope(sender, envelope.seq, envelope.prev, body, b"")
+        return [dataclasses.replace(unsigned, signature=key.sign(unsigned.signed_bytes(
+            mesh.peers[sender].table_id)))]  # fmt: skip
+
+    mesh.tamper = twin_to_one_seat
+    mesh.run()
+    for peer in (mesh.peers[0], mesh.peers[3]):
+        assert peer.outcome is not None
+        assert peer.outcome.cheaters == [1, 2], peer.outcome.faults
 
 
 # ------------------------------------------------------------ silence
