@@ -1,5 +1,9 @@
 """Card points and masks: distinct points, commuting masks, strict checks on what arrives."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from p2pcards import games
@@ -23,7 +27,17 @@ def test_every_physical_card_has_its_own_point_and_decodes_back() -> None:
 
 
 def test_points_are_reproducible_across_processes() -> None:
-    assert card_points(GAME) == card_points(GAME)
+    """Every peer hashes the cards itself: a second interpreter (another hash seed, so no
+    set or dict order can leak in) must make the very same points."""
+    program = (
+        "from p2pcards import games; from protocol.mental_dealer import card_points; "
+        "print(b''.join(card_points(games.load('rpg-battle'))).hex())"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    other = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=True
+    )
+    assert bytes.fromhex(other.stdout.strip()) == b"".join(card_points(GAME))
 
 
 def test_masks_commute_and_come_off_in_any_order() -> None:
