@@ -8,7 +8,7 @@ the game as keyword arguments).
 
 A table is one history: every seat puts a fresh nonce of its own into the roster,
 and everything signed at the table is bound to the table's session id, a hash of
-the whole roster with every seat's nonce in it (`Roster.session_id`). So nothing
+the roster's seats and keys with every seat's nonce (`Roster.session_id`). So nothing
 signed at one table verifies at another, even one with the same host, the same
 people and the same table id the host chose; no seat has to trust the others to
 make its table new.
@@ -176,14 +176,18 @@ class Roster:
     def session_id(self) -> bytes:
         """What every signature, commitment and sealed message at this table is bound to.
 
-        A hash of the whole roster, which holds every seat's fresh nonce: an honest seat's
-        own nonce makes it new, whatever the others chose. A roster saved before seats
+        A hash of the roster's seats, keys, game and every seat's fresh nonce: an honest
+        seat's own nonce makes it new, whatever the others chose. A roster saved before seats
         gave nonces is read as it was signed then, bound to its host's table id alone
         (such a table is not formed any more: a joiner refuses a roster without its nonce).
         """
         if not self.fresh:
             return self.table_id
-        return hashlib.sha256(b"p2pcards/session/1\x00" + self.digest()).digest()
+        # Who sits where, with which keys and nonces, playing what: not names or addresses,
+        # which say how to reach a seat (a seat may come back from another address).
+        seats = [[m.identity, m.seal, m.nonce] for m in self.members]
+        bound = [self.table_id, self.game, self.options, self.rules, seats]
+        return hashlib.sha256(canonical(["p2pcards/session/1", *bound])).digest()
 
 
 def check_same_rules(roster: Roster) -> None:

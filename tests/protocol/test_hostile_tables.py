@@ -295,6 +295,13 @@ def test_another_tables_message_names_its_sender_and_never_the_seat_that_refused
     mesh.tamper = replay
     mesh.run()
     assert_named(mesh, "bad signature")
+    honest = mesh.peers[0]  # and its save file says the same: the audit replays its record
+    audited = TablePeer.restore(
+        honest.game, honest.options, honest.table_id, 0,
+        dataclasses.replace(honest.keys, signing=None), dict(honest.mental.secret_log),
+        [t.envelope for t in honest.record], honest.decisions,
+    )  # fmt: skip
+    assert audited.outcome == honest.outcome
 
 
 # ------------------------------------------------------------ table messages

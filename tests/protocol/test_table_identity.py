@@ -200,3 +200,7 @@ def test_a_roster_gives_every_seat_a_nonce_or_none() -> None:
         member["nonce"] = b"\x01" * 16
     fresh = Roster.from_wire(wire)
     assert fresh.fresh and fresh.session_id not in (fresh.table_id, saved.roster.session_id)
+    wire["members"][1]["host"] = "192.0.2.7"  # a seat back from another address: same table
+    assert Roster.from_wire(wire).session_id == fresh.session_id
+    wire["members"][1]["nonce"] = b"\x02" * 16  # one seat's nonce is another table
+    assert Roster.from_wire(wire).session_id != fresh.session_id
