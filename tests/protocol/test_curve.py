@@ -1,10 +1,7 @@
 """Card points and masks: distinct points, commuting masks, strict checks on what arrives."""
 
-import os
-import subprocess
-import sys
-
 import pytest
+from lan_helpers import in_another_interpreter
 
 from p2pcards import games
 from protocol.curve import ORDER, Mask, P, check_point, clamp, clamped_representative, on_curve
@@ -33,11 +30,7 @@ def test_points_are_reproducible_across_processes() -> None:
         "from p2pcards import games; from protocol.mental_dealer import card_points; "
         "print(b''.join(card_points(games.load('rpg-battle'))).hex())"
     )
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    other = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=True
-    )
-    assert bytes.fromhex(other.stdout.strip()) == b"".join(card_points(GAME))
+    assert bytes.fromhex(in_another_interpreter(program)) == b"".join(card_points(GAME))
 
 
 def test_masks_commute_and_come_off_in_any_order() -> None:

@@ -3,12 +3,10 @@ engine differs is told so before it sits down (p2pcards/fingerprint.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from lan_helpers import in_another_interpreter
 
 from p2pcards import games
 from p2pcards.fingerprint import rules_fingerprint
@@ -36,11 +34,7 @@ def test_each_game_has_its_own_stable_fingerprint() -> None:
         "from p2pcards import games; from p2pcards.fingerprint import rules_fingerprint; "
         "print(' '.join(f'{n}={rules_fingerprint(n).hex()}' for n in games.names()))"
     )
-    env = {**os.environ, "PYTHONHASHSEED": "54321"}
-    other = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=True
-    )
-    theirs = dict(pair.split("=") for pair in other.stdout.split())
+    theirs = dict(pair.split("=") for pair in in_another_interpreter(program).split())
     assert theirs == {name: p.hex() for name, p in prints.items()}
 
 
