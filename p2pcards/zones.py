@@ -39,7 +39,7 @@ from abc import abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol, Self
+from typing import Any, Literal, NamedTuple, Protocol, Self
 
 from p2pcards.engine import (
     CHANCE,
@@ -53,6 +53,7 @@ from p2pcards.engine import (
     State,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
+from p2pcards.seats import everyone
 
 UNKNOWN = -1
 """`_ident[slot]` of a card this state does not know."""
@@ -208,6 +209,16 @@ def own_decks(
     return [(f"deck:{seat}", size if deck is None else deck) for seat, deck in enumerate(decks)]
 
 
+def seat_zones(num_players: int, kinds: Sequence[tuple[str, Visibility]]) -> list[Zone]:
+    """Every seat's own zones, seat by seat: `<kind>:<seat>` for each (kind, visibility) in
+    `kinds`, owned by that seat. Zone `kinds[i]` of seat s is then at s * len(kinds) + i."""
+    return [
+        Zone(f"{kind}:{seat}", seat, visibility)
+        for seat in range(num_players)
+        for kind, visibility in kinds
+    ]
+
+
 class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
@@ -320,7 +331,7 @@ class ZoneState(State):
 
     @property
     def _everyone(self) -> int:
-        return (1 << self._n) - 1
+        return everyone(self._n)
 
     def hand(self, seat: int) -> list[str | None]:
         return self.zone_cards(f"hand:{seat}")
@@ -448,6 +459,12 @@ class ZoneState(State):
             [[s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile]
             for pile in self._zones
         ]
+
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The public sections, and every zone's cards as `seat` may know them ("cards")."""
+        if seat is not None:
+            self._check_seat(seat)
+        return {**self.public_sections(), "cards": self.zones_json(seat)}
 
     def zones_json(self, seat: int | None) -> dict[str, list[str | None]]:
         """Every zone's cards as `seat` may know them (everything when None)."""
