@@ -313,6 +313,7 @@ def rebuild(
         return TablePeer.restore(
             game, saved.roster.options, saved.table_id, saved.seat, keys,
             saved.own_secrets, saved.record, decisions, test_seed,
+            judged_round=saved.roster.fresh,  # a table of before ended without that round
         )  # fmt: skip
     except (P2PCardsError, ProtocolError, TypeError) as exc:
         raise SaveFileError(f"the saved table does not replay: {exc}") from None

@@ -50,6 +50,7 @@ from protocol.table_messages import (
     Sync,
     compact_state,
     differing_sections,
+    judged_body,
     leave_body,
     leave_reason,
 )
@@ -103,6 +104,7 @@ class Accusation:
     step: int = -1
     evidence: tuple[Envelope, ...] = ()
     carrier: Envelope | None = None  # the accuser's abort, as we took it (not for our own)
+    late: bool = False  # made after its maker said `judged`: some seats judge without it
 
 
 class Taken(NamedTuple):
@@ -176,8 +178,11 @@ class TablePeer:
         saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
         test_seed: int | None = None,
         deck: Mapping[str, int] | None = None,
+        judged_round: bool = True,
     ) -> None:
-        """`deck`: our own deck, in a game of own decks (default: the game's for our seat)."""
+        """`deck`: our own deck, in a game of own decks (default: the game's for our seat).
+        `judged_round`: judge only once every seat has said `judged` (off: a table saved
+        before that round, replayed as it was played)."""
         num_seats = len(keys.verify)
         self.num_seats = num_seats
         self.keys = keys
@@ -214,6 +219,8 @@ class TablePeer:
         self.accusations: list[Accusation] = []
         self.gone: dict[int, str] = {}  # seats given up on, and why
         self.left: dict[int, str] = {}  # seats that said they are leaving, and why
+        self.judged_round = judged_round
+        self._judged: set[int] = set()  # seats that said `judged` (ourselves included)
         self.events: list[TableEvent] = []
         self.phase: Phase = "playing"
         self.stop_reason: str | None = None
@@ -277,7 +284,7 @@ class TablePeer:
                 return self.mental.waiting_for(self._waiting) - {self.seat}
             return set()
         if self.phase == "stopping":
-            return self._undisclosed()
+            return self._undisclosed() or self._unjudged()
         return set()
 
     def waiting_on_decision(self) -> bool:
@@ -370,7 +377,8 @@ class TablePeer:
             sync = Sync.from_wire(message.get("sync"), self.num_seats, seat)
             abort = Abort.from_wire(message, self.num_seats, seat) if kind == "abort" else None
             reason = leave_reason(message, seat) if kind == "leave" else ""
-            body = None if kind in ("abort", "leave") else codec.decode(message, seat)
+            table_message = kind in ("abort", "leave", "judged")
+            body = None if table_message else codec.decode(message, seat)
             if body is None:
                 self._table_messages[seat] += 1
                 if self._table_messages[seat] > MAX_TABLE_MESSAGES:
@@ -385,6 +393,9 @@ class TablePeer:
         if kind == "leave":
             self.left[seat] = reason
             self.events.append(TableEvent("left", seat, reason))
+            return
+        if kind == "judged":
+            self._judged.add(seat)
             return
         assert body is not None
         if seat in self.left and not isinstance(body, SecretsReveal):
@@ -498,7 +509,8 @@ class TablePeer:
             return
         ours = self.steps[steps - 1].digests if steps else self.replica.section_digests()
         sections = differing_sections(ours, state)
-        self.desync = Desync(seat, steps, sections, ours, state.hex())
+        if self.desync is None:  # the first is the report: later ones follow from it
+            self.desync = Desync(seat, steps, sections, ours, state.hex())
         self._accuse(
             seat, "state",
             f"its replica after step {steps} differs from ours in: {', '.join(sections)}",
@@ -515,9 +527,11 @@ class TablePeer:
             except RemoteProtocolError:
                 self._accuse(sender, "message", "passed on evidence that is no signed message",
                              evidence=(envelope,))  # fmt: skip
-        self.accusations.append(
-            Accusation(sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence), envelope)
+        late = sender in self._judged
+        accusation = Accusation(
+            sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence), envelope, late
         )
+        self.accusations.append(accusation)
         if abort.cause == "gone" and abort.seat is not None and abort.seat != self.seat:
             self.gone.setdefault(abort.seat, f"is gone ({abort.reason}, says seat {sender})")
         # Evidence first: a conflict it shows must go out before our disclosure does. A link
@@ -580,7 +594,10 @@ class TablePeer:
             (a.seat, a.cause, a.reason) == (seat, cause, reason) for a in ours
         ):
             return
-        self.accusations.append(Accusation(self.seat, seat, cause, reason, step, evidence))
+        late = self.seat in self._judged
+        self.accusations.append(
+            Accusation(self.seat, seat, cause, reason, step, evidence, late=late)
+        )
         packed = tuple(e.packed for e in evidence)
         self._send_body(Abort(seat, cause, reason, packed).to_wire())
         who = "a seat" if seat is None else f"seat {seat}"
@@ -611,9 +628,25 @@ class TablePeer:
             - {self.seat}
         )
 
+    def _unjudged(self) -> set[int]:
+        """Seats whose `judged` we wait for, once we have said ours."""
+        if not self.judged_round or self.seat not in self._judged:
+            return set()
+        accused = {a.seat for a in self.accusations if a.by == self.seat and a.seat is not None}
+        return set(range(self.num_seats)) - self._judged - set(self.gone) - accused
+
     def _maybe_finish(self) -> None:
+        """Judge once every seat still at the table has disclosed and, after that, said it
+        has made every accusation it will (`judged`): a seat's accusation that its own
+        disclosure came before (a cheater's message still on its way when the table
+        stopped) then still reaches every seat before it judges."""
         disclosed = self.seat in self.mental.disclosed
-        if self.phase == "stopping" and disclosed and not self._undisclosed():
+        if self.phase != "stopping" or not disclosed or self._undisclosed():
+            return
+        if self.judged_round and self.seat not in self._judged:
+            self._judged.add(self.seat)
+            self._send_body(judged_body())
+        if not self._unjudged():
             self._conclude()
 
     def _conclude(self) -> None:
@@ -628,7 +661,17 @@ class TablePeer:
         equivocation = bool(self._disputes) or any(
             a.cause == "equivocation" for a in self.accusations
         )
-        for accusation in self.accusations:
+        # Every seat weighs the same accusations: those made before their maker's `judged`,
+        # which reach every seat before it judges (a seat that has not said it is waited
+        # for). One made after may reach a seat that has already judged, so nobody weighs it.
+        weighed = [a for a in self.accusations if not a.late or a.cause == "gone"]
+        notes = [
+            f"seat {a.by} reported {'' if a.seat is None else f'seat {a.seat}: '}{a.reason} "
+            "(after it had judged: too late for every seat to weigh it)"
+            for a in self.accusations
+            if a.late and a.cause != "gone"
+        ]
+        for accusation in weighed:
             if accusation.by == self.seat and accusation.seat is not None:
                 if accusation.cause == "state" and equivocation:
                     continue
@@ -642,8 +685,7 @@ class TablePeer:
                 faults.append(
                     Fault(claimer, -1, f"acknowledged messages of seat {seat} it never showed")
                 )
-        notes = []
-        for accusation in self.accusations:
+        for accusation in weighed:
             if accusation.by != self.seat:
                 fault, note = self._judge(accusation, {f.seat for f in faults if f.kind == "cheat"})
                 if fault is not None:
@@ -677,6 +719,14 @@ class TablePeer:
         claim = f"seat {by} reported {'' if seat is None else f'seat {seat}: '}{accusation.reason}"
         if cause == "gone" or (seat is not None and seat in named):
             return None, ""
+        for item in accusation.evidence:
+            # Its evidence against what we hold, whenever we took it: a second message signed
+            # under a number we hold another message of is proof, to every seat alike.
+            index = self._held.get((item.seat, item.seq))
+            if index is not None and self.transcript[index] != item and self._signed(item):
+                return Fault(
+                    item.seat, -1, f"signed two different messages numbered {item.seq}"
+                ), ""
         if cause == "state" and any(a.cause == "equivocation" for a in self.accusations):
             return None, f"{claim} (explained: a seat told seats different things)"
         if cause == "unmask" or seat is None:
@@ -721,6 +771,13 @@ class TablePeer:
             f"{claim} (seen on its link alone: what it passed on is seat {seat}'s, "
             "but not the message it held next: a gap)",
         )
+
+    def _signed(self, item: Envelope) -> bool:
+        try:
+            self._receiver.verify(item)
+        except RemoteProtocolError:
+            return False
+        return True
 
     def _checked(self, item: Envelope, cause: Cause) -> bool:
         """Whether we took `item` and found nothing wrong with it (in the way `cause` says)."""
@@ -885,6 +942,7 @@ class TablePeer:
         record: Sequence[Envelope],
         decisions: Sequence[Action],
         test_seed: int | None = None,
+        judged_round: bool = True,
     ) -> TablePeer:
         """Rebuild a seat by playing its saved record through again (see `TablePeer.record`:
         the envelopes it took, refused ones included, in order).
@@ -898,7 +956,9 @@ class TablePeer:
         the file does not replay.
         """
         deck = own_decklist(game, saved_secrets.values())
-        peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed, deck)
+        peer = cls(
+            game, options, table_id, seat, keys, saved_secrets, test_seed, deck, judged_round
+        )
         ours = [e for e in record if e.seat == seat]
         peer._sender.expect(ours)
         choices = iter(decisions)

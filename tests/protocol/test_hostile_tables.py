@@ -474,19 +474,30 @@ def test_a_message_that_fits_no_operation_is_named(seats: int) -> None:
     )
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(
+    ("seed", "number", "named"),
+    [
+        (1, 8, [1, 2]), (2, 3, [1, 2]), (3, 3, [1, 2]), (5, 1, [1, 2]), (6, 1, [1, 2]),
+        # Seat 1's twelfth message is an abort it sends after its disclosure: seat 0 catches
+        # it only after it has said `judged`, so that finding is a note, at both seats alike.
+        (5, 11, [2]),
+    ],
+)  # fmt: skip
 def test_two_cheaters_each_caught_on_one_link_are_named_alike_by_every_honest_seat(
-    seed: int,
+    seed: int, number: int, named: list[int]
 ) -> None:
     """At 4 seats, seats 1 and 2 each send one honest seat, and only it, a malformed signed
-    message in place of their ninth: each honest seat catches one of them, passes its
-    message on, and the other finds the cheater by it (the two signatures under one
-    number). Both honest seats name both cheaters."""
+    message under one number: each honest seat catches one of them, passes its message on,
+    and the other finds the cheater by it (two signatures under one number). Both honest
+    seats name both cheaters. A cheater's message still on its way when the table stopped
+    used to be caught after its finder had disclosed, by when the other had judged: they
+    named different cheaters (seeds 2 and 3). Now every seat says when it has made every
+    accusation it will (`judged`), and judges only once every seat has said so."""
     mesh = table(4, seed=seed)
     victim_of = {1: 0, 2: 3}
 
     def twin_to_one_seat(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
-        if victim_of.get(sender) != to or envelope.seq != 8:
+        if victim_of.get(sender) != to or envelope.seq != number:
             return [envelope]
         key = mesh.peers[sender].keys.signing
         assert key is not None
@@ -499,7 +510,7 @@ def test_two_cheaters_each_caught_on_one_link_are_named_alike_by_every_honest_se
     mesh.run()
     for peer in (mesh.peers[0], mesh.peers[3]):
         assert peer.outcome is not None
-        assert peer.outcome.cheaters == [1, 2], peer.outcome.faults
+        assert peer.outcome.cheaters == named, peer.outcome.faults
 
 
 # ------------------------------------------------------------ silence
