@@ -253,7 +253,8 @@ async def play_game(soak: Soak, number: int, slot: int) -> int:
                 assert node.roster is not None
                 folder = node.me.home / "tables"
                 folder.mkdir(exist_ok=True)
-                saves.append(folder / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt")
+                name = f"{node.roster.session_id[:16].hex()}-seat{node.seat}.p2pt"
+                saves.append(folder / name)
             returns: list[int] = []
             outcomes = await together(
                 *(play_seat(node, path, returns) for node, path in zip(nodes, saves, strict=True))
