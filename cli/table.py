@@ -460,7 +460,7 @@ async def run_host(plan: HostPlan, seat: LocalSeat, trace: TextIO | None) -> int
         if beacons is not None:
             beacons.cancel()
         if ai is not None and node.roster is not None:
-            ai.belong_to(node.roster.table_id)
+            ai.belong_to(node.roster.session_id)
         playing = True
         outcome = await _run_table(node, plan.seat)
     except ProtocolError as exc:
