@@ -1259,8 +1259,7 @@ class Node:
             self._leaving = True
             table.leave(leaving_now.reason)
             self._save(writer, table)
-            self._send_outbox(table)
-            await self._drain_links()
+            await self._drain_links(table)
             raise
         finally:
             self._playing = False
@@ -1419,10 +1418,16 @@ class Node:
                 with contextlib.suppress(ConnectionError, OSError):
                     conn.post([frame])
 
-    async def _drain_links(self) -> None:
-        """Give the links up to two seconds to send what is written (our leave, say)."""
+    async def _drain_links(self, table: TablePeer) -> None:
+        """Send every link what we owe it (our leave, say), within two seconds: a link
+        whose `resume` has not come yet gets it once it comes (a seat that quits the moment
+        another comes back must still tell it so), and written bytes get time to go."""
         deadline = time.monotonic() + 2
-        while any(c.unsent() for c in self.links.values()) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            self._send_outbox(table)
+            waiting = any(s in self._awaiting_resume for s, c in self.links.items() if not c.closed)
+            if not waiting and not any(c.unsent() for c in self.links.values()):
+                return
             await asyncio.sleep(0.01)
 
     def _trace(self, event: str, step: int) -> None:
