@@ -42,9 +42,9 @@ import sys
 import tarfile
 import tempfile
 import time
-from pathlib import Path
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from ai.agents import make_agent
 from ai.expectimax import ExpectimaxAgent
