@@ -643,9 +643,11 @@ def _static_effects(
                     sel = e.target
                     if sel is None:
                         continue
-                    if only is not None and sel.ref == "this":
-                        if only == source:
-                            reached.append((only, e))
+                    ref = sel.ref
+                    if ref == "this" or ref == "holder":  # most statics: no selector to run
+                        t = source if ref == "this" else st.attached_to(source)
+                        if t >= 0 and (only is None or only == t):
+                            reached.append((t, e))
                         continue
                     if frame is None:
                         frame = Frame(source, k, i, controller, lane=st.lane_of(source))

@@ -267,11 +267,16 @@ class GammaState(ZoneState):
 
     def characters(self, seat: int) -> list[int]:
         """A seat's characters in play."""
-        return [s for s in self._zones[zone_of(seat, FIELD)] if self.card(s).type == "character"]
+        return self._of_kind(seat, "character")
 
     def buildings(self, seat: int) -> list[int]:
         """A seat's buildings in play."""
-        return [s for s in self._zones[zone_of(seat, FIELD)] if self.card(s).type == "building"]
+        return self._of_kind(seat, "building")
+
+    def _of_kind(self, seat: int, what: str) -> list[int]:
+        # By the book's kinds of each type: read at every node (attacks, the evaluation).
+        kinds, ident = self._book.kinds[what], self._ident
+        return [s for s in self._zones[zone_of(seat, FIELD)] if ident[s] in kinds]
 
     def pylons(self, seat: int) -> list[int]:
         """A seat's Pylons."""
@@ -316,12 +321,18 @@ class GammaState(ZoneState):
     def field_stats(self) -> dict[int, Stats]:
         """`stats` of every character and building on the field, the static abilities read
         once for them all (what an evaluation reads at every leaf of a search)."""
-        bonuses = interpreter.static_bonuses(self)
+        bonuses = interpreter.static_bonuses(self) if self._any_static() else {}
         return {
             slot: self._unmodified(slot).plus(bonuses.get(slot, NO_BONUS))
             for seat in (0, 1)
             for slot in self._zones[zone_of(seat, FIELD)]
         }
+
+    def _any_static(self) -> bool:
+        """Whether a card whose abilities work has a static one: most positions have none,
+        and then no bonus need be worked out."""
+        statics, ident, zones = self._book.statics, self._ident, self._zones
+        return any(statics[ident[s]] for _, working in _WORKING for z in working for s in zones[z])
 
     def _unmodified(self, slot: int) -> Stats:
         """Attack and defense before static abilities (and before the floor at 0)."""

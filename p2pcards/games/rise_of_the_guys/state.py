@@ -490,9 +490,10 @@ class GuysState(ZoneState):
         bonuses: dict[int, Bonus] | None = None
         safe = not self._rules_g.static_health_loss
         damage, hp, hp_t = self._damage, self._hp, self._hp_t
+        zones, known, everyone = self._zones, self._known, self._public
         for seat in (self._leader, 1 - self._leader):
-            for guy in self.guys(seat):
-                if self.face_down(guy):  # public either way: a hidden card's health is not
+            for guy in [s for z in LANE_ZONES[seat] for s in zones[z]]:
+                if known[guy] != everyone:  # face down: public either way, its health is not
                     continue
                 if safe and not damage[guy] and hp[guy] + hp_t[guy] >= 0:
                     continue
