@@ -16,7 +16,7 @@ from ai.tuning import OwnDecks
 from p2pcards.engine import State
 from p2pcards.games.rise_of_the_guys.rules import LANES
 from p2pcards.games.rise_of_the_guys.state import GuysState
-from p2pcards.interpreter import Bonus, static_bonuses
+from p2pcards.interpreter import Bonus
 
 GUYS_FEATURES = (
     "life", "danger", "board_attack", "board_health", "hidden_guys", "pressure", "hand", "deck",
@@ -42,10 +42,10 @@ def guys_features(
     state: GuysState, seat: int, bonuses: dict[int, Bonus] | None = None
 ) -> tuple[float, ...]:
     """One seat's features (GUYS_FEATURES), from what `state` knows; `bonuses`: the static
-    bonuses (`_bonuses`), if the caller has them."""
+    bonuses (`GuysState.bonuses`), if the caller has them."""
     other = 1 - seat
     if bonuses is None:
-        bonuses = _bonuses(state)
+        bonuses = state.bonuses()
     attack = health = hidden = pressure = 0.0
     for lane in range(LANES):
         guy = state.lane_guy(seat, lane)
@@ -73,11 +73,6 @@ def guys_features(
     )
 
 
-def _bonuses(state: GuysState) -> dict[int, Bonus]:
-    """The static abilities' bonuses in force, by slot."""
-    return static_bonuses(state) if state.any_static() else {}
-
-
 class GuysEvaluation:
     """Each seat's weighted features minus the opponent's, in evaluation units."""
 
@@ -90,7 +85,7 @@ class GuysEvaluation:
         if state.is_terminal():
             return [terminal_value(state, s) for s in range(2)]
         vector = self.weights.vector
-        bonuses = _bonuses(state)
+        bonuses = state.bonuses()
         scores = [weighted(vector, guys_features(state, s, bonuses)) for s in range(2)]
         return relative(scores, self.weights.scale)
 

@@ -272,14 +272,19 @@ class GuysState(ZoneState):
 
     def stats(self, slot: int, bonuses: dict[int, Bonus] | None = None) -> tuple[int, int]:
         """A Guy's (attack, max health) now; `bonuses`: the statics' bonuses, when the caller
-        reads many cards at once (`interpreter.static_bonuses`)."""
+        reads many cards at once (`self.bonuses()`)."""
         card = self._rules_g.cards[self._kind_at(slot)]
         if bonuses is None:
-            bonuses = interpreter.static_bonuses(self) if self.any_static() else {}
+            bonuses = self.bonuses()
         bonus = bonuses.get(slot, NO_BONUS)
         atk = card.attack + self._atk[slot] + self._atk_t[slot] + bonus.attack
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
+
+    def bonuses(self) -> dict[int, Bonus]:
+        """What the static abilities in force give, by slot (`interpreter.static_bonuses`),
+        for a caller that reads many stats on one board."""
+        return interpreter.static_bonuses(self) if self.any_static() else {}
 
     def any_static(self, granting: bool = False) -> bool:
         """Whether any face-up card in play has a static ability (that grants a keyword, with
@@ -470,10 +475,13 @@ class GuysState(ZoneState):
         an unopposed or Overarch one the opposing player (lines 93, 185)."""
         guys = [self.lane_guy(seat, lane) for seat in (0, 1)]
         hits: list[tuple[int, int, int]] = []  # (attacker, target slot or -1 - seat, amount)
+        bonuses: dict[int, Bonus] | None = None  # both read before either hits: worked out once
         for seat, guy in enumerate(guys):
             if guy < 0 or self._prepared[guy] or self.face_down(guy):
                 continue
-            amount = self.attack(guy)
+            if bonuses is None:
+                bonuses = self.bonuses()
+            amount = self.stats(guy, bonuses)[0]
             if amount <= 0:
                 continue
             other = guys[1 - seat]
@@ -491,14 +499,16 @@ class GuysState(ZoneState):
         safe = not self._rules_g.static_health_loss
         damage, hp, hp_t = self._damage, self._hp, self._hp_t
         zones, known, everyone = self._zones, self._known, self._public
+        cards, ident = self._rules_g.cards, self._ident
         for seat in (self._leader, 1 - self._leader):
             for guy in [s for z in LANE_ZONES[seat] for s in zones[z]]:
                 if known[guy] != everyone:  # face down: public either way, its health is not
                     continue
-                if safe and not damage[guy] and hp[guy] + hp_t[guy] >= 0:
+                # Where no static lowers health, one that survives without them survives.
+                if safe and damage[guy] < cards[ident[guy]].health + hp[guy] + hp_t[guy]:
                     continue
                 if bonuses is None:
-                    bonuses = interpreter.static_bonuses(self) if self.any_static() else {}
+                    bonuses = self.bonuses()
                 if self._damage[guy] >= self.stats(guy, bonuses)[1]:
                     self._destroy(guy)
                     bonuses = None  # a static may have left with it
