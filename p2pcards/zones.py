@@ -633,7 +633,8 @@ class ZoneState(State):
                     card = self.card_at(slot) if entitled else None
                     outcomes.append((Pick(i, card), share))
                 else:
-                    outcomes.extend((Pick(i, card), share * p) for card, p in self._unseen(slot))
+                    ids = self._rules.card_ids
+                    outcomes.extend((Pick(i, ids[j]), share * p) for j, p in self._unseen(slot))
             return outcomes
         if not entitled:
             return [(_HIDDEN_DEAL, 1.0)]
@@ -642,18 +643,17 @@ class ZoneState(State):
         if k != UNKNOWN:
             return [(self._rules.deals[k], 1.0)]
         deals = self._rules.deals
-        return [(deals[self._rules.card_index[card]], p) for card, p in self._unseen(slot)]
+        return [(deals[k], p) for k, p in self._unseen(slot)]
 
-    def _unseen(self, slot: int) -> list[tuple[str, float]]:
-        """The cards an unknown slot may hold, by the unseen copies of its pool."""
+    def _unseen(self, slot: int) -> list[tuple[int, float]]:
+        """The kinds an unknown slot may hold, by the unseen copies of its pool."""
         pool = self._pools[self._home[slot]]
         if pool is None:
             raise HiddenInformationError(
                 f"this state does not know the deck slot {slot} comes from (viewer {self.viewer})"
             )
         total = sum(pool)
-        ids = self._rules.card_ids
-        return [(ids[k], n / total) for k, n in enumerate(pool) if n]
+        return [(k, n / total) for k, n in enumerate(pool) if n]
 
     def _verify_outcome(self, action: Action) -> None:
         step = self._step()
