@@ -504,11 +504,12 @@ class GammaState(ZoneState):
         if not attackers:
             return []
         other = 1 - seat
-        if self.characters(other):
-            targets = [s for s in self.characters(other) if not self.has(s, UNATTACKABLE)]
-        elif self.buildings(other):
+        # A character that can't be attacked does not guard (rules.md, choice 27): two Shady
+        # Templars would otherwise shut out every attack while they stand.
+        targets = [s for s in self.characters(other) if not self.has(s, UNATTACKABLE)]
+        if not targets:
             targets = [s for s in self.buildings(other) if not self.has(s, UNATTACKABLE)]
-        else:
+        if not targets and not self.buildings(other):
             targets = [DIRECT]
         return [Attack(a, t) for a in attackers for t in targets]
 
@@ -763,7 +764,7 @@ class GammaState(ZoneState):
         self._power[player(target)] -= amount
 
     def heal(self, target: int, amount: int | None) -> None:
-        """A player gains Power Level, up to 9000 (rules.md)."""
+        """A player gains Power Level, up to 9000 (rules.md, choice 28)."""
         seat = player(target)
         self._power[seat] = POWER if amount is None else min(POWER, self._power[seat] + amount)
 
