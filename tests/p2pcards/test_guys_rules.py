@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import pytest
-from guys_helpers import GAME, Table, deck
+from guys_helpers import GAME, Table, deck, react_to
 
 from p2pcards.errors import GameOptionError, IllegalActionError
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -362,6 +362,21 @@ def test_play_for_free_costs_nothing_and_may_be_declined_only_when_optional() ->
     assert t.state.energy(0) == 1  # only DJ John Dope's 6 was paid
     t.act(DECLINE)
     assert t.state.ask() is None and t.guy(0, 1) == "hothead"
+
+
+def test_a_free_play_may_still_be_enhanced_at_the_enhance_cost() -> None:
+    """Line 195: a free play's base cost becomes 0, "this does not change the cost for Enhance
+    abilities" (§17): Fireworks Fred, free from Surprise Holiday Gift, may be played for 0 or
+    enhanced for its Enhance 6 (line 171)."""
+    t = Table(["surprise-holiday-gift", "fireworks-fred"], ["mr-doctor"])
+    react_to(t, 8, ("mr-doctor", 0))  # seat 1 leads turn 8; seat 0 has 8 energy
+    t.play("surprise-holiday-gift")
+    assert t.state.energy(0) == 6 and t.state.ask().kind == "free"  # type: ignore[union-attr]
+    offered = {a.enhanced for a in t.state.legal_actions() if isinstance(a, Play)}
+    assert offered == {False, True}
+    doctor = t.state.lane_guy(1, 0)
+    t.play("fireworks-fred", 1, enhanced=True)
+    assert t.state.energy(0) == 0 and t.state.damage(doctor) == 2  # "2 damage to all opposing"
 
 
 def test_vengeful_fires_once_when_the_damage_this_turn_reaches_x() -> None:

@@ -538,7 +538,7 @@ class GuysState(ZoneState):
             if rules.keywords[k] & PATIENT and phase == "lead":  # "can't" beats "can"
                 continue
             costs = [(0 if free else card.cost, False)]
-            if card.enhance is not None and not free:
+            if card.enhance is not None:  # a free play keeps Enhance at its cost (line 195)
                 costs.append((card.enhance, True))
             for cost, enhanced in costs:
                 if cost > left:
@@ -700,7 +700,7 @@ class GuysState(ZoneState):
             self._log[seat] += (Spend(0, slot, free),)
         else:
             card = self._rules_g.cards[k]
-            cost = 0 if free else card.enhance if play.enhanced else card.cost
+            cost = card.enhance if play.enhanced else 0 if free else card.cost
             assert cost is not None
             self._spent[seat] += cost
             self._log[seat] += (Spend(cost),)
