@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol, get_args
 
 from p2pcards.abilities import Ability, Condition, Cost, Effect, Selector, carried_targets
 from p2pcards.answers import DECLINE, Decline, Discard, Take, Target, TargetPlayer
@@ -45,6 +45,17 @@ class Ask(NamedTuple):
     seat: int
     options: tuple[int, ...] = ()
     optional: bool = False
+
+
+ASK_CODES = {kind: code for code, kind in enumerate(get_args(AskKind))}
+"""Each ask kind's number in a search key, which holds ints and tuples only."""
+
+
+def ask_key(ask: Ask | None) -> tuple[int | tuple[int, ...], ...]:
+    """An ability's pending question for `State.search_key`: ints and tuples only."""
+    if ask is None:
+        return ()
+    return (ASK_CODES[ask.kind], ask.seat, ask.options, ask.optional)
 
 
 class Frame(NamedTuple):

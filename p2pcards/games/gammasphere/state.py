@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from p2pcards import interpreter
 from p2pcards.abilities import Cost, Effect
@@ -76,6 +76,9 @@ from p2pcards.zones import (
 
 Phase = Literal["deal", "draw", "main", "discard", "over"]
 Then = Literal["main", "end"]
+PHASE_CODES = {phase: code for code, phase in enumerate(get_args(Phase))}
+THEN_CODES = {then: code for code, then in enumerate(get_args(Then))}
+"""Phases and `Then`s as numbers in the search key, which holds ints and tuples only."""
 
 # Zones of one seat, at seat * PER_SEAT + offset.
 DECK, HAND, FIELD, PYLONS, GEAR, DISCARD = range(6)
@@ -915,15 +918,15 @@ class GammaState(ZoneState):
         return (
             *self._cards_key(),
             tuple(self._frames),
-            self._ask,
-            self._then,
+            interpreter.ask_key(self._ask),
+            THEN_CODES[self._then],
             tuple(self._gas),
             tuple(self._power),
             self._turn,
-            self._phase,
+            PHASE_CODES[self._phase],
             tuple(self._deals),
             self._current,
-            self._winners,
+            -1 if self._winners is None else self._winners,
         )
 
     def __str__(self) -> str:
