@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import pytest
-from guys_helpers import GAME, Table, deck, react_to
+from guys_helpers import GAME, Table, deck, first_lane_decides, react_to
 
 from p2pcards.errors import GameOptionError, IllegalActionError
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -362,6 +362,17 @@ def test_play_for_free_costs_nothing_and_may_be_declined_only_when_optional() ->
     assert t.state.energy(0) == 1  # only DJ John Dope's 6 was paid
     t.act(DECLINE)
     assert t.state.ask() is None and t.guy(0, 1) == "hothead"
+
+
+def test_combat_stops_at_the_lane_that_brings_a_player_to_zero() -> None:
+    """Line 91: the lanes attack one at a time, left to right; line 109: a player reduced to
+    0 loses (§10: at once, after that lane's damage). Seat 1 at 2 life falls in lane 1, so
+    its Guys in lanes 2 and 3 never strike: seat 0 stays at 2 and wins."""
+    t = first_lane_decides()
+    t.act(PASS)  # seat 0's Counter-reacting Phase ends: combat
+    st = t.state
+    assert st.is_terminal() and st.returns() == [1.0, 0.0]
+    assert st.life(0) == 2 and st.life(1) == 2 - 3
 
 
 def test_a_free_play_may_still_be_enhanced_at_the_enhance_cost() -> None:
