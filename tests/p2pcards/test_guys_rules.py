@@ -375,6 +375,31 @@ def test_combat_stops_at_the_lane_that_brings_a_player_to_zero() -> None:
     assert st.life(0) == 2 and st.life(1) == 2 - 3
 
 
+def test_a_face_down_guy_is_out_of_reach_of_pranks_and_pins_only() -> None:
+    """Line 199: a face-down Guy "cannot be affected by any Pranks or Pins": a Guy's ability
+    may target it (§18). Rock Thrower ("deal 1 damage to target Guy") may choose the
+    face-down Ninja Nate; Smack ("Deal 2 damage to target Guy") may not, so it takes the lone
+    face-up Guy. The damage stays hidden with the card and destroys it once revealed (line 93)."""
+    t = Table(["ninja-nate"], ["rock-thrower", "smack"])
+    st = t.state
+    t.to_turn(3)
+    t.play("ninja-nate", 0)
+    nate = st.lane_guy(0, 0)
+    assert st.face_down(nate)
+    t.act(PASS)
+    t.play("rock-thrower", 2)
+    thrower = st.lane_guy(1, 2)
+    assert st.ask() is not None and set(st.ask().options) == {nate, thrower}  # type: ignore[union-attr]
+    t.act(Target(nate))
+    assert st.damage(nate) == 1 and st.face_down(nate)
+    t.play("smack")
+    assert st.zone_cards("discard:1") == ["smack", "rock-thrower"] and st.damage(nate) == 1
+    t.act(PASS)
+    t.act(PASS)
+    t.reveal_all()
+    assert st.zone_cards("discard:0") == ["ninja-nate"]  # 1 damage, health 1
+
+
 def test_a_free_play_may_still_be_enhanced_at_the_enhance_cost() -> None:
     """Line 195: a free play's base cost becomes 0, "this does not change the cost for Enhance
     abilities" (§17): Fireworks Fred, free from Surprise Holiday Gift, may be played for 0 or
