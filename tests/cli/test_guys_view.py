@@ -11,6 +11,7 @@ from replica_helpers import unseen_cards
 from rich.console import Console
 
 from cli import guys_view as view
+from cli.narration import told_of
 from cli.views import Drew
 from cli.wording import Seats
 from p2pcards import games
@@ -52,7 +53,7 @@ def test_no_seat_is_shown_a_card_it_may_not_know(seed: int) -> None:
         for seat in (0, 1):
             seats = Seats(seat)
             secret = hidden_names(state, seat)  # still hidden once the step is done
-            told = view.narrate(
+            told = told_of(view,
                 before.observation(seat),
                 witnessed(before, action, seat),
                 state.observation(seat),
