@@ -475,14 +475,16 @@ def scene(state: GuysState, seats: Seats) -> Scene:
                 continue
             card = state.card_at(guy)
             place = f"lane {lane + 1}"
-            if card is None or state.face_down(guy):
-                in_play[guy] = InPlay(
-                    None if card is None else name_of(state, card), seat, place, ()
-                )
+            if card is None or state.face_down(guy):  # its damage is public, its stats are not
+                name = None if card is None else name_of(state, card)
+                in_play[guy] = InPlay(name, seat, place, (("damage", state.damage(guy)),))
                 continue
             attack, health = state.stats(guy)
             numbers = (("damage", state.damage(guy)), ("attack", attack), ("health", health))
-            marks = frozenset(_statuses(state, guy))
+            marks = frozenset(
+                "safe from damage" if word == "can't be hurt" else word  # "is now …"
+                for word in _statuses(state, guy)
+            )
             in_play[guy] = InPlay(slot_name(state, guy), seat, place, numbers, marks)
             for pin in state.pins_on(guy):
                 in_play[pin] = InPlay(

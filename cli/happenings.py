@@ -147,8 +147,9 @@ def _card_changes(
             ]
         if parts:
             health = dict(now.numbers)
+            hurt = health.get("damage") != dict(was.numbers).get("damage")
             left = ""
-            if "damage" in health and "health" in health and any("damage" in p for p in parts):
+            if hurt and "health" in health:
                 left = f" ({max(0, health['health'] - health['damage'])} health left)"
             out.append(f"{who} {', '.join(parts)}{left}.")
     for slot, now in after.in_play.items():

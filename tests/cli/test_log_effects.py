@@ -89,6 +89,23 @@ def test_random_damage_names_each_guy_it_hit() -> None:
     ]
 
 
+def test_damage_to_a_face_down_guy_is_told_without_naming_it_to_the_other_seat() -> None:
+    """Laser Tag hits "face up or face down": the owner hears its Pickpocket named, the
+    player of Laser Tag only a face-down card (DESIGN.md §3: a hidden card is never told)."""
+    t = guys.Table(["laser-tag"], ["pickpocket"])
+    guys.react_to(t, 2, ("pickpocket", 0))
+    assert t.state.face_down(lane_guy(t, 1, 0))
+    t.steps = []
+    t.play("laser-tag")
+    steps = list(t.steps or [])
+    mine = guys_told(t)
+    assert "Laser Tag: seat 1's face-down card in lane 1 takes 1 damage." in mine
+    assert not any("Pickpocket" in line for line in mine)
+    t.steps = steps
+    theirs = guys_told(t, 1)
+    assert "Laser Tag: your Pickpocket in lane 1 takes 1 damage." in theirs
+
+
 def test_a_random_discard_says_whose_card_went() -> None:
     """Pickpocket: "When revealed: your opponent discards a random card." (the card picked
     is shown to all as it goes to the discard pile)."""
@@ -137,6 +154,17 @@ def test_modify_is_told_with_the_stats_before_and_after() -> None:
     t.answer(Target(lane_guy(t, 1, 0)))
     lines = guys_told(t)
     assert "Nerfer: seat 1's Mr. Doctor in lane 1 has attack 3 → 2, health 4 → 3." in lines
+
+
+def test_a_keyword_granted_is_told() -> None:
+    """Crossing Guard: "When played: another target Guy of yours can't be hurt this turn"."""
+    t = guys.Table(["crossing-guard", "hothead"], [])
+    t.to_turn(5)
+    t.play("hothead", 0)
+    t.steps = []
+    t.play("crossing-guard", 1)
+    lines = guys_told(t)
+    assert "Crossing Guard: your Hothead in lane 1 is now safe from damage." in lines
 
 
 def test_return_is_told() -> None:
@@ -295,3 +323,31 @@ def test_stats_modified_by_an_ability_are_told() -> None:
     assert (
         "Lofty Templar: seat 1's Saiyan Elite has attack 1550 → 1150, defense 1200 → 800." in lines
     )
+
+
+def test_a_discard_pile_shuffled_back_is_told_with_its_count() -> None:
+    """Gammapedia Archive: "shuffle your discard pile into your deck, then draw 1 card"."""
+    t = gamma.Table(["gammapedia-archive", "senzoo-bean", "senzoo-bean"])
+    t.pylons(4)
+    t.to_turn(5)
+    archive = t.play("gammapedia-archive")
+    t.play("senzoo-bean")
+    t.play("senzoo-bean")
+    assert len(t.state.zone_slots("discard:0")) == 2
+    t.steps = []
+    t.act(use(t, archive))
+    lines = gamma_told(t)
+    assert "Gammapedia Archive: you shuffle 2 cards of your discard pile into the deck." in lines
+
+
+def test_a_draw_by_an_ability_names_the_card_to_its_drawer_only() -> None:
+    """Marshal Jim Raynot: "When played: draw 1 card" (the drawer hears which)."""
+    t = gamma.Table(["marshal-jim-raynot"], more0=["zealot"])
+    t.pylons(2)
+    t.draws(0, "zealot")
+    t.steps = []
+    t.play("marshal-jim-raynot")
+    steps = list(t.steps or [])
+    assert "you draw Zealot." in gamma_told(t)
+    t.steps = steps
+    assert "seat 0 draws 1 card." in gamma_told(t, 1)
