@@ -369,7 +369,7 @@ def scene(state: GammaState, seats: Seats) -> Scene:
     gauges = tuple(
         (
             Gauge(state.power(seat), "lose {n} Power Level", "gain {n} Power Level", "Power Level"),
-            Gauge(state.gas(seat), "pay {n} gas", "gain {n} gas", "gas"),
+            Gauge(state.gas(seat), "pay {n} gas", "gain {n} gas", "gas", refills=True),
         )
         for seat in (0, 1)
     )

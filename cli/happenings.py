@@ -223,11 +223,12 @@ def telling_of(view: object) -> Telling | None:
     return cast(Telling, view) if hasattr(view, "scene") else None
 
 
-def _acted_on(action: Action) -> frozenset[int]:
-    """The slots an action names itself (a card played, discarded, revealed): told by the
-    action's sentence, not again as a change."""
+def _played(action: Action, start: Scene) -> frozenset[int]:
+    """The card an action takes from a hand (played, discarded by choice): its sentence
+    tells it, so its move is not told again. (A target chosen is told as what befalls it.)"""
     slot = getattr(action, "slot", None)
-    return frozenset((slot,)) if isinstance(slot, int) else frozenset()
+    held = isinstance(slot, int) and start.elsewhere.get(slot, ("", None))[0].startswith("hand")
+    return frozenset((slot,)) if held and isinstance(slot, int) else frozenset()
 
 
 def happened(view: Telling, before: State, event: Event, after: State, seats: Seats) -> list[str]:
@@ -235,9 +236,9 @@ def happened(view: Telling, before: State, event: Event, after: State, seats: Se
     the viewer's replica `before`, listened to (`ZoneState.listen`), and a scene is taken at
     each public moment inside it; the last one is compared with `after`. A step the copy
     cannot apply (a replica short of a sighting) is told from `before` and `after` alone."""
-    skip = _acted_on(event.action)
-    at_random = isinstance(event.action, Pick)
     start = view.scene(before, seats)
+    skip = _played(event.action, start)
+    at_random = isinstance(event.action, Pick)
     # An answer to an ability (a target, a lane) or a random pick for one goes on with it:
     # what it does first is that card's doing.
     source = resolving(cast(Table, before)) if hasattr(before, "_frames") else -1

@@ -55,6 +55,23 @@ def test_damage_chosen_is_told_with_the_amount_and_what_is_left() -> None:
     assert "Smack: seat 1's Mr. Doctor in lane 1 takes 2 damage (2 health left)." in lines
 
 
+def test_a_guy_killed_by_a_chosen_target_is_told_dead() -> None:
+    """Smack on a Hothead (1 health): the damage, then its death (the answer naming it
+    does not hide what befell it)."""
+    t = guys.Table(["smack", "hothead"], ["hothead"])
+    guys.react_to(t, 4, ("hothead", 0))
+    t.play("hothead", 1)
+    t.play("smack")
+    assert t.state.ask() is not None  # two Guys to choose from
+    t.steps = []
+    t.act(Target(lane_guy(t, 1, 0)))
+    assert guys_told(t) == [
+        "you target Hothead.",
+        "Smack: seat 1's Hothead in lane 1 takes 2 damage (0 health left).",
+        "Seat 1's Hothead in lane 1 is destroyed.",
+    ]
+
+
 def test_a_reveal_s_damage_and_the_death_it_causes_come_before_combat() -> None:
     """Disguyse: "When revealed: deal 2 damage to the opposing Guy in this lane." The
     Hothead it kills is told dead before combat, and combat is told lane by lane."""
