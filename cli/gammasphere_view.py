@@ -2,8 +2,9 @@
 attack and defense, and their weapons; buildings), Pylons, gas and Power Levels, the hand
 with costs, prompts, help and the log's sentences.
 
-What a step did beyond the action (entities destroyed, Power Level lost) is read off the
-difference between the states before and after it.
+What a step did beyond the action (gas paid, levels and stats changed, entities destroyed,
+Power Level lost) is told by cli/happenings.py from this view's scenes (`scene`), in the
+order it happened.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ the hand with costs, prompts, help and the log's sentences.
 
 A face-down card shows as such to whoever may not know it; the log names a card only where
 the viewer knows it. What a step did beyond the action itself (damage, Guys destroyed, tokens
-made, combat) is read off the difference between the states before and after it.
+made, each lane's combat) is told by cli/happenings.py from this view's scenes (`scene`,
+`strikes`), in the order it happened.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 know it (`p2pcards.history.witnessed` decides what that is), kept whole for the history key
 and handed out in news since the person's last decision.
 
-The same narrator tells local play, a seat at a LAN table and `replay`.
+The same narrator tells local play, a seat at a LAN table and `replay`. A collectible game's
+view tells the action; what it did, in the order it happened, is told from the viewer's
+replica by cli/happenings.py, the same for every such game.
 """
 
 from __future__ import annotations
