@@ -11,7 +11,7 @@ from cli import gammasphere_view, guys_view
 from cli.narration import Narrator
 from cli.wording import Seats
 from p2pcards.games.gammasphere.actions import Activate
-from p2pcards.games.rise_of_the_guys.actions import PASS, Lane, Target
+from p2pcards.games.rise_of_the_guys.actions import PASS, Lane, Reveal, Target
 
 
 def told(t: guys.Table | gamma.Table, view: object, seat: int = 0) -> list[str]:
@@ -368,3 +368,23 @@ def test_a_draw_by_an_ability_names_the_card_to_its_drawer_only() -> None:
     assert "you draw Zealot." in gamma_told(t)
     t.steps = steps
     assert "seat 0 draws 1 card." in gamma_told(t, 1)
+
+
+def test_a_listened_step_ends_in_the_same_state_as_an_unlistened_one() -> None:
+    """The listener reads and never writes: a reveal, its damage and a whole combat applied
+    with one and without give the same digests (every replica stays the same)."""
+    t = guys.Table(["disguyse"], ["hothead", "hothead"])
+    guys.react_to(t, 4, ("hothead", 0), ("hothead", 2))
+    t.play("disguyse", 2)
+    t.act(PASS)
+    t.act(PASS)
+    (reveal,) = t.state.legal_actions()
+    assert isinstance(reveal, Reveal)
+    quiet, heard = t.state.clone(), t.state.clone()
+    moments: list[tuple[str, int]] = []
+    heard.listen(lambda state, label, number: moments.append((label, number)))
+    quiet.apply_action(reveal)
+    heard.apply_action(reveal)
+    assert ("effect", reveal.slot) in moments and ("lane", 3) in moments
+    assert heard.section_digests() == quiet.section_digests()
+    assert heard.clone()._listener is None  # a copy is nobody's to tell
