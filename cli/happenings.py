@@ -245,15 +245,15 @@ def happened(view: Telling, before: State, event: Event, after: State, seats: Se
     answering = before.current_player() >= 0 or isinstance(event.action, Pick | Roll)
     first = view.slot_name(before, source) if source >= 0 and answering else None
     told: list[str] = []
-    last = [start]
+    last = start
 
     def listen(state: ZoneState, label: str, number: int) -> None:
-        nonlocal first
+        nonlocal first, last
         now = view.scene(state, seats)
         cause = view.slot_name(state, number) if label == "effect" else first
         first = None
-        told.extend(changes(last[0], now, seats, cause=cause, skip=skip, at_random=at_random))
-        last[0] = now
+        told.extend(changes(last, now, seats, cause=cause, skip=skip, at_random=at_random))
+        last = now
         strikes = getattr(view, "strikes", None)
         if label == "lane" and strikes is not None:
             told.extend(strikes(state, number, seats))
@@ -265,9 +265,8 @@ def happened(view: Telling, before: State, event: Event, after: State, seats: Se
             copy.apply_action(event.action)
         except P2PCardsError:
             told.clear()
-            last[0] = start
-            first = None
+            last, first = start, None
     told += changes(
-        last[0], view.scene(after, seats), seats, cause=first, skip=skip, at_random=at_random
+        last, view.scene(after, seats), seats, cause=first, skip=skip, at_random=at_random
     )
     return told
