@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from replica_helpers import random_decisions
 from rich.console import Console
+from rich.text import Text
 
 from cli.menus import Node, choice_tree
 from cli.narration import Narrator
 from cli.play import answer_to, menu_for
-from cli.views import view_for
+from cli.views import GameView, view_for
 from cli.wording import Seats
 from p2pcards.engine import State
 
@@ -131,6 +132,84 @@ def test_cards_keep_their_order_from_one_decision_to_the_next(
                 for below in cards[i + 1 :]:
                     assert (below, above) not in met, (above, below, seed)
                     met.add((above, below))
+
+
+PLAYED_FROM_HAND = {"gammasphere": ("main",), "rise-of-the-guys": ("lead", "react", "counter")}
+
+
+def hand_numbers(view: GameView, seen: State) -> dict[str, Node | None]:
+    """Each card of seat 0's hand (by name) and the first menu's line playing it, if any."""
+    tree = choice_tree(view, seen)
+    names = [s.name for s in view.cards_seen(seen, Seats(0)) if s.where.startswith("your hand")]
+    lines: dict[str, Node | None] = {}
+    for name in names:
+        head = re.compile(rf"Play {re.escape(name)}( \(|$| →)")
+        at = [c for c in tree.children if head.match(Text.from_markup(c.label).plain)]
+        lines[name] = at[0] if at else None
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("game", "decks"),
+    [("gammasphere", ["saiyan-power-level", "protoss-pylon-rush"]), ("rise-of-the-guys", None)],
+)
+def test_a_card_keeps_its_number_through_a_turn_playable_or_not(
+    game: str, decks: list[str] | None
+) -> None:
+    """Every card of the hand has its line in the turn's first menu, playable now or not
+    (dimmed, with why), the other actions after the hand; so from one decision to the next of
+    a turn a card keeps its number unless a card above it left or joined the hand. In
+    Gammasphere a 0-gas, 2-Jiggawatt card becoming affordable went above Pylon."""
+    view = view_for(game)
+    toggled = 0  # pairs of decisions where a card still in hand became (un)playable
+    for seed in (8, 9, 10):
+        last: tuple[int, list[str], dict[str, Node | None], list[Node]] | None = None
+        for seen in decisions(game, seed, decks):
+            if seen.ask() is not None or seen.phase() not in PLAYED_FROM_HAND[game]:  # type: ignore[attr-defined]
+                last = None
+                continue
+            lines = hand_numbers(view, seen)
+            tops = choice_tree(view, seen).children
+            assert all(line is not None for line in lines.values()), (seed, lines)
+            assert [c for c in tops[: len(lines)]] == list(lines.values())  # the hand first
+            assert all(c.why is None for c in tops[len(lines) :])
+            turn: int = seen.turn()  # type: ignore[attr-defined]
+            order = list(lines)
+            if last is not None and last[0] == turn:
+                _, before, then, then_tops = last
+                for name in set(before) & set(order):
+                    if set(before[: before.index(name)]) != set(order[: order.index(name)]):
+                        continue  # a card above it left or joined the hand
+                    was, now = then[name], lines[name]
+                    assert was is not None and now is not None
+                    assert then_tops.index(was) == tops.index(now), (name, seed)
+                    toggled += (was.why is None) != (now.why is None)
+            last = (turn, order, lines, tops)
+    assert toggled > 0
+
+
+def test_choosing_a_card_that_cannot_be_played_says_why_and_asks_again() -> None:
+    """A dimmed card is no choice: typing its number says why in one line, nothing is
+    played, and the same menu is still asked."""
+    view = view_for("gammasphere")
+    decks = ["saiyan-power-level", "protoss-pylon-rush"]
+    seen = next(
+        s
+        for s in decisions("gammasphere", 8, decks)
+        if any(c.why for c in choice_tree(view, s).children)
+    )
+    menu = menu_for(view, seen, "Your turn:")
+    assert menu.choice is not None
+    number, line = next((i, c) for i, c in enumerate(menu.choice.level.children, 1) if c.why)
+    out = console()
+    menu.show(out)
+    shown = out.export_text(clear=True)
+    assert f"{number:2}  {Text.from_markup(line.label).plain} — {line.why}" in shown
+    narrator = Narrator(view, Seats(0))
+    assert answer_to(str(number), menu, seen, narrator, out) is None
+    said = out.export_text(clear=True).strip()
+    assert said.endswith(f"cannot be played now: {line.why}.") and "\n" not in said
+    assert len(menu.choice.stack) == 1
 
 
 def console() -> Console:
