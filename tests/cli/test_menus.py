@@ -11,8 +11,9 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from replica_helpers import random_decisions
@@ -22,7 +23,7 @@ from rich.text import Text
 from cli.menus import Node, choice_tree
 from cli.narration import Narrator
 from cli.play import answer_to, menu_for
-from cli.views import GameView, view_for
+from cli.views import view_for
 from cli.wording import Seats
 from p2pcards.engine import State
 
@@ -134,57 +135,87 @@ def test_cards_keep_their_order_from_one_decision_to_the_next(
                     met.add((above, below))
 
 
-PLAYED_FROM_HAND = {"gammasphere": ("main",), "rise-of-the-guys": ("lead", "react", "counter")}
+class HandGame(NamedTuple):
+    """What the test needs to know of a game whose cards are played from a hand."""
+
+    decks: list[str] | None
+    from_hand: Callable[[Any], bool]  # the decision is the turn's own, cards played from hand
+    cards: Callable[[Any], list[str]]  # the names of seat 0's cards that may be played
+    line: str  # a menu line playing the card named {0}, as a regular expression
+    turn: Callable[[Any], int]  # which turn the decision is in
 
 
-def hand_numbers(view: GameView, seen: State) -> dict[str, Node | None]:
-    """Each card of seat 0's hand (by name) and the first menu's line playing it, if any."""
-    tree = choice_tree(view, seen)
-    names = [s.name for s in view.cards_seen(seen, Seats(0)) if s.where.startswith("your hand")]
-    lines: dict[str, Node | None] = {}
-    for name in names:
-        head = re.compile(rf"Play {re.escape(name)}( \(|$| →)")
-        at = [c for c in tree.children if head.match(Text.from_markup(c.label).plain)]
-        lines[name] = at[0] if at else None
-    return lines
+PLAY_LINE = r"Play {0}( \(|$| →)"
+HAND_GAMES = {
+    "gammasphere": HandGame(
+        ["saiyan-power-level", "protoss-pylon-rush"],
+        lambda s: s.ask() is None and s.phase() == "main",
+        lambda s: [s.kind(c).name for c in s.hand(0)],
+        PLAY_LINE,
+        lambda s: s.turn(),
+    ),
+    "rise-of-the-guys": HandGame(
+        None,
+        lambda s: s.ask() is None and s.phase() in ("lead", "react", "counter"),
+        lambda s: [s.rules.cards[s.rules.card_index[c]].name for c in s.hand(0)],
+        PLAY_LINE,
+        lambda s: s.turn(),
+    ),
+    "getgem": HandGame(
+        None,
+        lambda s: s.decision().kind == "action",
+        lambda s: [s.card_type(c).name for c in s.hand(0) if s.card_type(c).kind == "action"],
+        r"({0}|.* \(the {0} card\))( →|$)",  # a dual card: a line each half
+        lambda s: s.turns_played(),
+    ),
+}
 
 
-@pytest.mark.parametrize(
-    ("game", "decks"),
-    [("gammasphere", ["saiyan-power-level", "protoss-pylon-rush"]), ("rise-of-the-guys", None)],
-)
-def test_a_card_keeps_its_number_through_a_turn_playable_or_not(
-    game: str, decks: list[str] | None
-) -> None:
+def hand_numbers(game: HandGame, seen: State, tops: list[Node]) -> dict[str, int]:
+    """Each card of seat 0's hand (by name) and the number of its first line, the hand's
+    lines being the first ones of the menu."""
+    plain = [Text.from_markup(c.label).plain for c in tops]
+    numbers: dict[str, int] = {}
+    lines: set[int] = set()
+    for name in dict.fromkeys(game.cards(seen)):
+        head = re.compile(game.line.format(re.escape(name)))
+        at = [i for i, label in enumerate(plain, 1) if head.match(label)]
+        assert at, (name, plain)  # every card of the hand has its line, playable or not
+        numbers[name] = at[0]
+        lines.update(at)
+    assert lines == set(range(1, len(lines) + 1)), plain  # the hand first, then the rest
+    assert all(c.why is None for c in tops[len(lines) :])
+    return numbers
+
+
+@pytest.mark.parametrize("name", list(HAND_GAMES))
+def test_a_card_keeps_its_number_through_a_turn_playable_or_not(name: str) -> None:
     """Every card of the hand has its line in the turn's first menu, playable now or not
     (dimmed, with why), the other actions after the hand; so from one decision to the next of
     a turn a card keeps its number unless a card above it left or joined the hand. In
-    Gammasphere a 0-gas, 2-Jiggawatt card becoming affordable went above Pylon."""
-    view = view_for(game)
+    Gammasphere a 0-gas, 2-Jiggawatt card becoming affordable went above Pylon; in GETGEM an
+    Excavation Arm appeared once the discard pile had a card."""
+    game, view = HAND_GAMES[name], view_for(name)
     toggled = 0  # pairs of decisions where a card still in hand became (un)playable
     for seed in (8, 9, 10):
-        last: tuple[int, list[str], dict[str, Node | None], list[Node]] | None = None
-        for seen in decisions(game, seed, decks):
-            if seen.ask() is not None or seen.phase() not in PLAYED_FROM_HAND[game]:  # type: ignore[attr-defined]
+        last: tuple[int, dict[str, int], list[Node]] | None = None
+        for seen in decisions(name, seed, game.decks):
+            if not game.from_hand(seen):
                 last = None
                 continue
-            lines = hand_numbers(view, seen)
             tops = choice_tree(view, seen).children
-            assert all(line is not None for line in lines.values()), (seed, lines)
-            assert [c for c in tops[: len(lines)]] == list(lines.values())  # the hand first
-            assert all(c.why is None for c in tops[len(lines) :])
-            turn: int = seen.turn()  # type: ignore[attr-defined]
-            order = list(lines)
+            numbers = hand_numbers(game, seen, tops)
+            turn = game.turn(seen)
             if last is not None and last[0] == turn:
-                _, before, then, then_tops = last
-                for name in set(before) & set(order):
-                    if set(before[: before.index(name)]) != set(order[: order.index(name)]):
+                _, then, then_tops = last
+                for card in set(then) & set(numbers):
+                    above_then = {c for c, n in then.items() if n < then[card]}
+                    if above_then != {c for c, n in numbers.items() if n < numbers[card]}:
                         continue  # a card above it left or joined the hand
-                    was, now = then[name], lines[name]
-                    assert was is not None and now is not None
-                    assert then_tops.index(was) == tops.index(now), (name, seed)
+                    assert then[card] == numbers[card], (card, seed)
+                    was, now = then_tops[then[card] - 1], tops[numbers[card] - 1]
                     toggled += (was.why is None) != (now.why is None)
-            last = (turn, order, lines, tops)
+            last = (turn, numbers, tops)
     assert toggled > 0
 
 
