@@ -17,7 +17,7 @@ from rich.text import Text
 
 from cli.happenings import Gauge, InPlay, Scene, zone_scene
 from cli.look import Seen
-from cli.views import Drew, Told, piles_and_hand, sorted_hand
+from cli.views import Drew, HandLine, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, sentence
 from p2pcards.engine import Action
 from p2pcards.games.gammasphere.actions import (
@@ -284,7 +284,7 @@ def choice_path(state: GammaState, action: Action) -> tuple[str, ...]:
     attacker, then its target. Any other decision is one line."""
     if isinstance(action, Play):
         card = card_of(state, action.card)
-        head = f"Play {card.name} ({_cost(card)})"
+        head = _play_head(card)
         if card.type == "character":
             return (head, "in Defense Mode" if action.defense else "in Attack Mode")
         if action.host is not None:
@@ -298,6 +298,39 @@ def choice_path(state: GammaState, action: Action) -> tuple[str, ...]:
         who = f"Attack with {slot_name(state, action.attacker)} ({state.attack(action.attacker)})"
         return (who, _attacked(state, action))
     return (describe_choice(state, action),)
+
+
+def _play_head(card: Card) -> str:
+    """A card's first line in the menus: 'Play Pylon (100 gas)'."""
+    return f"Play {card.name} ({_cost(card)})"
+
+
+def _why_not(state: GammaState, card: Card) -> str:
+    """Why a card of the hand may not be played now, as far as the view can cheaply say:
+    its cost (line 29), a unique card in play (line 9), a weapon or an event with nothing
+    to go on; '' otherwise."""
+    seat = state.current_player()
+    short = [f"{card.gas} gas"] if card.gas > state.gas(seat) else []
+    if card.jw > state.jiggawatts(seat):
+        short.append(f"{card.jw} JW")
+    if short:
+        return "needs " + " and ".join(short)
+    in_play = [s for p in (0, 1) for f in state.field(p) for s in (f, state.weapon_of(f)) if s >= 0]
+    if card.unique and any(state.card(s).id == card.id for s in in_play):
+        return "unique, and one is in play"
+    return {"weapon": "nothing of yours can wield it", "event": "nothing to target"}.get(
+        card.type, ""
+    )
+
+
+def hand_lines(state: GammaState) -> list[HandLine] | None:
+    """In the main phase, each card of the hand in its order, playable now or not."""
+    if state.ask() is not None or state.phase() != "main":
+        return None
+    hand = sorted_hand(state, state.current_player(), lambda c: hand_key(state, c))
+    return [
+        HandLine(_play_head(card_of(state, c)), _why_not(state, card_of(state, c))) for c, _ in hand
+    ]
 
 
 def follows_up(before: GammaState, after: GammaState) -> bool:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from cli.happenings import Gauge, InPlay, Scene, zone_scene
 from cli.look import Seen
-from cli.views import Drew, Picks, Told, piles_and_hand, sorted_hand
+from cli.views import Drew, HandLine, Picks, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -340,8 +340,7 @@ def choice_path(state: GuysState, action: Action) -> tuple[str, ...]:
     if not isinstance(action, Play) or action.card is None:
         return (describe_choice(state, action),)
     card = state.rules.cards[state.rules.card_index[action.card]]
-    free = state.ask() is not None
-    head = f"Play {card.name}" + ("" if free else f" ({card.cost})")
+    head = _play_head(card, free=state.ask() is not None)
     how = []
     if action.enhanced:
         how.append(f"enhanced ({card.enhance})")
@@ -352,6 +351,40 @@ def choice_path(state: GuysState, action: Action) -> tuple[str, ...]:
     if action.host is not None:
         how.append(f"on {slot_name(state, action.host)} {_where(state, action.host, you)}")
     return (head, " ".join(how)) if how else (head,)
+
+
+def _play_head(card: Card, free: bool = False) -> str:
+    """A card's first line in the menus: 'Play Chicken (1)', without a cost when free."""
+    return f"Play {card.name}" + ("" if free else f" ({card.cost})")
+
+
+def _why_not(state: GuysState, card: Card) -> str:
+    """Why a card of the hand may not be played now, as far as the view can cheaply say:
+    energy, the phase, no empty lane or no Guy to go on; '' otherwise."""
+    seat = state.current_player()
+    cheapest = min(c for c in (card.cost, card.enhance) if c is not None)
+    phase = state.phase()
+    if cheapest > state.energy(seat):
+        return f"needs {cheapest} energy"
+    if "patient" in card.keywords and phase == "lead":
+        return f"Patient: not in {PHASES[phase]}"
+    if card.type == "guy" and phase == "counter":
+        return f"no Guy is played in {PHASES[phase]}"
+    if card.type == "guy" and all(state.lane_guy(seat, lane) >= 0 for lane in range(LANES)):
+        return "no empty lane of yours"
+    if card.type == "pin" and card.pin_to == "guy":
+        return "no Guy face up to go on"
+    return ""
+
+
+def hand_lines(state: GuysState) -> list[HandLine] | None:
+    """In a phase where cards are played, each card of the hand in its order, playable now
+    or not."""
+    if state.ask() is not None or state.phase() not in ("lead", "react", "counter"):
+        return None
+    hand = sorted_hand(state, state.current_player(), lambda c: hand_key(state, c))
+    cards = [state.rules.cards[state.rules.card_index[c]] for c, _ in hand]
+    return [HandLine(_play_head(card), _why_not(state, card)) for card in cards]
 
 
 def _facing(state: GuysState, you: int, lane: int) -> str:

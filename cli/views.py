@@ -45,12 +45,21 @@ class Picks(NamedTuple):
     action: Callable[[frozenset[int]], Action]  # the legal action for the items picked
 
 
+class HandLine(NamedTuple):
+    """A card of the hand as a line of the turn's first menu, there whether or not it can be
+    played now, so that no other card's number moves when it becomes playable or not."""
+
+    label: str  # the first label of its plays (`choice_path`), copies once
+    why: str  # why it may not be played now, in a few words ('' when not said cheaply)
+
+
 class GameView(Protocol):
     """What the terminal needs from a game's view module. A view may also give, as module
     functions: `picks(state)` (above); `choice_path(state, action)`, an action's labels level
     by level in the menus; `choice_order(state, action)`, a sort key keeping menus in a
     stable order; `follows_up(before, after)`, whether the decision after an action is asked
-    with it (cli/menus.py)."""
+    with it; `hand_lines(state)`, the hand (`HandLine`s in the hand's order) where the
+    decision is the turn's own, None elsewhere (cli/menus.py)."""
 
     HELP: str  # the game's own help at the prompt (`?`)
 
