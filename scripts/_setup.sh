@@ -12,7 +12,7 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; 
     if ! {
         { [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"; } &&
         "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip &&
-        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT[dev,cluster]"
+        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT[dev,cluster,openspiel,pettingzoo]"
     } >"$LOG" 2>&1; then
         echo "p2pcards: setting up $VENV failed:" >&2
         cat "$LOG" >&2
