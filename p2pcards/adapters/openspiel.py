@@ -241,6 +241,11 @@ class P2PCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
         """An OpenSpiel state around an engine state of this table (it is not copied)."""
         return P2PCardsState(self, _Box(state, shared=False))
 
+    def view(self, state: State) -> P2PCardsState:
+        """An OpenSpiel state around an engine state that must not change (the observation
+        an agent was handed): a move from it works on a copy."""
+        return P2PCardsState(self, _Box(state, shared=True))
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> _Observer:
