@@ -66,8 +66,9 @@ class _DeadlineISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has
         self._root_node = self.create_new_node(state)
         root_key = self.get_state_key(state)
         done = 0
-        while done < self._max_simulations and not (
-            done and self.deadline is not None and time.perf_counter() >= self.deadline
+        # The first simulation only expands the root; a move needs a visit below it.
+        while done < max(2, self._max_simulations) and not (
+            done >= 2 and self.deadline is not None and time.perf_counter() >= self.deadline
         ):
             world = self.sample_root_state(state)
             # A world must be one the seat cannot tell from its own: the same view.

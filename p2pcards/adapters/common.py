@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -175,6 +176,26 @@ def action_label(action: Action, others: Sequence[Action]) -> str:
 Path = tuple[str | int, ...]
 
 
+Tree = dict[str | int, "Tree | int"]
+
+
+def _path_tree(paths: tuple[Path, ...]) -> Tree:
+    """The paths as a tree of keys whose leaves are the paths' places in the tensor."""
+    tree: Tree = {}
+    for i, path in enumerate(paths):
+        node = tree
+        for key in path[:-1]:
+            child = node.setdefault(key, {})
+            assert isinstance(child, dict)
+            node = child
+        node[path[-1]] = i
+    return tree
+
+
+PILE = 16
+"""A list longer than this in the public state is a pile of slot ids, not numbers."""
+
+
 @dataclass(frozen=True, slots=True)
 class TensorLayout:
     """The flat float tensor of a seat's view, fixed per game and table (docs/adapters.md):
@@ -184,14 +205,24 @@ class TensorLayout:
     - `zones`: for each zone, in `zones` order, how many cards of each id in `cards` the
       seat knows there, then how many it knows of other ids (tokens), then how many it
       cannot see (zones × (cards + 2));
-    - `numbers`: each number of the seat's `to_json` at the paths in `numbers` (0 where the
-      seat cannot see it or the path is gone).
+    - `numbers`: each number of the public state (`public_sections()`) at the paths in
+      `numbers`, 0 where the path is gone.
     """
 
     players: int
     zones: tuple[str, ...]
     cards: tuple[str, ...]
     numbers: tuple[Path, ...]
+    size: int = field(init=False, compare=False)
+    """The tensor's length."""
+    _columns: dict[str, int] = field(init=False, compare=False, repr=False)
+    _tree: Tree = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Worked out once: the tensor is made at every step of an environment.
+        object.__setattr__(self, "size", sum(size for _, size, _ in self.pieces()))
+        object.__setattr__(self, "_columns", {card: i for i, card in enumerate(self.cards)})
+        object.__setattr__(self, "_tree", _path_tree(self.numbers))
 
     def pieces(self) -> list[tuple[str, int, tuple[int, ...]]]:
         """(name, size, shape) of each part, in order."""
@@ -203,11 +234,6 @@ class TensorLayout:
             ("numbers", len(self.numbers), (len(self.numbers),)),
         ]
 
-    @property
-    def size(self) -> int:
-        """The tensor's length."""
-        return sum(size for _, size, _ in self.pieces())
-
     def values(self, state: State, seat: int) -> list[float]:
         """The tensor of `state` as `seat` sees it."""
         n = self.players
@@ -218,39 +244,38 @@ class TensorLayout:
         assert current in (CHANCE, TERMINAL) or current >= 0
         base = 2 * n + 2
         width = len(self.cards) + 2
-        column = _card_columns(self.cards)
+        column = self._columns
         view = state.zones_json(seat)  # type: ignore[attr-defined]  # every game has zones
         for z, zone in enumerate(self.zones):
             row = base + z * width
-            for card in view.get(zone, ()):
+            for card, count in Counter(view.get(zone, ())).items():
                 col = width - 1 if card is None else column.get(card, width - 2)
-                out[row + col] += 1.0
-        base += len(self.zones) * width
-        data = state.to_json(seat)
-        for i, path in enumerate(self.numbers):
-            out[base + i] = _number_at(data, path)
+                out[row + col] += count
+        start = len(out) - len(self.numbers)
+        _fill_numbers(state.public_sections(), self._tree, out, start)
         return out
 
 
-@cache
-def _card_columns(cards: tuple[str, ...]) -> dict[str, int]:
-    return {card: i for i, card in enumerate(cards)}
-
-
-def _number_at(data: object, path: Path) -> float:
-    for key in path:
-        if isinstance(key, str) and isinstance(data, dict):
-            data = data.get(key)
-        elif isinstance(key, int) and isinstance(data, list) and key < len(data):
-            data = data[key]
+def _fill_numbers(data: object, tree: Tree, out: list[float], base: int) -> None:
+    """Write the numbers of `data` at the tree's paths into `out` from `base`."""
+    for key, sub in tree.items():
+        if isinstance(data, dict):
+            value = data.get(key)
+        elif isinstance(data, list) and isinstance(key, int) and key < len(data):
+            value = data[key]
         else:
-            return 0.0
-    return float(data) if isinstance(data, int | float) else 0.0
+            continue
+        if isinstance(sub, int):
+            if isinstance(value, int | float):
+                out[base + sub] = float(value)
+        else:
+            _fill_numbers(value, sub, out, base)
 
 
 def _number_paths(data: object, path: Path = ()) -> list[Path]:
     """Where `data` holds numbers (bools too), dicts by sorted key, lists by index; the zones
-    are left out, the `zones` part already counts their cards."""
+    and piles (lists of more than PILE items) are left out: the `zones` part counts their
+    cards."""
     if isinstance(data, bool | int | float):
         return [path]
     found: list[Path] = []
@@ -258,7 +283,7 @@ def _number_paths(data: object, path: Path = ()) -> list[Path]:
         for key in sorted(data):
             if not (path == () and key == "zones"):
                 found += _number_paths(data[key], (*path, key))
-    elif isinstance(data, list):
+    elif isinstance(data, list) and len(data) <= PILE:
         for i, item in enumerate(data):
             found += _number_paths(item, (*path, i))
     return found
@@ -271,7 +296,7 @@ def tensor_layout(table: Settings) -> TensorLayout:
     state = table.new_state()
     zones = tuple(sorted(state.zones_json(None)))  # type: ignore[attr-defined]
     cards = tuple(sorted(set(state.game.card_universe())))
-    numbers = tuple(_number_paths(state.to_json(None)))
+    numbers = tuple(_number_paths(state.public_sections()))
     return TensorLayout(table.players, zones, cards, numbers)
 
 

@@ -57,12 +57,13 @@ class _Node:
 
     def __init__(self, state: State) -> None:
         self.probabilities: list[float] = []
-        if state.is_chance_node():
+        current = state.current_player()
+        if current == CHANCE:
             outcomes = state.chance_outcomes()
             pairs = sorted(zip(assign_ids([o for o, _ in outcomes]), outcomes, strict=True))
             self.ids = {number: outcome for number, (outcome, _) in pairs}
             self.probabilities = [p for _, (_, p) in pairs]
-        elif state.is_terminal():
+        elif current == TERMINAL:
             self.ids = {}
         else:
             actions = state.legal_actions()

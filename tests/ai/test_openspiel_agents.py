@@ -183,3 +183,16 @@ def test_the_examples_run() -> None:
         outputs.append(done.stdout)
     assert "player_0:" in outputs[0] and "agent steps" in outputs[0]
     assert "getgem" in outputs[1] and "%" in outputs[1]
+
+
+def test_a_search_out_of_time_at_once_still_answers() -> None:
+    # The first simulation of ISMCTS only expands the root: a budget spent by then (a slow
+    # rollout) must still leave a visit to choose by.
+    state = games.load("rpg-battle").new_initial_state(2)
+    dealer = LocalDealer(1)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        chance = state.is_chance_node()
+        state.apply_action(dealer.sample(state) if chance else state.legal_actions()[0])
+    view = state.observation(state.current_player())
+    for spec in ("openspiel:ismcts:think_ms=0.001", "openspiel:ismcts:simulations=1"):
+        assert make_agent(spec, 3).act(view) in view.legal_actions()
