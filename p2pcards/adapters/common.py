@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -127,16 +126,27 @@ def _probe(text: str, probe: int) -> int:
 
 
 _FIRST_IDS: dict[Action, int] = {}
+_BY_OBJECT: dict[int, tuple[Action, int]] = {}
 _CACHE_LIMIT = 1 << 17  # distinct actions remembered; a game meets a few thousand
 
 
 def action_id(action: Action) -> int:
     """An action's id: the first probe of its canonical form, the same in every process."""
+    # The games hand out the same action objects again and again: an identity lookup
+    # spares the dataclass's Python-level __hash__ and __eq__ (the entry keeps the object,
+    # so its id cannot be reused meanwhile).
+    entry = _BY_OBJECT.get(id(action))
+    if entry is not None and entry[0] is action:
+        return entry[1]
     found = _FIRST_IDS.get(action)
     if found is None:
+        found = _probe(canonical(action), 0)
         if len(_FIRST_IDS) >= _CACHE_LIMIT:
             _FIRST_IDS.clear()
-        found = _FIRST_IDS[action] = _probe(canonical(action), 0)
+        _FIRST_IDS[action] = found
+    if len(_BY_OBJECT) >= _CACHE_LIMIT:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(action)] = (action, found)
     return found
 
 
@@ -147,7 +157,11 @@ def assign_ids(actions: Sequence[Action]) -> list[int]:
     million for n actions), they are taken in canonical order and each later one probes on
     until its id is free: still one id per action, the same in every process.
     """
-    ids = [action_id(a) for a in actions]
+    by_object = _BY_OBJECT
+    ids = []
+    for action in actions:  # action_id's identity lookup, inlined: this runs at every step
+        entry = by_object.get(id(action))
+        ids.append(entry[1] if entry is not None and entry[0] is action else action_id(action))
     if len(set(ids)) == len(ids):
         return ids
     taken: dict[Action, int] = {}
@@ -248,28 +262,31 @@ class TensorLayout:
         view = state.zones_json(seat)  # type: ignore[attr-defined]  # every game has zones
         for z, zone in enumerate(self.zones):
             row = base + z * width
-            for card, count in Counter(view.get(zone, ())).items():
+            pile = view.get(zone, ())
+            for card in set(pile):  # few distinct cards a pile: list.count runs in C
                 col = width - 1 if card is None else column.get(card, width - 2)
-                out[row + col] += count
+                out[row + col] += pile.count(card)
         start = len(out) - len(self.numbers)
         _fill_numbers(state.public_sections(), self._tree, out, start)
         return out
 
 
-def _fill_numbers(data: object, tree: Tree, out: list[float], base: int) -> None:
-    """Write the numbers of `data` at the tree's paths into `out` from `base`."""
+def _fill_numbers(data: Any, tree: Tree, out: list[float], base: int) -> None:
+    """Write the numbers of `data` at the tree's paths into `out` from `base` (a path that
+    is gone, or leads elsewhere than to a number, leaves its 0)."""
     for key, sub in tree.items():
-        if isinstance(data, dict):
-            value = data.get(key)
-        elif isinstance(data, list) and isinstance(key, int) and key < len(data):
+        try:
             value = data[key]
-        else:
+        except (KeyError, IndexError, TypeError):
             continue
         if isinstance(sub, int):
-            if isinstance(value, int | float):
+            if value.__class__ in _NUMBERS:
                 out[base + sub] = float(value)
         else:
             _fill_numbers(value, sub, out, base)
+
+
+_NUMBERS = (int, float, bool)
 
 
 def _number_paths(data: object, path: Path = ()) -> list[Path]:

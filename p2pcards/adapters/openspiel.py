@@ -59,10 +59,12 @@ class _Node:
         self.probabilities: list[float] = []
         current = state.current_player()
         if current == CHANCE:
+            # In the engine's order: OpenSpiel asks legal actions, not chance outcomes, to be
+            # sorted.
             outcomes = state.chance_outcomes()
-            pairs = sorted(zip(assign_ids([o for o, _ in outcomes]), outcomes, strict=True))
-            self.ids = {number: outcome for number, (outcome, _) in pairs}
-            self.probabilities = [p for _, (_, p) in pairs]
+            actions = [outcome for outcome, _ in outcomes]
+            self.ids = dict(zip(assign_ids(actions), actions, strict=True))
+            self.probabilities = [p for _, p in outcomes]
         elif current == TERMINAL:
             self.ids = {}
         else:
@@ -127,6 +129,20 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         if player != self._box.state.current_player():
             return []
         return self._box.current_node().order
+
+    # Python callers (the searches, a playout loop) reach these without a round trip through
+    # pyspiel's C++ State; C++ callers get the same answers through `_legal_actions` and
+    # `current_player`.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids (at a chance node, the outcomes' ids), ascending."""
+        current = self._box.state.current_player()
+        if (player is not None and player != current) or current == TERMINAL:
+            return []
+        return list(self._box.current_node().order)
+
+    def is_chance_node(self) -> bool:
+        """Whether chance moves next."""
+        return self._box.state.current_player() == CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each outcome's id with its exact probability, by id."""

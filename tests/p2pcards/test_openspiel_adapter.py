@@ -159,6 +159,7 @@ def test_colliding_ids_are_resolved_in_canonical_order(monkeypatch: pytest.Monke
     real = common._probe
     monkeypatch.setattr(common, "_probe", lambda text, probe: real(text, probe) if probe else 5)
     monkeypatch.setattr(common, "_FIRST_IDS", {})
+    monkeypatch.setattr(common, "_BY_OBJECT", {})
     state = games.load("getgem").new_initial_state(2)
     outcomes = [o for o, _ in state.chance_outcomes()]
     assert len(outcomes) > 3
