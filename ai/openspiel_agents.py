@@ -35,18 +35,29 @@ def _table(game: str, players: int) -> openspiel.P2PCardsGame:
     return found
 
 
-class _Budget:
-    """Simulations, or a time limit (then the simulations are a ceiling)."""
+class _Search:
+    """What both searches share: the budget, the exploration constant, random rollouts at
+    the leaves, and the generators drawn from the seed."""
 
-    def __init__(self, simulations: int, think_ms: float | None) -> None:
+    def __init__(
+        self, seed: int | None, simulations: int, think_ms: float | None, uct_c: float,
+        rollouts: int,
+    ) -> None:  # fmt: skip
         if simulations < 1:
             raise AgentSpecError(f"simulations must be at least 1, not {simulations}")
         if think_ms is not None and think_ms <= 0:
             raise AgentSpecError(f"think_ms must be positive, not {think_ms}")
-        self.simulations = simulations if think_ms is None else 1 << 30
+        if uct_c <= 0 or rollouts < 1:
+            raise AgentSpecError("uct_c must be positive and rollouts at least 1")
+        self.simulations = simulations
         self.think_ms = think_ms
+        self.uct_c = uct_c
+        self.worlds = random.Random(seed)
+        self.numpy_rng = np.random.RandomState(self.worlds.randrange(1 << 31))
+        self.evaluator = mcts.RandomRolloutEvaluator(rollouts, self.numpy_rng)
 
     def deadline(self) -> float | None:
+        """When a move must be chosen by, for a time budget."""
         if self.think_ms is None:
             return None
         return time.perf_counter() + self.think_ms / 1000
@@ -79,31 +90,16 @@ class _DeadlineISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]  # open_spiel has
         return policy
 
 
-def _seeds(seed: int | None) -> tuple[random.Random, np.random.RandomState]:
-    """The generator of worlds and OpenSpiel's generator, both from the agent's seed."""
-    worlds = random.Random(seed)
-    return worlds, np.random.RandomState(worlds.randrange(1 << 31))
-
-
-class ISMCTSAgent:
+class ISMCTSAgent(_Search):
     """OpenSpiel's information-set MCTS (its Python ISMCTSBot), worlds from `determinize`."""
 
     name = "openspiel:ismcts"
 
     def __init__(
-        self,
-        seed: int | None = None,
-        simulations: int = 200,
-        think_ms: float | None = None,
-        uct_c: float = 1.4,
-        rollouts: int = 1,
-    ) -> None:
-        self.budget = _Budget(simulations, think_ms)
-        if uct_c <= 0 or rollouts < 1:
-            raise AgentSpecError("uct_c must be positive and rollouts at least 1")
-        self.uct_c = uct_c
-        self.rollouts = rollouts
-        self.worlds, self.numpy_rng = _seeds(seed)
+        self, seed: int | None = None, simulations: int = 200, think_ms: float | None = None,
+        uct_c: float = 1.4, rollouts: int = 1,
+    ) -> None:  # fmt: skip
+        super().__init__(seed, simulations, think_ms, uct_c, rollouts)
 
     def act(self, observation: State) -> Action:
         """The most visited action at the root of the seat's information set."""
@@ -111,14 +107,14 @@ class ISMCTSAgent:
         root = game.view(observation)
         bot = _DeadlineISMCTS(
             game,
-            mcts.RandomRolloutEvaluator(self.rollouts, self.numpy_rng),
+            self.evaluator,
             self.uct_c,
-            self.budget.simulations,
+            self.simulations if self.think_ms is None else 1 << 30,
             random_state=self.numpy_rng,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
         )
         bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, self._uniform))
-        bot.deadline = self.budget.deadline()
+        bot.deadline = self.deadline()
         policy = bot.run_search(root)
         best = max(policy, key=lambda pair: (pair[1], -pair[0]))[0]
         return root.action_of(best)
@@ -127,29 +123,21 @@ class ISMCTSAgent:
         return self.worlds.random()
 
 
-class MCTSAgent:
+class MCTSAgent(_Search):
     """OpenSpiel's MCTS on worlds drawn by `determinize`, one after another, root visits
     summed (it never sees the complete state)."""
 
     name = "openspiel:mcts"
 
     def __init__(
-        self,
-        seed: int | None = None,
-        simulations: int = 200,
-        think_ms: float | None = None,
-        uct_c: float = 1.4,
-        rollouts: int = 1,
-        worlds: int = 4,
-    ) -> None:
-        self.budget = _Budget(simulations, think_ms)
-        if uct_c <= 0 or rollouts < 1 or worlds < 1:
-            raise AgentSpecError("uct_c must be positive, rollouts and worlds at least 1")
+        self, seed: int | None = None, simulations: int = 200, think_ms: float | None = None,
+        uct_c: float = 1.4, rollouts: int = 1, worlds: int = 4,
+    ) -> None:  # fmt: skip
+        super().__init__(seed, simulations, think_ms, uct_c, rollouts)
+        if worlds < 1:
+            raise AgentSpecError(f"worlds must be at least 1, not {worlds}")
         self.per_world = max(1, simulations // worlds)
         self.world_count = worlds
-        self.uct_c = uct_c
-        self.rollouts = rollouts
-        self.worlds, self.numpy_rng = _seeds(seed)
 
     def act(self, observation: State) -> Action:
         """The action most visited over the worlds searched."""
@@ -162,11 +150,11 @@ class MCTSAgent:
             game,
             self.uct_c,
             self.per_world,
-            mcts.RandomRolloutEvaluator(self.rollouts, self.numpy_rng),
+            self.evaluator,
             solve=False,
             random_state=self.numpy_rng,
         )
-        deadline = self.budget.deadline()
+        deadline = self.deadline()
         visits: Counter[int] = Counter()
         searched = 0
         while (searched < self.world_count and deadline is None) or (

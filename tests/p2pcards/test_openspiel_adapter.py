@@ -9,11 +9,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyspiel  # the openspiel extra, which scripts/test installs
 import pytest
+from adapter_helpers import tables
 from open_spiel.python.algorithms import ismcts, mcts
 
 from p2pcards import games
@@ -22,16 +22,6 @@ from p2pcards.adapters.common import NUM_ACTION_IDS, assign_ids, canonical
 from p2pcards.errors import GameOptionError
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def tables() -> list[Any]:
-    """Every registered game at its fewest and its most seats (default decks)."""
-    out = []
-    for name in games.names():
-        info = games.info(name)
-        for seats in sorted({info.min_players, info.max_players}):
-            out.append(pytest.param(name, seats, id=f"{name}-{seats}seats"))
-    return out
 
 
 @pytest.mark.parametrize(("name", "seats"), tables())

@@ -7,25 +7,14 @@ from __future__ import annotations
 import functools
 import types
 import warnings
-from typing import Any
 
 import numpy as np
 import pytest
+from adapter_helpers import tables
 from pettingzoo.test import api_test, max_cycles_test, seed_test
 
-from p2pcards import games
 from p2pcards.adapters import pettingzoo
 from p2pcards.adapters.pettingzoo import MAX_CHOICES, WAIT, env, legal_in_id_order
-
-
-def tables() -> list[Any]:
-    """Every registered game at its fewest and its most seats (default decks)."""
-    out = []
-    for name in games.names():
-        info = games.info(name)
-        for seats in sorted({info.min_players, info.max_players}):
-            out.append(pytest.param(name, seats, id=f"{name}-{seats}seats"))
-    return out
 
 
 @pytest.mark.parametrize(("name", "seats"), tables())
