@@ -101,9 +101,8 @@ def chosen_decks(game: Game, seats: int, decks: list[str] | None) -> list[dict[s
             chosen.append(game.deck(deck))
         except (DeckError, P2PCardsError) as exc:
             raise fail(f"--deck {spec}: {exc}") from None
-    defaults = game.default_decks
     while len(chosen) < seats:
-        chosen.append(game.deck(defaults[len(chosen) % len(defaults)]))
+        chosen.append(game.deck(game.default_deck(len(chosen))))
     return chosen
 
 

@@ -98,7 +98,6 @@ class Catalogue(Protocol):
 
 
 @runtime_checkable
-@runtime_checkable
 class OwnDecksGame(Protocol):
     """A game whose seats bring their own decks: what a table needs of it."""
 
@@ -106,6 +105,10 @@ class OwnDecksGame(Protocol):
     """The shipped decks seats get when none is given, by seat (cycling)."""
     deck_rules: DeckRules
     """What makes a deck legal."""
+
+    def default_deck(self, seat: int) -> str:
+        """The shipped deck `seat` plays when none is given."""
+        ...
 
     @property
     def catalogue(self) -> Catalogue:
@@ -289,6 +292,11 @@ class OwnDecksBase:
         """The ids of the cards a deck may hold, in the set's order."""
         raise NotImplementedError
 
+    def default_deck(self, seat: int) -> str:
+        """The shipped deck `seat` plays when none is given: the defaults in turn, cycling,
+        so a table of any size has one for every seat."""
+        return self.default_decks[seat % len(self.default_decks)]
+
     @cached_property
     def decks(self) -> dict[str, DeckList]:
         """The shipped decks by file stem."""
@@ -338,7 +346,7 @@ class OwnDecksBase:
                 f"round_cap must be a positive number of {cap_unit}, not {round_cap!r}"
             )
         if decks is None:
-            decks = self.default_decks
+            decks = [self.default_deck(seat) for seat in range(num_players)]
         if isinstance(decks, str | Mapping) or len(decks) != num_players:
             raise GameOptionError(f"decks must give one deck per seat ({num_players})")
         if all(d is None for d in decks):

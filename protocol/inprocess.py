@@ -303,7 +303,7 @@ class TableMesh:
 
     def __init__(
         self,
-        game_name: str,
+        game_name: str | Game,
         agents: Sequence[SeatAgent],
         options: dict[str, Any] | None = None,
         seed: int = 0,
@@ -311,7 +311,8 @@ class TableMesh:
         peer_class: type[TablePeer] = TablePeer,
         shuffle_seed: int | None = None,
     ) -> None:
-        game = games.load(game_name)
+        """`game_name`: a registered game's name, or a game itself (a test's toy)."""
+        game = game_name if isinstance(game_name, Game) else games.load(game_name)
         n = len(agents)
         self.agents = list(agents)
         signing = [Ed25519PrivateKey.generate() for _ in range(n)]

@@ -157,7 +157,7 @@ def seat_replica(
         if deck is not None:
             raise TableSetupError(f"{game.name} is played with one shared deck: no own deck")
         return game.new_initial_state(num_seats, **options).observation(seat)
-    ours = deck if deck is not None else game.default_decks[seat % len(game.default_decks)]
+    ours = deck if deck is not None else game.default_deck(seat)
     decks = [ours if s == seat else None for s in range(num_seats)]
     return game.new_initial_state(num_seats, **{**options, "decks": decks}).observation(seat)
 

@@ -6,6 +6,14 @@
 (Rise of the Guys is for 2 seats: `--game rise-of-the-guys --seats 2`; each seat plays the
 game's default deck for it, dealt through the own-deck mental layer.)
 
+    .venv/bin/python scripts/bench_table.py --windows [--seats 2,4,6] [--games 3]
+
+What a response window (p2pcards/windows.py) costs at a table where every seat passes: the
+toy own-deck game of the tests (tests/p2pcards/toygame) played by the same `TablePeer`s on
+in-memory links, each seat passing in every window and otherwise playing at random. Figures:
+windows, seats asked, signed envelopes sent while a window asked (target: at most one per
+seat asked), per seat asked and per window.
+
 Networked: a host and seats-1 bots as separate processes on 127.0.0.1 (TLS,
 signatures, mental-poker dealing, the verdict at the end). Without sockets: the
 very same `TablePeer`s with the same agents on in-memory links (`TableMesh`).
@@ -24,20 +32,26 @@ Figures, per seat count, each the mean over the games:
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgpack
+
 from ai.agents import make_agent
+from p2pcards.engine import Action, State
 from protocol.inprocess import TableMesh
 from protocol.savefile import load, rebuild
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 ROUND_CAP = 100
+TESTS = Path(__file__).resolve().parent.parent / "tests" / "p2pcards"
 
 
 @dataclass
@@ -117,6 +131,83 @@ def local_game(game: str, seats: int, agent: str, seed: int) -> Figures:
     return Figures(steps, len(mesh.peers[0].transcript), cpu * steps / max(1, steps - 1))
 
 
+@dataclass
+class WindowFigures:
+    """What the all-pass windows of one game cost."""
+
+    windows: list[tuple[int, int]]  # per window: seats asked, envelopes sent while it asked
+    steps: int  # engine steps of the whole game
+    envelopes: int  # of the whole game
+
+
+class Passer:
+    """Passes whenever a window asks; otherwise a random legal action."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: State) -> Action:
+        actions = observation.legal_actions()
+        if getattr(observation, "windows", None):
+            return next(a for a in actions if a.kind == "pass")
+        return self.rng.choice(actions)
+
+
+def window_game(seats: int, seed: int) -> WindowFigures:
+    """One toy game at a table of `TablePeer`s; its windows' envelopes, each envelope put
+    to the engine step its sender was at (its `sync` carries the steps it had applied)."""
+    sys.path.insert(0, str(TESTS))
+    from toygame import GAME
+
+    agents = [Passer(seed * 100 + s) for s in range(seats)]
+    mesh = TableMesh(GAME, agents, {}, seed=seed)
+    asking: list[int] = []  # per engine step: the window that asked it, or -1
+    opened = 0
+
+    def note(replica: State, action: Action) -> None:
+        nonlocal opened
+        asked = bool(getattr(replica, "windows", ())) and replica.current_player() >= 0
+        asking.append(opened - 1 if asked else -1)
+        if action.kind == "play":  # every card played opens one window
+            opened += 1
+
+    mesh.peers[0].on_step = note
+    mesh.run()
+    peer = mesh.peers[0]
+    assert peer.outcome is not None and not peer.outcome.faults, "the table did not end clean"
+    by_step = Counter(msgpack.unpackb(e.body)["sync"][0] for e in peer.transcript)
+    windows = [(0, 0)] * opened
+    for step, window in enumerate(asking):
+        if window >= 0:
+            asked, sent = windows[window]
+            windows[window] = (asked + 1, sent + by_step[step])
+    return WindowFigures(windows, len(asking), len(peer.transcript))
+
+
+def bench_windows(seat_counts: list[int], games: int) -> None:
+    """Print what an all-pass window costs at each seat count, and by the seats it asked."""
+    for seats in seat_counts:
+        figures = [window_game(seats, game) for game in range(games)]
+        windows = [w for f in figures for w in f.windows]
+        asked = sum(a for a, _ in windows)
+        sent = sum(e for _, e in windows)
+        steps = sum(f.steps for f in figures)
+        by_asked: dict[int, list[int]] = {}
+        for a, e in windows:
+            by_asked.setdefault(a, []).append(e)
+        breakdown = ", ".join(
+            f"{a} asked: {len(es)} windows, {statistics.mean(es):.2f} envelopes each"
+            for a, es in sorted(by_asked.items(), reverse=True)
+        )
+        print(
+            f"toy-brawl, {seats} seats, {games} games: {len(windows)} windows where every seat "
+            f"passed, {asked} seats asked, {sent} envelopes sent while a window asked: "
+            f"{sent / asked:.2f} per seat asked, {sent / len(windows):.2f} per window "
+            f"({breakdown}) | the whole games: "
+            f"{sum(f.envelopes for f in figures) / steps:.2f} envelopes a step"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="rpg-battle")
@@ -127,7 +218,14 @@ def main() -> None:
         "--same-deals", action="store_true",
         help="deal game i from test seed i (insecure, for comparing two versions of the code)",
     )  # fmt: skip
+    parser.add_argument(
+        "--windows", action="store_true",
+        help="what a window where every seat passes costs (the toy game of the tests)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.windows:
+        bench_windows([int(s) for s in args.seats.split(",")], args.games)
+        return
     for seats in (int(s) for s in args.seats.split(",")):
         networked: list[Figures] = []
         local: list[Figures] = []

@@ -3,13 +3,15 @@ test), so that a new game registers once and is held to the engine's contract at
 
 For each game the cases come from its registration (`games.info`): the fewest, a middling and
 the most seats, and each on/off option turned on, every one under a round cap (the cap every
-game takes) or none. Each case plays a few whole games, a seeded `LocalDealer` at chance nodes
-and uniformly random legal actions elsewhere, and checks at every step: the game ends; every
-physical card is in exactly one place and none is made or lost; no observation names a card its
-seat may not know; replicas driven as a table drives them keep the complete state's public
-digests and equal `observation(seat)`; every action survives JSON and msgpack through
-`game.action_from_json`; a clone is independent of its original; replaying the actions gives
-the same digests; a determinization keeps what its seat knows; `to_json` is plain JSON.
+game takes) or none. The toy own-deck game kept for the tests (`toygame`, not registered for
+players) is held to the same contract at every seat count it takes, 2 to 6: it is the proof that
+nothing in the core assumes two seats. Each case plays a few whole games, a seeded `LocalDealer`
+at chance nodes and uniformly random legal actions elsewhere, and checks at every step: the game
+ends; every physical card is in exactly one place and none is made or lost; no observation names
+a card its seat may not know; replicas driven as a table drives them keep the complete state's
+public digests and equal `observation(seat)`; every action survives JSON and msgpack through
+`game.action_from_json`; a clone is independent of its original; replaying the actions gives the
+same digests; a determinization keeps what its seat knows; `to_json` is plain JSON.
 
 Rules that belong to one game stay in its own tests (test_<game>_rules.py, _properties.py).
 """
@@ -25,11 +27,14 @@ from typing import Any
 import msgpack
 import pytest
 from replica_helpers import step_replicas
+from toygame import GAME as TOY
+from toygame import INFO as TOY_INFO
 
 from p2pcards import CHANCE, TERMINAL, games
 from p2pcards.dealer import LocalDealer
-from p2pcards.engine import Action, ChanceOutcome, State
+from p2pcards.engine import Action, ChanceOutcome, Game, State
 from p2pcards.errors import GameOptionError, IllegalActionError, UnknownGameError
+from p2pcards.games import GameInfo
 from p2pcards.slots import SlotState
 from p2pcards.zones import ZoneState
 
@@ -42,17 +47,33 @@ SEEDS = range(5)  # games played per table
 ROUND_CAPS = (None, 3, 12)  # no cap, a short one, a long one: each table gets each in turn
 
 
+UNREGISTERED = {TOY_INFO.name: (TOY_INFO, TOY)}
+"""Games held to the contract that players are not offered: their registration and game."""
+
+
+def registration(name: str) -> GameInfo:
+    """A game's registration, the toy's included."""
+    return UNREGISTERED[name][0] if name in UNREGISTERED else games.info(name)
+
+
+def load_game(name: str) -> Game:
+    """A game, the toy included."""
+    return UNREGISTERED[name][1] if name in UNREGISTERED else games.load(name)
+
+
 def _cases() -> Iterator[Any]:
-    """(game, seats, options, round cap, seed) for every registered game."""
-    for name in games.names():
-        info = games.info(name)
-        middle = (info.min_players + info.max_players) // 2
-        tables: list[tuple[int, dict[str, Any]]] = [
-            (n, {}) for n in sorted({info.min_players, middle, info.max_players})
-        ]
+    """(game, seats, options, round cap, seed) for every registered game, and the toy at
+    every seat count."""
+    for name in [*games.names(), *UNREGISTERED]:
+        game = registration(name)
+        middle = (game.min_players + game.max_players) // 2
+        counts = {game.min_players, middle, game.max_players}
+        if name in UNREGISTERED:
+            counts = set(range(game.min_players, game.max_players + 1))
+        tables: list[tuple[int, dict[str, Any]]] = [(n, {}) for n in sorted(counts)]
         tables += [  # each on/off option on, at a table one seat more than the fewest
-            (min(info.min_players + 1, info.max_players), {option.name: True})
-            for option in info.options
+            (min(game.min_players + 1, game.max_players), {option.name: True})
+            for option in game.options
             if option.default is False
         ]
         for i, (seats, options) in enumerate(tables):
@@ -68,7 +89,7 @@ CASES = list(_cases())
 
 
 def new_state(name: str, seats: int, options: dict[str, Any], round_cap: int | None) -> CardState:
-    state = games.load(name).new_initial_state(seats, round_cap=round_cap, **options)
+    state = load_game(name).new_initial_state(seats, round_cap=round_cap, **options)
     # The checks read cards through `slots()`, which the zones model gives.
     assert isinstance(state, ZoneState)
     if not isinstance(state, SlotState):
@@ -86,7 +107,7 @@ DECKS: dict[int, list[Counter[str]]] = {}
 
 def max_steps(name: str, seats: int) -> int:
     """Far more steps than a game should take: a game past this is taken not to end."""
-    return 40 * games.info(name).typical_length * seats
+    return 40 * registration(name).typical_length * seats
 
 
 def choose(state: State, dealer: LocalDealer, rng: random.Random) -> Action:
@@ -164,7 +185,8 @@ def assert_decks_conserved(
 @pytest.mark.parametrize("name", games.names())
 def test_registration_agrees_with_the_game(name: str) -> None:
     """The registry says what the game says; every option it lists is accepted at its default,
-    an option it does not list is refused; its view and evaluation are where it says."""
+    an option it does not list is refused; its view, evaluation and weight fitting are where
+    it says, its search rates and benchmark tables fit its seat range."""
     info = games.info(name)
     game = games.load(name)
     assert (game.name, game.title) == (info.name, info.title)
@@ -184,6 +206,17 @@ def test_registration_agrees_with_the_game(name: str) -> None:
 
     values = evaluation(name).values(state)
     assert len(values) == info.min_players and all(LOSS <= v <= WIN for v in values)
+    # What the AI and the scripts read of it: its search speed, its weight fitting, its
+    # benchmark's cap and tables.
+    seat_range = range(info.min_players, info.max_players + 1)
+    assert all(r.seats in seat_range and r.nodes_per_ms > 0 for r in info.search_rates)
+    if info.tuning is not None:
+        from ai.tuning import Tuning
+
+        tuning = games.resolve(info.tuning)
+        assert isinstance(tuning, Tuning), f"{info.tuning} is not a Tuning"
+    assert info.bench.cap in {o.name for o in info.options}
+    assert info.bench.seats and all(n in seat_range for n in info.bench.seats)
 
 
 @pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
@@ -219,7 +252,7 @@ def test_playouts_end_with_every_card_conserved(
     assert state.current_player() == TERMINAL and state.legal_actions() == []
     returns = state.returns()
     assert len(returns) == seats and all(0.0 <= r <= 1.0 for r in returns)
-    if games.info(name).zero_sum:
+    if registration(name).zero_sum:
         assert sum(returns) == pytest.approx(1.0)
 
 

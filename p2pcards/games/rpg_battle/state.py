@@ -252,11 +252,6 @@ class RpgBattleState(SlotState[Rules]):
         share = 1.0 / len(self._winners)
         return [share if s in self._winners else 0.0 for s in range(self._n)]
 
-    def pending_hits(self) -> list[tuple[str, int]]:
-        """Attacks waiting for their target's answer: (character, damage), in order."""
-        chars = self._rules.chars
-        return [(chars[step[1]].id, step[3]) for step in self._queue if step[0] == REACT]
-
     def pending_discards(self) -> list[tuple[int, int]]:
         """Forced discards the victim has yet to choose: (seat, count)."""
         return [(step[1], step[2]) for step in self._queue if step[0] == DISCARD]
