@@ -7,8 +7,8 @@ Each round plays the same seeds three ways, one after another, and the rounds al
 that load on a shared machine falls on all three alike: the engine (legal actions, a random
 choice, the local dealer); OpenSpiel (`legal_actions()` ids, `chance_outcomes()` sampled,
 `apply_action(id)`); PettingZoo (the usual `agent_iter` loop: `last()` with its observation
-tensor and action mask, a random allowed action, `step`). Two seats, games capped at 100
-rounds (turns in getgem) as bench_engine.py caps them. Targets (issue 29): OpenSpiel at most
+tensor and action mask, a random allowed action, `step`). Two seats, games capped as
+bench_engine.py caps them (the registration's `bench`). Targets (issue 29): OpenSpiel at most
 2x the engine's time a game, PettingZoo at most 3x.
 """
 
@@ -17,8 +17,9 @@ import random
 import time
 
 import numpy as np
-from bench_engine import CAPS, playout
+from bench_engine import playout
 
+from p2pcards import games
 from p2pcards.adapters import openspiel
 from p2pcards.adapters.pettingzoo import env
 
@@ -58,10 +59,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--game", default="rpg-battle,getgem,rise-of-the-guys,gammasphere")
+    parser.add_argument("--game", default=",".join(games.names()), help="default: every game")
     args = parser.parse_args()
     for name in args.game.split(","):
-        caps = {"round_cap": 0, **CAPS.get(name, {})}  # bench_engine's cap, and no other
+        bench = games.info(name).bench
+        caps = {"round_cap": 0, bench.cap: bench.limit}  # bench_engine's cap, and no other
         spiel = openspiel.load(name, players=2, **caps)
         zoo = env(name, players=2, **caps)
         runs = {
@@ -80,13 +82,13 @@ def main() -> None:
                 start = time.process_time()
                 steps[label] += sum(run(seed) for seed in seeds)
                 seconds[label] += time.process_time() - start
-        games = per_round * args.rounds
-        base = seconds["engine"] / games
-        line = [f"{name} 2 seats, {games} games: engine {base * 1000:.2f} ms a game"]
+        played = per_round * args.rounds
+        base = seconds["engine"] / played
+        line = [f"{name} 2 seats, {played} games: engine {base * 1000:.2f} ms a game"]
         for label in ("openspiel", "pettingzoo"):
-            each = seconds[label] / games
+            each = seconds[label] / played
             line.append(f"{label} {each * 1000:.2f} ms ({each / base:.2f}x)")
-        print("; ".join(line), f"[agent steps a game: {steps['pettingzoo'] / games:.0f}]")
+        print("; ".join(line), f"[agent steps a game: {steps['pettingzoo'] / played:.0f}]")
 
 
 if __name__ == "__main__":
