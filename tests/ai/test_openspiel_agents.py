@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from lan_helpers import bot, open_table, result
 
 from ai.agents import AgentSpecError, make_agent
 from ai.gymnasium_env import SingleSeatEnv
@@ -196,3 +197,13 @@ def test_a_search_out_of_time_at_once_still_answers() -> None:
     view = state.observation(state.current_player())
     for spec in ("openspiel:ismcts:think_ms=0.001", "openspiel:ismcts:simulations=1"):
         assert make_agent(spec, 3).act(view) in view.legal_actions()
+
+
+def test_an_openspiel_bot_takes_a_seat_at_a_lan_table(tmp_path: Path) -> None:
+    host, invite = open_table(tmp_path, 2, game="getgem")
+    seat = bot(tmp_path, invite, 1, "--agent", "openspiel:ismcts:simulations=4")
+    results = [result(p, timeout=300) for p in (host, seat)]
+    for code, report, err in results:
+        assert code == 0, err
+        assert report["audit"] == "passed"
+    assert len({report["digest"] for _, report, _ in results}) == 1
