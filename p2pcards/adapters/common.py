@@ -16,7 +16,7 @@ from typing import Any
 
 from p2pcards import games
 from p2pcards.engine import CHANCE, TERMINAL, Action, State
-from p2pcards.errors import GameOptionError
+from p2pcards.errors import GameOptionError, P2PCardsError
 
 ACTION_ID_BITS = 20
 NUM_ACTION_IDS = 1 << ACTION_ID_BITS
@@ -31,6 +31,11 @@ DECK_SEPARATOR = "+"
 an OpenSpiel game string cannot hold commas or brackets in a value."""
 
 Parameter = int | bool | str
+
+
+class ActionSpaceError(P2PCardsError):
+    """A decision with more legal actions than an adapter's fixed action space holds."""
+
 """A parameter's value: what an OpenSpiel game string carries."""
 
 

@@ -26,7 +26,13 @@ from pettingzoo.utils import AgentSelector
 from pettingzoo.utils.conversions import aec_to_parallel
 
 from p2pcards import games
-from p2pcards.adapters.common import Settings, assign_ids, settings, tensor_layout
+from p2pcards.adapters.common import (
+    ActionSpaceError,
+    Settings,
+    assign_ids,
+    settings,
+    tensor_layout,
+)
 from p2pcards.engine import Action, State
 from p2pcards.errors import GameOptionError
 
@@ -125,7 +131,7 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             deciding = not self.game_state.is_terminal()
             self._legal = legal_in_id_order(self.game_state) if deciding else []
             if len(self._legal) > MAX_CHOICES:
-                raise GameOptionError(
+                raise ActionSpaceError(
                     f"{len(self._legal)} legal actions: more than the {MAX_CHOICES} "
                     "this environment's action space holds"
                 )

@@ -14,6 +14,7 @@ from adapter_helpers import tables
 from pettingzoo.test import api_test, max_cycles_test, seed_test
 
 from p2pcards.adapters import pettingzoo
+from p2pcards.adapters.common import ActionSpaceError
 from p2pcards.adapters.pettingzoo import MAX_CHOICES, WAIT, env, legal_in_id_order
 
 
@@ -122,3 +123,21 @@ def test_ansi_render_draws_the_board_with_the_games_terminal_view() -> None:
     assert isinstance(text, str)
     assert "Round" in text and "HP" in text
     assert env("rpg-battle").render() is None  # no render mode: nothing drawn
+
+
+def test_a_decision_larger_than_the_action_space_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = env("getgem", players=2)
+    table.reset(seed=0)
+    while table.game_state.current_player() != table.possible_agents.index(
+        table.agent_selection
+    ):
+        table.step(WAIT)
+    assert len(table.legal_actions()) > 2
+    table.reset(seed=0)
+    monkeypatch.setattr(pettingzoo, "MAX_CHOICES", 2)
+    with pytest.raises(ActionSpaceError, match="more than the 2"):
+        while True:
+            table.step(WAIT)
+            table.observe(table.agent_selection)
