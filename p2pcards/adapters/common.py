@@ -255,12 +255,18 @@ class TensorLayout:
 
     def values(self, state: State, seat: int) -> list[float]:
         """The tensor of `state` as `seat` sees it."""
-        n = self.players
         out = [0.0] * self.size
-        out[seat] = 1.0
+        for index, value in self.entries(state, seat).items():
+            out[index] = value
+        return out
+
+    def entries(self, state: State, seat: int) -> dict[int, float]:
+        """The tensor's entries that may be other than 0, by index: a tensor is mostly
+        zeros, and numpy fills the rest faster than Python."""
+        n = self.players
         current = state.current_player()
-        out[n + (current if current >= 0 else n if current == CHANCE else n + 1)] = 1.0
         assert current in (CHANCE, TERMINAL) or current >= 0
+        out = {seat: 1.0, n + (current if current >= 0 else n if current == CHANCE else n + 1): 1.0}
         base = 2 * n + 2
         width = len(self.cards) + 2
         column = self._columns
@@ -269,14 +275,14 @@ class TensorLayout:
             row = base + z * width
             pile = view.get(zone, ())
             for card in set(pile):  # few distinct cards a pile: list.count runs in C
-                col = width - 1 if card is None else column.get(card, width - 2)
-                out[row + col] += pile.count(card)
-        start = len(out) - len(self.numbers)
+                at = row + (width - 1 if card is None else column.get(card, width - 2))
+                out[at] = out.get(at, 0.0) + pile.count(card)
+        start = self.size - len(self.numbers)
         _fill_numbers(state.public_sections(), self._tree, out, start)
         return out
 
 
-def _fill_numbers(data: Any, tree: Tree, out: list[float], base: int) -> None:
+def _fill_numbers(data: Any, tree: Tree, out: dict[int, float], base: int) -> None:
     """Write the numbers of `data` at the tree's paths into `out` from `base` (a path that
     is gone, or leads elsewhere than to a number, leaves its 0)."""
     for key, sub in tree.items():

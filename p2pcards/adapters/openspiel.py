@@ -219,7 +219,9 @@ class _Observer:
 
     def set_from(self, state: P2PCardsState, player: int) -> None:
         """Fill the tensor with `player`'s view of `state`."""
-        self.tensor[:] = self.layout.values(state.engine_state, player)
+        entries = self.layout.entries(state.engine_state, player)
+        self.tensor.fill(0.0)
+        self.tensor[list(entries)] = list(entries.values())
 
     def string_from(self, state: P2PCardsState, player: int) -> str:
         """`player`'s view of `state` as canonical JSON."""

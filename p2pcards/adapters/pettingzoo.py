@@ -145,7 +145,9 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             mask[1 : len(self.legal_actions()) + 1] = 1
         else:
             mask[WAIT] = 1
-        tensor = np.array(self.layout.values(self.game_state, seat), np.float32)
+        entries = self.layout.entries(self.game_state, seat)
+        tensor = np.zeros(self.layout.size, np.float32)
+        tensor[list(entries)] = list(entries.values())
         return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
