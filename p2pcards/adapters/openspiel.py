@@ -134,7 +134,7 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
     # pyspiel's C++ State; C++ callers get the same answers through `_legal_actions` and
     # `current_player`.
     def legal_actions(self, player: int | None = None) -> list[int]:
-        """The legal action ids (at a chance node, the outcomes' ids), ascending."""
+        """The legal action ids, ascending (at a chance node, the outcomes' ids)."""
         current = self._box.state.current_player()
         if (player is not None and player != current) or current == TERMINAL:
             return []
@@ -145,15 +145,12 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         return self._box.state.current_player() == CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each outcome's id with its exact probability, by id."""
+        """Each outcome's id with its exact probability, in the engine's order."""
         node = self._box.current_node()
         return list(zip(node.order, node.probabilities, strict=True))
 
     def _apply_action(self, action: int) -> None:
-        action_obj = self._box.current_node().ids.get(action)
-        if action_obj is None:
-            raise ValueError(f"action id {action} is not legal here")
-        self._box.apply(action_obj)
+        self._box.apply(self.action_of(action))
 
     def action_of(self, action: int) -> Action:
         """The engine action an id names here; ValueError unless it is legal now."""
@@ -161,13 +158,6 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         if found is None:
             raise ValueError(f"action id {action} is not legal here")
         return found
-
-    def id_of(self, action: Action) -> int:
-        """The id of one of this state's legal actions (or chance outcomes)."""
-        for number, candidate in self._box.current_node().ids.items():
-            if candidate == action:
-                return number
-        raise ValueError(f"{action} is not legal here")
 
     def _action_to_string(self, player: int, action: int) -> str:
         ids = self._box.current_node().ids
