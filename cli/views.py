@@ -1,10 +1,11 @@
 """Which terminal view draws which game, and what every view provides."""
 
+import io
 from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, cast
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from cli.wording import Seats, sentence
@@ -114,3 +115,12 @@ def view_for(game_name: str) -> GameView:
     """The view of a game, where its registration says (`GameInfo.view`), imported on first
     use (each view loads its game's cards)."""
     return cast(GameView, games.resolve(games.info(game_name).view))
+
+
+def board_text(state: State, seat: int | None = None) -> str:
+    """The board of any game as plain text, as `seat` (None: a spectator) sees it: what the
+    PettingZoo adapter renders in its "ansi" mode."""
+    text = io.StringIO()
+    console = Console(file=text, width=100, color_system=None, highlight=False)
+    console.print(view_for(state.game.name).board(state, Seats(you=seat)))
+    return text.getvalue()
