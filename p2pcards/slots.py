@@ -14,8 +14,8 @@ hand) in its queue, and the names its games use for the zones' lists:
 - `_pool[kind]` counts the copies of each kind whose slot this state does not know: the deck
   in a complete state, plus other seats' hidden cards in a replica. Deal and Take outcomes
   are weighted by it;
-- `_queue` holds the pending steps, first the one being resolved; the two chance nodes are
-  (DRAW, seat, ...) and (TAKE, thief, victim), the game numbers its other steps after them;
+- `_queue` holds the pending steps, first the one being resolved, each a named tuple: the two
+  chance nodes are `DrawStep` and `TakeStep`, the game adds its own;
 - `_pins` holds the slots `see` pinned for the next action, in the action's order (a tuple,
   so clones share it).
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
-from typing import Generic, Protocol, Self, TypeVar
+from typing import Generic, NamedTuple, Protocol, Self, TypeVar
 
 from p2pcards.engine import (
     CHANCE,
@@ -39,16 +39,35 @@ from p2pcards.engine import (
     Sighting,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
-from p2pcards.zones import UNKNOWN, Zone, ZoneRules, ZoneState
-from p2pcards.zones import Step as ZoneStep
+from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState
 
-__all__ = ["DRAW", "TAKE", "UNKNOWN", "CardKind", "SlotRules", "SlotState"]
+__all__ = [
+    "DRAW", "TAKE", "UNKNOWN", "CardKind", "DrawStep", "QueueStep", "SlotRules", "SlotState",
+    "TakeStep",
+]  # fmt: skip
 
 DRAW, TAKE = 0, 1
-"""Queue steps of the chance nodes: (DRAW, seat, ...) deals the deck's top card to `seat`;
-(TAKE, thief, victim) gives a random card of the victim's hand to the thief."""
+"""The codes of the two chance steps in a game's digest of its queue (its own steps follow)."""
 
-Step = tuple[int, ...]
+
+class DrawStep(NamedTuple):
+    """Chance step: the deck's top card goes to `seat`, `left` cards still to come (a game
+    that queues one step a card leaves it 1)."""
+
+    seat: int
+    left: int = 1
+
+
+class TakeStep(NamedTuple):
+    """Chance step: a card picked at random from the `victim`'s hand goes to the `thief`."""
+
+    thief: int
+    victim: int
+
+
+QueueStep = tuple[int, ...]
+"""What a queue holds: the chance steps above and the game's own, each a NamedTuple of ints
+(told apart by their class)."""
 
 
 class CardKind(Protocol):
@@ -104,7 +123,7 @@ class SlotState(ZoneState, Generic[R]):
     _deck: list[int]
     _discard: list[int]
     _pool: list[int]
-    _queue: list[Step]
+    _queue: list[QueueStep]
     _pins: tuple[int, ...]
 
     def __init__(self, rules: R, num_players: int) -> None:
@@ -190,8 +209,8 @@ class SlotState(ZoneState, Generic[R]):
         the deck ran out, or (GETGEM's matches) every card for the next game."""
         return self._generation[0]
 
-    def _after_chance(self, step: ZoneStep, slot: int, value: int) -> None:
-        raise AssertionError("a shared deck's chance nodes are its queue's (DRAW, TAKE)")
+    def _after_chance(self, step: Step, slot: int, value: int) -> None:
+        raise AssertionError("a shared deck's chance nodes are its queue's (DrawStep, TakeStep)")
 
     def _card_id(self, k: int) -> str | None:
         return None if k == UNKNOWN else self._rules.card_ids[k]
@@ -236,16 +255,22 @@ class SlotState(ZoneState, Generic[R]):
         """Deals come from the deck; a take comes from the victim's hand."""
         if self._current != CHANCE:
             raise IllegalActionError("not a chance node")
+        step = self._pending_chance()
+        if isinstance(step, DrawStep):
+            return ChanceMove("deal", step.seat)
+        return ChanceMove("take", step.thief, source=step.victim)
+
+    def _pending_chance(self) -> DrawStep | TakeStep:
+        """The chance step at the head of the queue (only called at a chance node)."""
         step = self._queue[0]
-        if step[0] == DRAW:
-            return ChanceMove("deal", step[1])
-        return ChanceMove("take", step[1], source=step[2])
+        assert isinstance(step, DrawStep | TakeStep), f"{step} is no chance step"
+        return step
 
     def luck_key(self) -> Hashable:
         """A deal is the deck's next card: named by the deck's reshuffle and size, whoever
         draws it and whatever happened before, so every line of a search meets the same deck
         order (a take, from a hand that differs line by line, is not shared)."""
-        if self._current == CHANCE and self._queue[0][0] == DRAW:
+        if self._current == CHANCE and isinstance(self._queue[0], DrawStep):
             return (DRAW, self._generation[0], len(self._deck))
         return self.search_key()
 
@@ -253,10 +278,10 @@ class SlotState(ZoneState, Generic[R]):
         """At a chance node, the seats entitled to learn the outcome's card."""
         if self._current != CHANCE:
             return frozenset()
-        step = self._queue[0]
-        if step[0] == DRAW:
-            return frozenset((step[1],))
-        return frozenset((step[1], step[2]))
+        step = self._pending_chance()
+        if isinstance(step, DrawStep):
+            return frozenset((step.seat,))
+        return frozenset((step.thief, step.victim))
 
     def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
         """Deal(card), or Take(position, card), whichever this chance node is."""
@@ -268,18 +293,18 @@ class SlotState(ZoneState, Generic[R]):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self._current != CHANCE:
             raise IllegalActionError("not a chance node")
-        step = self._queue[0]
+        step = self._pending_chance()
         viewer = self.viewer
         pool = self._pool
-        if step[0] == DRAW:
-            if viewer is not None and viewer != step[1]:
+        if isinstance(step, DrawStep):
+            if viewer is not None and viewer != step.seat:
                 return [(self._rules.deal_hidden, 1.0)]
             # Deck slots are never known to anyone, so the deck is the pool.
             deals = self._rules.deals
             total = sum(pool)
             return [(deals[k], n / total) for k, n in enumerate(pool) if n]
-        may_see = viewer is None or viewer in (step[1], step[2])
-        hand = self._hands[step[2]]
+        may_see = viewer is None or viewer in step
+        hand = self._hands[step.victim]
         share = 1.0 / len(hand)
         take = self._rules.take
         ident = self._ident
@@ -301,22 +326,24 @@ class SlotState(ZoneState, Generic[R]):
         return [(take(position, ids[k]), share * n / total) for k, n in enumerate(pool) if n]
 
     def _verify_outcome(self, action: Action) -> None:
-        step = self._queue[0]
+        step = self._pending_chance()
         rules = self._rules
-        take = step[0] == TAKE
+        take = isinstance(step, TakeStep)
         if not isinstance(action, rules.take_type if take else rules.deal_type):
             kind = "take" if take else "deal"
             raise IllegalActionError(f"the chance node needs a {kind} outcome, not {action}")
         card = rules.card_of(action)
         known = UNKNOWN
-        if take:
+        if isinstance(step, TakeStep):
             position = rules.position_of(action)
-            hand = self._hands[step[2]]
+            hand = self._hands[step.victim]
             if not 0 <= position < len(hand):
                 raise IllegalActionError(f"the victim's hand has no card {position}")
             known = self._ident[hand[position]]
         viewer = self.viewer
-        entitled = viewer is None or viewer == step[1] or (take and viewer == step[2])
+        entitled = viewer is None or (
+            viewer in step if isinstance(step, TakeStep) else viewer == step.seat
+        )
         if card is None:
             if entitled:
                 raise IllegalActionError("this state must be told which card it is")
@@ -336,19 +363,18 @@ class SlotState(ZoneState, Generic[R]):
     def _apply_outcome_card(self, action: Action) -> int:
         """Move the card a verified Deal or Take gives to its receiver, learning it if told;
         its slot. The game moves its queue on."""
-        step = self._queue[0]
+        step = self._pending_chance()
         rules = self._rules
         card = rules.card_of(action)
         k = UNKNOWN if card is None else self._kind(card)
-        receiver = step[1]
-        if step[0] == DRAW:
+        if isinstance(step, DrawStep):
             slot = self._deck.pop()
-            self._hands[receiver].append(slot)
-            self._known[slot] = 1 << receiver
+            self._hands[step.seat].append(slot)
+            self._known[slot] = 1 << step.seat
         else:
-            slot = self._hands[step[2]].pop(rules.position_of(action))
-            self._hands[receiver].append(slot)
-            self._known[slot] |= 1 << receiver
+            slot = self._hands[step.victim].pop(rules.position_of(action))
+            self._hands[step.thief].append(slot)
+            self._known[slot] |= 1 << step.thief
         if k != UNKNOWN and self._ident[slot] == UNKNOWN:
             self._ident[slot] = k
             self._pool[k] -= 1
