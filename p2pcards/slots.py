@@ -39,7 +39,7 @@ from p2pcards.engine import (
     Sighting,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
-from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState
+from p2pcards.zones import UNKNOWN, Deal, Step, Zone, ZoneRules, ZoneState
 
 __all__ = [
     "DRAW", "TAKE", "UNKNOWN", "CardKind", "DrawStep", "QueueStep", "SlotRules", "SlotState",
@@ -91,16 +91,13 @@ class SlotRules(ZoneRules):
         game: Game,
         cards: Sequence[CardKind],
         deck_size: int,
-        deal: Callable[[str | None], ChanceOutcome],
         take: Callable[[int, str | None], ChanceOutcome],
         take_position: str,
     ) -> None:
         super().__init__(game, cards, None)
         self.composition = [c.qty for c in cards]
         self.deck_size = deck_size
-        self.deals = [deal(c.id) for c in cards]  # the game's Deal outcomes, built once
-        self.deal_hidden = deal(None).hidden()  # the game's shared instance
-        self.deal_type = type(self.deal_hidden)
+        self.deal_hidden = Deal(None).hidden()  # the shared instance
         self.take = take
         self.take_type = type(take(0, None))
         # Both outcomes name their `card`; a take's hand position is the field `take_position`.
@@ -253,15 +250,28 @@ class SlotState(ZoneState, Generic[R]):
 
     def chance_move(self) -> ChanceMove:
         """Deals come from the deck; a take comes from the victim's hand."""
-        if self._current != CHANCE:
-            raise IllegalActionError("not a chance node")
         step = self._pending_chance()
         if isinstance(step, DrawStep):
             return ChanceMove("deal", step.seat)
         return ChanceMove("take", step.thief, source=step.victim)
 
+    def chance_step(self) -> tuple[Step, list[int]]:
+        """The pending chance step in the zones' terms, with the slots of its source zone:
+        a draw from the deck to the seat's hand, or a pick from the victim's hand to the
+        thief's, each shown to the seats entitled to it. One dealing serves every game."""
+        step = self._pending_chance()
+        hands = 2  # the zone of hand:0 (see _layout_for)
+        if isinstance(step, DrawStep):
+            draw = Step("draw", source=0, dest=hands + step.seat, viewers=1 << step.seat)
+            return draw, list(self._deck)
+        viewers = 1 << step.thief | 1 << step.victim
+        pick = Step("pick", hands + step.victim, hands + step.thief, viewers)
+        return pick, list(self._hands[step.victim])
+
     def _pending_chance(self) -> DrawStep | TakeStep:
-        """The chance step at the head of the queue (only called at a chance node)."""
+        """The chance step at the head of the queue."""
+        if self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
         step = self._queue[0]
         assert isinstance(step, DrawStep | TakeStep), f"{step} is no chance step"
         return step
@@ -329,7 +339,7 @@ class SlotState(ZoneState, Generic[R]):
         step = self._pending_chance()
         rules = self._rules
         take = isinstance(step, TakeStep)
-        if not isinstance(action, rules.take_type if take else rules.deal_type):
+        if not isinstance(action, rules.take_type if take else Deal):
             kind = "take" if take else "deal"
             raise IllegalActionError(f"the chance node needs a {kind} outcome, not {action}")
         card = rules.card_of(action)

@@ -102,7 +102,7 @@ class MentalDealer:
         for index, card in enumerate(self.card_ids):
             self.copies.setdefault(card, []).append(index)
         self.locked: dict[int, int] = {}  # slot id -> index of its locked card in peer.cards
-        self.generation = 0
+        self.generation = 0  # the replica's shuffles this dealer has dealt (`reshuffles()`)
         self.last_sightings: list[Sighting] = []  # what the replica was told before the last step
 
     def card_id(self, card: int) -> str | None:
@@ -112,7 +112,7 @@ class MentalDealer:
 
     def setup(self) -> Generator[int, None, None]:
         """Shuffle the whole deck, every seat taking part; or each seat's own deck."""
-        decks = self._zone_replica().own_decks() if self.replica.names_slots else []
+        decks = self._zone_replica().own_decks()
         if not decks:
             yield from self._shuffle_deck(self.points)
             return
@@ -153,30 +153,34 @@ class MentalDealer:
         self.locked.update(zip(deck, self.peer.shuffled_cards(step), strict=True))
 
     def chance(self) -> Waits:
-        """Resolve the replica's chance node; return the outcome this seat applies."""
-        replica = self.replica
+        """Deal the replica's chance step: the top card (or one `depth` under it) of a zone,
+        a card picked by the beacon, or a roll of the beacon; return the outcome this seat
+        applies (the card when it may see it, the hidden outcome otherwise)."""
+        replica = self._zone_replica()
         self.last_sightings = []
-        if replica.names_slots:
-            return (yield from self._zone_chance())
         if replica.reshuffles() > self.generation:
+            # A deck gathered by the rules between two steps (a discard pile turned over, or
+            # every card for the next game of a match): deal it afresh before drawing from it.
             yield from self._shuffle_deck(self._new_deck_points())
             self.generation = replica.reshuffles()
-        move = replica.chance_move()
+        step, pile = replica.chance_step()
         viewers = replica.chance_viewers()
-        if move.kind == "deal":
-            card = self.locked[replica.deck_slots()[-1]]
-            yield self.peer.reveal(card, viewers)
-            return replica.chance_outcome_for(self.card_id(card))
-        if move.kind == "take":
-            assert move.source is not None
-            hand = replica.hand_slots(move.source)
-            step = self.peer.beacon(len(hand))
-            yield step
-            position = self.peer.beacon_value(step)
-            card = self.locked[hand[position]]
-            yield self.peer.reveal(card, viewers)
-            return replica.chance_outcome_for(self.card_id(card), position)
-        raise LocalProtocolError(f"no dealing for chance moves of kind {move.kind!r}")
+        if step.kind == "roll":
+            roll = self.peer.beacon(step.sides)
+            yield roll
+            return replica.chance_outcome_for(None, self.peer.beacon_value(roll))
+        position = 0
+        if step.kind == "pick":
+            pick = self.peer.beacon(len(pile))
+            yield pick
+            position = self.peer.beacon_value(pick)
+            slot = pile[position]
+        else:
+            slot = pile[-1 - step.depth]
+        card = yield from self._open_slot(slot, viewers)
+        if self.peer.seat not in viewers and replica.card_at(slot) is None:
+            card = None  # seen before by this peer's keys, but not this replica's to know
+        return replica.chance_outcome_for(card, position)
 
     def _new_deck_points(self) -> list[bytes]:
         """The points of the cards the replica has just made a new deck of.
@@ -246,31 +250,8 @@ class MentalDealer:
 
     def _zone_replica(self) -> ZoneState:
         if not isinstance(self.replica, ZoneState):
-            raise LocalProtocolError(f"{self.game.name} names slots but keeps no zones")
+            raise LocalProtocolError(f"{self.game.name} keeps its cards in no zones")
         return self.replica
-
-    def _zone_chance(self) -> Waits:
-        """Deal the replica's chance step: the top card (or one `depth` under it) of a zone,
-        a card picked by the beacon, or a roll of the beacon."""
-        replica = self._zone_replica()
-        step, pile = replica.chance_step()
-        viewers = replica.chance_viewers()
-        if step.kind == "roll":
-            roll = self.peer.beacon(step.sides)
-            yield roll
-            return replica.chance_outcome_for(None, self.peer.beacon_value(roll))
-        position = 0
-        if step.kind == "pick":
-            pick = self.peer.beacon(len(pile))
-            yield pick
-            position = self.peer.beacon_value(pick)
-            slot = pile[position]
-        else:
-            slot = pile[-1 - step.depth]
-        card = yield from self._open_slot(slot, viewers)
-        if self.peer.seat not in viewers and replica.card_at(slot) is None:
-            card = None  # seen before by this peer's keys, but not this replica's to know
-        return replica.chance_outcome_for(card, position)
 
     def _open_slot(self, slot: int, viewers: frozenset[int]) -> Generator[int, None, str | None]:
         """Reveal the card locked in `slot` to `viewers`; the card, if we may see it."""
@@ -308,10 +289,12 @@ class MentalDealer:
         for move in after.movements():
             if isinstance(move, Reorder):
                 yield from self._relock(move, seat)
-            elif isinstance(move, Shuffled):
+                continue
+            if isinstance(move, Shuffled):
                 yield from self._redeal(move.zone, list(move.slots))
             else:
                 yield from self._take_searched(move, after)
+            self.generation += 1  # one shuffle of the replica's, dealt
         shown = []
         for slot in sorted(self.locked):
             knowers = after.known_to(slot)

@@ -31,7 +31,6 @@ from p2pcards.errors import ActionFormatError, GameOptionError, IllegalActionErr
 from p2pcards.games.getgem import GetGemState
 from p2pcards.games.getgem.actions import (
     Barrier,
-    Deal,
     Declare,
     Discard,
     Element,
@@ -46,6 +45,7 @@ from p2pcards.games.getgem.actions import (
     TakeBack,
     Trade,
 )
+from p2pcards.zones import Deal
 
 ALL2 = frozenset({0, 1})
 ALL3 = frozenset({0, 1, 2})

@@ -29,7 +29,6 @@ from p2pcards.games.getgem.actions import (
     GUARD,
     PASS,
     Barrier,
-    Deal,
     Declare,
     Discard,
     Element,
@@ -127,7 +126,7 @@ class Rules(SlotRules):
     """Static tables derived once from the card database: indices, numbers, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        super().__init__(game, db.cards, db.deck_size, Deal, Take, "position")
+        super().__init__(game, db.cards, db.deck_size, Take, "position")
         self.db = db
         self.cards = db.cards
         self.chars = db.characters

@@ -28,7 +28,6 @@ from p2pcards.engine import CHANCE, TERMINAL, Action, Game, Reveal
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
     PASS,
-    Deal,
     Discard,
     EndTurn,
     Pass,
@@ -109,7 +108,7 @@ class Rules(SlotRules):
     """Static tables derived once from the card database: indices, effects, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        super().__init__(game, db.cards, db.deck_size, Deal, Take, "index")
+        super().__init__(game, db.cards, db.deck_size, Take, "index")
         self.db = db
         self.chars = db.characters
         self.cards = db.cards
