@@ -193,10 +193,6 @@ class State(ABC):
     viewer: int | None
     """None for the complete state a local dealer drives; a seat for `observation(seat)`."""
 
-    names_slots: bool = False
-    """Whether actions name the slots and cards they use (zones games, DESIGN.md §9) rather
-    than hand positions the dealer pins with `reveals` and `see`."""
-
     @property
     @abstractmethod
     def game(self) -> Game:

@@ -113,8 +113,6 @@ class SlotState(ZoneState, Generic[R]):
 
     __slots__ = ("_deck", "_discard", "_hands", "_pins", "_pool", "_queue")
 
-    names_slots = False  # actions name hand positions: `reveals` and `see` pin them
-
     _rules: R  # a ZoneRules with the shared deck's tables besides
     _hands: list[list[int]]
     _deck: list[int]

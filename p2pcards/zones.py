@@ -228,10 +228,6 @@ class ZoneState(State):
         "_zones", "viewer",
     )  # fmt: skip
 
-    names_slots = True
-    """Actions name the slots (and the cards) they use: the mental dealer proves a card an
-    action shows by the slot, not by a hand position (`State.reveals`)."""
-
     _rules: ZoneRules
 
     def __init__(

@@ -1,20 +1,20 @@
 """The mental-poker dealer: resolves one seat's replica's chance nodes and shown cards.
 
-Two kinds of game meet here, told apart by `State.names_slots`. A shared-deck game
-(rpg-battle, GETGEM) names the cards of an action by hand position, pinned with
-`reveals` and `see`. A zones game (DESIGN.md §9: own decks) names slots: each seat's own
-deck is shuffled with its owner masking first, draws, looks and random picks come from the
-replica's pending chance step, and an action shows exactly the cards whose knowledge masks
-it widens on a clone of the replica, each proved against the card the action names.
+Every game keeps its cards as slots in zones (DESIGN.md §9), and one path deals them all.
+Setup shuffles the shared deck among all seats, or each seat's own deck with its owner
+masking first. A chance node is the replica's pending chance step (`chance_step`): the top
+card of a zone (a draw, a look), a card picked by the beacon, or a roll of the beacon; the
+card goes to the seats entitled to it, and the dealer gives back the outcome this seat may
+apply (the card when it may see it, the hidden outcome otherwise). A deck the rules gathered
+between steps (a discard pile turned over) is dealt afresh before it is drawn from.
 
-Each seat's dealer follows its replica of the game. At a chance node it starts
-the operations that deal the card (a reveal to the receiver, or a beacon and a
-hand-over for a card taken at random) and gives back the outcome this seat may
-apply: the card when its seat may see it, the hidden outcome otherwise. At a
-decision the acting seat announces its action's public form and the positions
-of the hand cards it names; every card the action opens (`State.reveals`:
-shown, pushed, swapped, peeked at) is revealed to its viewers and, where the
-action names it, checked against the action.
+At a decision the acting seat announces its action's public form. An action of a shared deck
+names its cards by kind, so it adds the hand positions holding them; those cards, and whole
+hands a decision lays open (`State.reveals`: swapped, peeked at), are revealed to their
+viewers first and checked against the action. Then the action applied to a clone of the
+replica says the rest: piles it reordered, shuffled or searched are re-masked or dealt
+afresh, and every other card whose knowledge mask it widens is revealed to its new knowers,
+each proved against the card the action names (a zones game's actions name their slots).
 
 The methods are generators: they yield the step of each operation they wait
 for and return the result, so the same code runs over any transport.
@@ -199,37 +199,75 @@ class MentalDealer:
     def decide(self, action: Action | None) -> Waits:
         """The current player's action: ours to announce (`action`), or another seat's to check.
 
-        Returns the action's public form, which every replica applies after `see`ing what
-        the dealer opened for it (`last_sightings`).
+        The acting seat announces the action's public form and, when the action names cards
+        of its hand by kind (a shared deck's play), the hand positions holding them; those
+        cards (and whole hands a decision lays open, `State.reveals`) are opened first and
+        every replica `see`s them (`last_sightings`). Then the engine says who learns what:
+        the action applied to a clone of the replica moves whole piles (re-masked or dealt
+        afresh here) and widens knowledge of cards, which are revealed to their new knowers
+        and must be the cards the action named. Returns the action every replica applies:
+        ours in full (a private reorder's order), another seat's as announced.
         """
-        replica = self.replica
-        if replica.names_slots:
-            return (yield from self._zone_decide(action))
+        replica = self._zone_replica()
         seat = replica.current_player()
+        mine = seat == self.peer.seat
         payload: dict[str, Any] | None = None
-        if seat == self.peer.seat:
+        if mine:
             if action is None:
                 raise LocalProtocolError("it is our decision: give the action")
+            payload = {"action": action.public().to_json()}
             positions: list[int] = []
             for reveal in replica.reveals(action):
                 if reveal.cards is not None:
-                    named = [c for c in reveal.cards if c is not None]
-                    positions.extend(replica.positions_of(reveal.seat, named))
-            payload = {"action": action.public().to_json(), "positions": positions}
+                    cards = [c for c in reveal.cards if c is not None]
+                    positions.extend(replica.positions_of(reveal.seat, cards))
+            if positions:
+                payload["positions"] = positions
         announced, step = yield from self._announce(seat, payload)
         said = self.peer.announcement(step)
         try:
             reveals = replica.reveals(announced)
         except IllegalActionError as exc:
             raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        opened = yield from self._open(seat, reveals, said.get("positions"), step)
+        opened = yield from self._open(seat, reveals, said.get("positions", []), step)
         self.last_sightings = opened
+        told = action if mine and action is not None else announced
+        after = replica.clone()
+        after.record_movements()
         try:
-            replica.see(opened)
-            replica.verify_action(announced)
+            after.see(opened)
+            after.apply_action(told)
         except IllegalActionError as exc:
             raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        return announced
+        # First what the action did to whole piles (a reorder, a shuffle, a search), so
+        # that every slot holds the locked card the engine says it holds; then the cards
+        # it shows.
+        for move in after.movements():
+            if isinstance(move, Reorder):
+                yield from self._relock(move, seat)
+                continue
+            if isinstance(move, Shuffled):
+                yield from self._redeal(move.zone, list(move.slots))
+            else:
+                yield from self._take_searched(move, after)
+            self.generation += 1  # one shuffle of the replica's, dealt
+        opened_slots = {replica.hand_slots(s.seat)[s.position] for s in opened}
+        shown = []
+        for slot in sorted(self.locked):
+            knowers = after.known_to(slot)
+            if knowers & ~replica.known_to(slot) and slot not in opened_slots:
+                seen_by = frozenset(s for s in range(replica.num_players) if knowers >> s & 1)
+                shown.append((slot, self.peer.reveal(self.locked[slot], seen_by)))
+        for _, op in shown:
+            yield op
+        for slot, _ in shown:
+            card, named = self.card_id(self.locked[slot]), after.card_at(slot)
+            if card is not None and card != named:
+                raise RemoteProtocolError(
+                    seat, f"named {named} but the card it showed is {card}", step
+                )
+        replica.see(opened)
+        return told
 
     def _announce(
         self, seat: int, payload: dict[str, Any] | None
@@ -260,57 +298,6 @@ class MentalDealer:
             return self._zone_replica().card_at(slot)
         yield self.peer.reveal(locked, viewers)
         return self.card_id(locked)
-
-    def _zone_decide(self, action: Action | None) -> Waits:
-        """Announce or check a decision of a zones game; prove every card it shows."""
-        replica = self._zone_replica()
-        seat = replica.current_player()
-        payload: dict[str, Any] | None = None
-        if seat == self.peer.seat:
-            if action is None:
-                raise LocalProtocolError("it is our decision: give the action")
-            payload = {"action": action.public().to_json()}
-        announced, step = yield from self._announce(seat, payload)
-        # The engine says who learns what: apply the action to a clone and see whose
-        # knowledge of which locked card grew. Those cards are revealed to them and must be
-        # the cards the action named.
-        # Our own action in full (a private reorder's order), another seat's as announced.
-        mine = seat == self.peer.seat
-        told = action if mine and action is not None else announced
-        after = replica.clone()
-        after.record_movements()
-        try:
-            after.apply_action(told)
-        except IllegalActionError as exc:
-            raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        # First what the action did to whole piles (a reorder, a shuffle, a search), so
-        # that every slot holds the locked card the engine says it holds; then the cards
-        # it shows.
-        for move in after.movements():
-            if isinstance(move, Reorder):
-                yield from self._relock(move, seat)
-                continue
-            if isinstance(move, Shuffled):
-                yield from self._redeal(move.zone, list(move.slots))
-            else:
-                yield from self._take_searched(move, after)
-            self.generation += 1  # one shuffle of the replica's, dealt
-        shown = []
-        for slot in sorted(self.locked):
-            knowers = after.known_to(slot)
-            if knowers & ~replica.known_to(slot):
-                seen_by = frozenset(s for s in range(replica.num_players) if knowers >> s & 1)
-                shown.append((slot, self.peer.reveal(self.locked[slot], seen_by)))
-        for _, op in shown:
-            yield op
-        for slot, _ in shown:
-            card, named = self.card_id(self.locked[slot]), after.card_at(slot)
-            if card is not None and card != named:
-                raise RemoteProtocolError(
-                    seat, f"named {named} but the card it showed is {card}", step
-                )
-        self.last_sightings = []
-        return told
 
     def _relock(self, move: Reorder, seat: int) -> Generator[int, None, None]:
         """The seat that looked puts the cards back re-masked by it alone: the others cannot

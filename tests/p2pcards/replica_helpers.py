@@ -53,9 +53,8 @@ def step_replicas(state: State, replicas: dict[int, State], action: Action) -> N
     actor = state.current_player()
     for seat, replica in replicas.items():
         replica.see(told(opened, seat))
-        # As the mental dealer does: in a zones game the acting seat applies its action in
-        # full (a private reorder's order), every other seat the public form.
-        own = replica.names_slots and seat == actor
-        replica.apply_action(action if own else action.public())
+        # As the mental dealer does: the acting seat applies its action in full (a private
+        # reorder's order), every other seat the public form.
+        replica.apply_action(action if seat == actor else action.public())
     state.see(told(opened, -1))
     state.apply_action(action)
