@@ -29,10 +29,10 @@ sampled outcomes (equal ones grouped and weighted by how often they came up; all
 them when there are no more than k) and the rest of the run follows one sample.
 
 Iterative deepening runs until a node budget is spent: `nodes`, or `think_ms` turned
-into nodes at this game's calibrated rate (`NODES_PER_MS`), so that the same seed in the
-same position gives the same move on any machine, at any load, in any process; only
-`clock=true` (or an agent made without a seed) stops at the wall clock instead, which
-no replay can repeat. Each iteration tries first the moves the previous one liked
+into nodes at this game's calibrated rate (its registration's `search_rates`), so that
+the same seed in the same position gives the same move on any machine, at any load, in any
+process; only `clock=true` (or an agent made without a seed) stops at the wall clock
+instead, which no replay can repeat. Each iteration tries first the moves the previous one liked
 best, at every node the transposition table (one per sample) remembers. Each iteration
 costs several times the last, so one cut short by the budget would waste most of it:
 instead, once the next iteration looks too big for what is left, the agent searches
@@ -57,6 +57,7 @@ from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
 from p2pcards import games
 from p2pcards.engine import Action, State
+from p2pcards.errors import UnknownGameError
 
 
 class _OutOfBudget(Exception):
@@ -417,32 +418,22 @@ class _Sample:
         return last * max(last / before, 1.0)
 
 
-# Nodes searched per millisecond, per game and seat count: what turns `think_ms` into a
-# node budget. Measured on the reference machine (a 2-core VM, Python 3.11.7) in CPU time,
-# in 40 decision positions of greedy games per seat count, each searched for 200 ms of
-# wall-clock time; the median of three runs (they differ by up to a fifth: the machine was
-# shared). More seats search fewer nodes a millisecond (max-n, a longer evaluation). A
-# machine twice as fast searches the same nodes in half the time; a loaded one takes
-# longer, and plays the same moves. Recalibrate after a change to the search or to a game's
-# rules or evaluation: `scripts/bench_ai.py --calibrate` prints the table.
-NODES_PER_MS: dict[str, dict[int, int]] = {
-    "getgem": {2: 36, 3: 33, 4: 28, 5: 19},
-    "rpg-battle": {2: 57, 3: 37, 4: 34, 5: 37, 6: 36, 7: 34, 8: 30},
-    "rise-of-the-guys": {2: 13},
-    "gammasphere": {2: 16},
-}
-DEFAULT_NODES_PER_MS = 30  # a game not calibrated yet
+DEFAULT_NODES_PER_MS = 30  # a game not calibrated yet (its registration has no search_rates)
 DEFAULT_THINK_MS = 200.0
 
 
 def node_budget(game: str, num_players: int, think_ms: float) -> int:
     """The nodes that stand for `think_ms` of search in `game` at `num_players` seats (at
-    least one): the figure for the nearest seat count calibrated."""
-    rates = NODES_PER_MS.get(game)
+    least one): the registry's rate for the nearest seat count calibrated (`GameInfo.
+    search_rates`)."""
+    try:
+        rates = games.info(game).search_rates
+    except UnknownGameError:
+        rates = ()
     if not rates:
         return max(1, round(think_ms * DEFAULT_NODES_PER_MS))
-    nearest = min(rates, key=lambda n: (abs(n - num_players), n))
-    return max(1, round(think_ms * rates[nearest]))
+    nearest = min(rates, key=lambda r: (abs(r.seats - num_players), r.seats))
+    return max(1, round(think_ms * nearest.nodes_per_ms))
 
 
 # Widths the first iteration pays in full whatever the budget (every sample is searched

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from ai.tuning import OwnDecks
 from p2pcards.engine import State
 from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, Stats
 
@@ -80,3 +81,24 @@ class GammaEvaluation:
 def make_evaluation() -> GammaEvaluation:
     """The evaluation with the shipped weights."""
     return GammaEvaluation(GammaWeights.load())
+
+
+FIT = OwnDecks(
+    "gammasphere", "Gammasphere", "ai/gammasphere_eval.py", GammaState, gamma_features,
+    GammaWeights.load, lambda st: True,
+)  # fmt: skip
+TUNING = FIT.tuning(
+    GAMMA_FEATURES,
+    {
+        "power": "per 1000 Power Level",
+        "danger": "per 1000 Power Level under 3000, on top of `power`",
+        "attack": "per 1000 attack of characters in Attack Mode",
+        "defense": "per 1000 defense of characters",
+        "buildings": "per 1000 defense of buildings",
+        "pylons": "per Pylon",
+        "gas": "per 1000 gas",
+        "hand": "per card in hand",
+        "deck": "per card left in the deck (running out loses)",
+    },
+)
+"""How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from ai.tuning import OwnDecks
 from p2pcards.engine import State
 from p2pcards.games.rise_of_the_guys.effects import static_bonuses
 from p2pcards.games.rise_of_the_guys.rules import LANES
@@ -87,3 +88,24 @@ class GuysEvaluation:
 def make_evaluation() -> GuysEvaluation:
     """The evaluation with the shipped weights."""
     return GuysEvaluation(GuysWeights.load())
+
+
+FIT = OwnDecks(
+    "rise-of-the-guys", "Rise of the Guys", "ai/guys_eval.py", GuysState, guys_features,
+    GuysWeights.load, lambda st: isinstance(st, GuysState) and st.phase() != "mulligan",
+)  # fmt: skip
+TUNING = FIT.tuning(
+    GUYS_FEATURES,
+    {
+        "life": "per point of life",
+        "danger": "per point of life below 6, on top of `life`",
+        "board_attack": "attack of face-up Guys",
+        "board_health": "health left of face-up Guys",
+        "hidden_guys": "a face-down Guy whose card this state does not know",
+        "pressure": "attack of unopposed, unprepared Guys: damage at the next combat",
+        "hand": "cards in hand",
+        "deck": "cards left in the deck (running out loses)",
+        "vest": "a Pin in the Vest",
+    },
+)
+"""How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ai.agents import Agent, make_agent, split_label, split_specs
+from ai.agents import Agent, make_agent, split_label
 from ai.defaults import DEFAULT_ROUND_CAP as DEFAULT_ROUND_CAP  # scripts import it here
 from ai.errors import (
     AgentCrashed,
@@ -43,13 +43,6 @@ def labels(specs: list[str]) -> list[str]:
             raise AgentSpecError(f"two agents are labelled {label!r}: {seen[label]} and {spec}")
         out.append(label)
     return out
-
-
-def labelled_specs(text: str) -> list[str]:
-    """Comma-separated specs, each with its label checked (not yet made)."""
-    specs = split_specs(text)
-    labels(specs)
-    return specs
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,10 @@ import math
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ai.defaults import DEFAULT_ROUND_CAP
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from ai.tuning import SCALE, Outcome, Tuning
+from p2pcards import games
 from p2pcards.engine import State
 from p2pcards.games.rpg_battle import RpgBattleState
 from p2pcards.games.rpg_battle.cards import Character
@@ -152,3 +155,58 @@ class RpgBattleEvaluation:
 def make_evaluation() -> RpgBattleEvaluation:
     """The evaluation with the shipped weights."""
     return RpgBattleEvaluation(RpgBattleWeights.load())
+
+
+# The fit (scripts/tune_weights.py): features of the complete state, a choice of hp_scale.
+HP_SCALES = (4.0, 6.0, 8.0, 12.0, 16.0)
+HAND_CAP = 7
+
+
+def _start(number: int) -> State:
+    """A two-seat rpg-battle game."""
+    return games.load("rpg-battle").new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
+
+
+def _sampled(state: State) -> bool:
+    """Every decision after the draft."""
+    assert isinstance(state, RpgBattleState)
+    return state.decision().kind != "pick"
+
+
+def _difference(state: State, hp_scale: float) -> list[float]:
+    """Seat 0's features minus seat 1's."""
+    assert isinstance(state, RpgBattleState)
+    mine = rpg_battle_features(state, 0, hp_scale, HAND_CAP)
+    theirs = rpg_battle_features(state, 1, hp_scale, HAND_CAP)
+    return [a - b for a, b in zip(mine, theirs, strict=True)]
+
+
+def _current(path: Path) -> tuple[float, list[float]]:
+    """The file's hp_scale and weights in log-odds."""
+    current = RpgBattleWeights.load(path)
+    return current.hp_scale, [v * current.scale / SCALE for v in current.vector()]
+
+
+def _header(outcome: Outcome) -> list[str]:
+    """The weights file's comment."""
+    return [
+        "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
+        "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
+        f"# {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}); "
+        f"held-out log-loss {outcome.loss:.4f}.",
+    ]
+
+
+TUNING = Tuning(
+    features=RPG_BATTLE_FEATURES,
+    hyper="hp_scale",
+    candidates=HP_SCALES,
+    start=_start,
+    sampled=_sampled,
+    difference=_difference,
+    current=_current,
+    settings=lambda hp_scale: {"hp_scale": hp_scale, "hand_cap": HAND_CAP, "scale": SCALE},
+    header=_header,
+    notes={},
+)
+"""How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

@@ -377,8 +377,3 @@ class SprtTracker:
     def decided(self) -> bool:
         """Whether the test has accepted either hypothesis (a stop rule for `play`)."""
         return self.status().decision is not None
-
-
-def sprt_status(config: TournamentConfig, sprt: Sprt, games: list[StoredGame]) -> SprtStatus:
-    """The SPRT on stored games."""
-    return SprtTracker(config, sprt, games).status()

@@ -342,14 +342,6 @@ class State(ABC):
         return combined_digest(self.section_digests())
 
 
-def action_index(actions: Sequence[Action], action: Action) -> int:
-    """The position of `action` among `actions`, for numbered menus and the bot protocol."""
-    try:
-        return actions.index(action)
-    except ValueError:
-        raise IllegalActionError(f"{action} is not among the legal actions") from None
-
-
 def forfeit_returns(num_players: int, losers: Sequence[int]) -> list[float]:
     """Returns when `losers` forfeit (an agent failed, a player left a table): they get 0
     and the other seats share the win, as chess software scores a forfeit."""

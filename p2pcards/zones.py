@@ -17,7 +17,11 @@ does, so `clone()` stays a handful of list copies:
   counts the copies of each kind in pool p this state has not seen. A replica never holds
   another seat's own decklist: that pool is None, and only `determinize` fills it, from a
   `DeckModel`;
-- `_chance` is the pending chance step, if any.
+- `_chance` is the pending chance step, if any;
+- a game's per-card state (damage, modifiers, tapped, the Guy a Pin is on...) is more lists by
+  slot, its columns, declared once in a `SlotColumns` table (`slot_columns`): clone, growth
+  for a token, the reset of a card leaving play, the end of a turn, the digest and the search
+  key are all made from that table, so no column can be forgotten in one of them.
 
 Slot ids are positions, not identities. Every movement keeps the same slot ids on every
 replica: a shuffle forgets identities and keeps the slots in place, a private reorder
@@ -37,9 +41,10 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, Protocol, Self
+from operator import attrgetter
+from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self
 
 from p2pcards.engine import (
     CHANCE,
@@ -189,6 +194,69 @@ class DeckModel(Protocol):
     def decklist(self, seat: int, seen: Sequence[int], rng: random.Random) -> list[int]: ...
 
 
+class SlotColumn(NamedTuple):
+    """One per-card field of a zones game: the state's attribute holding it (a list by
+    slot), the value of a card that has none, and where it counts."""
+
+    name: str
+    default: int
+    this_turn: bool = False
+    """Cleared for every card at the end of each turn (`_end_turn_columns`)."""
+    public: bool = True
+    """Every replica holds it alike: the digest hashes it for the cards in play."""
+    unkeyed_because: str | None = None
+    """Why the search key leaves it out (None: the key holds it). Only a column that
+    cannot tell apart two positions that play on differently may be left out."""
+
+
+class SlotColumns:
+    """A zones game's per-card columns (`SlotColumn`), with the views of them that clone,
+    growth, reset, digest and search key read, worked out once."""
+
+    __slots__ = (
+        "columns", "copy", "defaults", "get_all", "get_keyed", "get_public", "names", "turn",
+    )  # fmt: skip
+
+    def __init__(self, *columns: SlotColumn) -> None:
+        self.columns = columns
+        self.names = tuple(c.name for c in columns)
+        self.copy = _copier(self.names)
+        self.defaults = tuple(c.default for c in columns)
+        self.turn = tuple((c.name, c.default) for c in columns if c.this_turn)
+        # attrgetter reads every column in one call: clone and search key run at each node.
+        self.get_all = _getter(self.names)
+        self.get_public = _getter(tuple(c.name for c in columns if c.public))
+        self.get_keyed = _getter(tuple(c.name for c in columns if c.unkeyed_because is None))
+
+
+def _copier(names: tuple[str, ...]) -> Callable[[object, object], None]:
+    """A function giving a clone its own copy of each named column of a state.
+
+    Its source is made here and compiled once, as `dataclasses` makes an `__init__`: clone
+    runs at every node of a search, and a loop of `setattr` calls over the columns made
+    Rise of the Guys' clone about a fifth slower than these plain assignments."""
+    for name in names:
+        if not name.isidentifier():
+            raise ValueError(f"a column's name must be an identifier, not {name!r}")
+    body = "".join(f"    other.{name} = state.{name}[:]\n" for name in names) or "    pass\n"
+    scope: dict[str, Callable[[object, object], None]] = {}
+    exec(f"def copy(state, other):\n{body}", scope)
+    return scope["copy"]
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[list[int], ...]]:
+    """A function giving the named attributes of a state, as a tuple."""
+    if len(names) > 1:
+        return attrgetter(*names)  # one call in C for them all
+    if names:
+        one = attrgetter(names[0])
+        return lambda state: (one(state),)
+    return lambda state: ()
+
+
+NO_COLUMNS = SlotColumns()
+
+
 class ZoneRules:
     """Static tables of a zones game, derived once from its card kinds."""
 
@@ -227,6 +295,12 @@ class ZoneState(State):
         "_known", "_layout", "_n", "_pools", "_private", "_rules", "_where", "_zone_index",
         "_zones", "viewer",
     )  # fmt: skip
+
+    slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
+    """The game's per-card columns; each is an attribute of the state (in its `__slots__`)."""
+
+    play_zones: ClassVar[tuple[int, ...]] = ()
+    """The zones whose cards' columns the digest hashes (`slot_rows`): the cards in play."""
 
     _rules: ZoneRules
 
@@ -270,6 +344,8 @@ class ZoneState(State):
                 size = sum(composition)
             for _ in range(size):
                 self._add_slot(UNKNOWN, 0, pool, z)
+        for name, default in zip(self.slot_columns.names, self.slot_columns.defaults, strict=True):
+            setattr(self, name, [default] * len(self._ident))
 
     def _add_slot(self, kind: int, known: int, home: int, zone: int) -> int:
         slot = len(self._ident)
@@ -728,7 +804,52 @@ class ZoneState(State):
 
     def _make_token(self, k: int, dest: int) -> int:
         """A new card with a public identity (a token), on top of zone `dest`."""
-        return self._add_slot(k, self._everyone, -1, dest)
+        slot = self._add_slot(k, self._everyone, -1, dest)
+        self._grow()
+        return slot
+
+    # ------------------------------------------------------------ per-card columns
+
+    def _grow(self) -> None:
+        """Every per-card column covers every slot (tokens add slots): new ones get the
+        column's default."""
+        n = len(self._ident)
+        columns = self.slot_columns
+        for values, default in zip(columns.get_all(self), columns.defaults, strict=True):
+            values.extend([default] * (n - len(values)))
+
+    def _reset_slot(self, slot: int) -> None:
+        """A card left play: every per-card column of it is back to its default."""
+        columns = self.slot_columns
+        for values, default in zip(columns.get_all(self), columns.defaults, strict=True):
+            values[slot] = default
+
+    def _end_turn_columns(self) -> None:
+        """This turn's per-card state ends for every card (the columns marked `this_turn`)."""
+        n = len(self._ident)
+        for name, default in self.slot_columns.turn:
+            setattr(self, name, [default] * n)
+
+    def slot_rows(self) -> list[list[int]]:
+        """The public per-card columns of every card in play (`play_zones`), a row per card
+        headed by its slot, for digests."""
+        columns = self.slot_columns.get_public(self)
+        return [
+            [s, *[int(values[s]) for values in columns]]
+            for z in self.play_zones
+            for s in self._zones[z]
+        ]
+
+    def _cards_key(self) -> tuple[Hashable, ...]:
+        """The cards for a search key: identities, zones, who knows what (a face-down card
+        differs from a face-up one only there), and every per-card column not left out
+        (`SlotColumn.unkeyed_because`)."""
+        return (
+            tuple(self._ident),
+            tuple(map(tuple, self._zones)),
+            tuple(self._known),
+            *map(tuple, self.slot_columns.get_keyed(self)),
+        )
 
     # ------------------------------------------------------------ the dealer
 
@@ -778,6 +899,7 @@ class ZoneState(State):
         other._current = self._current
         other._deck_zones = self._deck_zones
         other._journal = None
+        self.slot_columns.copy(self, other)
         return other
 
     def observation(self, seat: int) -> Self:

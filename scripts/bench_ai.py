@@ -11,7 +11,8 @@ move time within 20% of the budget. Issue 7 asks for 3-seat getgem figures. Game
 run in `--jobs` processes, one core each, so move times are those of an unshared
 core as long as jobs <= cores. The win rate counts a shared win as its share.
 
-`--calibrate` measures what `ai.expectimax.NODES_PER_MS` holds: the nodes a search
+`--calibrate` measures what each game's registration holds as `search_rates`
+(p2pcards/games/__init__.py, read by `ai.expectimax.node_budget`): the nodes a search
 covers per millisecond of CPU time, per game and seat count, in middle-game positions of
 greedy games, each searched for `--think-ms` of wall-clock time (`clock=true`). CPU time,
 not wall-clock time, so that other work on the machine does not lower the figure.
@@ -111,7 +112,7 @@ def positions(game: str, num_seats: int, count: int) -> list[State]:
 
 def calibrate(think_ms: float, count: int, only: str | None = None) -> None:
     """Nodes per CPU millisecond of a `think_ms` search, per game (or `only` one) and seat
-    count; then the table for `NODES_PER_MS`."""
+    count; then each game's `search_rates` for its registration."""
     table: dict[str, dict[int, int]] = {}
     for game in [only] if only else games.names():
         rates: dict[int, int] = {}
@@ -128,7 +129,9 @@ def calibrate(think_ms: float, count: int, only: str | None = None) -> None:
             rates[num_seats] = round(nodes / (cpu * 1000))
             print(f"{game}, {num_seats} seats: {rates[num_seats]} nodes per CPU ms", flush=True)
         table[game] = rates
-    print(f"NODES_PER_MS = {table}")
+    for game, rates in table.items():
+        listed = ", ".join(f"NodeRate({seats}, {rate})" for seats, rate in rates.items())
+        print(f"{game}: search_rates=({listed},)")
 
 
 def main() -> None:
@@ -143,7 +146,7 @@ def main() -> None:
         "--decks", default="", help="own-deck games: two decks, comma-separated, swapped in turn"
     )
     parser.add_argument("--seats", type=int, default=2)
-    parser.add_argument("--calibrate", action="store_true", help="measure NODES_PER_MS")
+    parser.add_argument("--calibrate", action="store_true", help="measure the search rates")
     parser.add_argument("--positions", type=int, default=60, help="per game and seat count")
     args = parser.parse_args()
     if args.calibrate:

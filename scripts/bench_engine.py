@@ -3,12 +3,12 @@
     .venv/bin/python scripts/bench_engine.py [--games N] [--game rpg-battle,...] [--seats 2,4]
 
 Random decisions from a seeded generator, chance nodes from the local dealer,
-one process; every game capped at 100 rounds (rpg-battle, Gammasphere) or turns (getgem, Rise
-of the Guys); the games of own decks play their default decks (the rulebook's two, or the two
+one process; every game capped as its registration's `bench` says (100 rounds, or getgem's
+100 turns); the games of own decks play their default decks (the rulebook's two, or the two
 starter decks). Targets: at least 300 two-seat games per second (issue 2; issue 15:
 rpg-battle at least 400 on an idle machine, Rise of the Guys 150).
-Without --seats, each game runs at 2 seats and at its usual larger table (rpg-battle 4,
-getgem 5).
+Without --seats, each game runs at the seat counts its registration's `bench` names (2, and
+a larger table for rpg-battle and getgem).
 """
 
 import argparse
@@ -18,18 +18,11 @@ import time
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 
-CAPS = {
-    "rpg-battle": {"round_cap": 100},
-    "getgem": {"turn_cap": 100},
-    "rise-of-the-guys": {"round_cap": 100},
-    "gammasphere": {"round_cap": 100},
-}
-SEATS = {"rpg-battle": "2,4", "getgem": "2,5"}
-
 
 def playout(game_name: str, seats: int, seed: int) -> int:
     """Play one random game to the end; return the number of engine steps."""
-    state = games.load(game_name).new_initial_state(seats, **CAPS.get(game_name, {}))
+    bench = games.info(game_name).bench
+    state = games.load(game_name).new_initial_state(seats, **{bench.cap: bench.limit})
     dealer = LocalDealer(seed)
     rng = random.Random(seed)
     steps = 0
@@ -46,11 +39,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seats", default=None, help="seat counts (default: per game)")
-    parser.add_argument("--game", default="rpg-battle,getgem,rise-of-the-guys,gammasphere")
+    parser.add_argument("--game", default=",".join(games.names()), help="default: every game")
     args = parser.parse_args()
     for game in args.game.split(","):
-        seat_counts = args.seats or SEATS.get(game, "2")
-        for seats in (int(s) for s in seat_counts.split(",")):
+        seat_counts = (
+            [int(s) for s in args.seats.split(",")] if args.seats else games.info(game).bench.seats
+        )
+        for seats in seat_counts:
             bench(game, seats, args.games)
 
 

@@ -12,80 +12,57 @@ Guys has none); the one with the lowest log-loss on held-out games wins (every
 fifth game is held out). Positions of one game are alike, so only every fourth
 one is kept. The evaluation's unit is then 1/scale of a log-odds step.
 
-What differs by game is one `Tuning` (TUNINGS): rpg-battle samples every decision
-after the draft, its features read from the complete state; the games of own decks
-(Rise of the Guys, Gammasphere: `OwnDecks`) play their shipped decks, every pairing
-from each seat in turn, sample every decision (after the mulligans), and read the
-features as the evaluation would on the seat to move's replica (an opponent's
-face-down Guy is a `hidden_guys`).
+What differs by game is one `ai.tuning.Tuning`, in the game's evaluation module, which its
+registration names (`GameInfo.tuning`): rpg-battle samples every decision after the draft,
+its features read from the complete state; the games of own decks (Rise of the Guys,
+Gammasphere: `ai.tuning.OwnDecks`) play their shipped decks, every pairing from each seat
+in turn, sample every decision (after the mulligans), and read the features as the
+evaluation would on the seat to move's replica (an opponent's face-down Guy is a
+`hidden_guys`).
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import itertools
 import math
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from ai.agents import make_agent
 from ai.evaluation import WEIGHTS_DIR
 from ai.evaluation import weighted as dot
-from ai.gammasphere_eval import GAMMA_FEATURES, GammaWeights, gamma_features
-from ai.guys_eval import GUYS_FEATURES, GuysWeights, guys_features
-from ai.match import DEFAULT_ROUND_CAP
-from ai.rpg_battle_eval import RPG_BATTLE_FEATURES, RpgBattleWeights, rpg_battle_features
+from ai.tuning import Outcome, Tuning
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
-from p2pcards.decks import shipped_decks
-from p2pcards.engine import State
-from p2pcards.games.rise_of_the_guys import GuysState
-from p2pcards.games.rpg_battle import RpgBattleState
 
-HP_SCALES = (4.0, 6.0, 8.0, 12.0, 16.0)
-HAND_CAP = 7
-SCALE = 100.0
 KEEP_EVERY = 4
 
 Sample = tuple[dict[float, list[float]], float]  # features by hyperparameter, seat 0's result
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What a fit found, for the weights file's header."""
+def tuning_of(game: str) -> Tuning:
+    """How a game's weights are fitted: what its registration names (`GameInfo.tuning`)."""
+    where = games.info(game).tuning
+    if where is None:
+        raise SystemExit(f"{game} has no weights to fit")
+    tuning = games.resolve(where)
+    assert isinstance(tuning, Tuning), where
+    return tuning
 
-    games: int
-    epsilon: float
-    command: str  # how the script was run
-    loss: float  # held-out log-loss of the chosen weights
-    current_loss: float | None  # of the weights the file held, on the same held-out games
 
-
-@dataclass(frozen=True)
-class Tuning:
-    """What fitting one game's evaluation needs; the rest of the script is the same for all."""
-
-    features: tuple[str, ...]
-    hyper: str  # the hyperparameter's name in the weights file, "" for none
-    candidates: tuple[float, ...]  # its values to try (one, 0.0, when there is none)
-    start: Callable[[int], State]  # game number -> its initial state
-    sampled: Callable[[State], bool]  # whether a decision is a position to learn from
-    difference: Callable[[State, float], list[float]]  # seat 0's features minus seat 1's
-    current: Callable[[Path], tuple[float, list[float]]]  # a file's hyperparameter, log-odds
-    settings: Callable[[float], dict[str, float]]  # what follows the weights in the file
-    header: Callable[[Outcome], list[str]]
-    notes: dict[str, str]  # a comment after a weight, if any
+def tunable() -> list[str]:
+    """The games whose registration says how to fit their weights."""
+    return [name for name in games.names() if games.info(name).tuning is not None]
 
 
 def play(game: str, epsilon: float, number: int) -> list[Sample]:
     """Game `number` between two noisy greedy agents: its sampled positions."""
-    tuning = TUNINGS[game]
+    tuning = tuning_of(game)
     state = tuning.start(number)
     agents = [make_agent("greedy", seed=number * 2 + seat) for seat in range(2)]
     dealer = LocalDealer(number)
@@ -211,14 +188,14 @@ def fmt(tuning: Tuning, w: list[float]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(TUNINGS), default="rpg-battle")
+    parser.add_argument("--game", choices=tunable(), default="rpg-battle")
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--epsilon", type=float, default=0.1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, help="default ai/weights/<game>.toml")
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
     args = parser.parse_args(argv)
-    tuning = TUNINGS[args.game]
+    tuning = tuning_of(args.game)
     out: Path = args.out or WEIGHTS_DIR / f"{args.game}.toml"
     played = play_all(args.game, args.games, args.epsilon, args.jobs)
     train, held = split(played)
@@ -234,179 +211,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     if not args.dry_run:
         out.write_text(text, encoding="utf-8")
         print(f"wrote {out}")
-
-
-# rpg-battle: features of the complete state, a choice of hp_scale.
-
-
-def rpg_start(number: int) -> State:
-    """A two-seat rpg-battle game."""
-    return games.load("rpg-battle").new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
-
-
-def rpg_sampled(state: State) -> bool:
-    """Every decision after the draft."""
-    assert isinstance(state, RpgBattleState)
-    return state.decision().kind != "pick"
-
-
-def rpg_difference(state: State, hp_scale: float) -> list[float]:
-    """Seat 0's features minus seat 1's."""
-    assert isinstance(state, RpgBattleState)
-    mine = rpg_battle_features(state, 0, hp_scale, HAND_CAP)
-    theirs = rpg_battle_features(state, 1, hp_scale, HAND_CAP)
-    return [a - b for a, b in zip(mine, theirs, strict=True)]
-
-
-def rpg_current(path: Path) -> tuple[float, list[float]]:
-    """The file's hp_scale and weights in log-odds."""
-    current = RpgBattleWeights.load(path)
-    return current.hp_scale, [v * current.scale / SCALE for v in current.vector()]
-
-
-def rpg_header(outcome: Outcome) -> list[str]:
-    """The rpg-battle file's comment."""
-    return [
-        "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
-        "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
-        f"# {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}); "
-        f"held-out log-loss {outcome.loss:.4f}.",
-    ]
-
-
-# Games of own decks: the shipped decks paired in turn, features of the replica of the seat
-# to move, no hyperparameter; one description serves Rise of the Guys and Gammasphere.
-
-
-@dataclass(frozen=True)
-class OwnDecks:
-    """What fitting a game of own decks needs besides the common part."""
-
-    game: str
-    title: str
-    module: str  # the evaluation's module, for the file's comment
-    features: Callable[[State, int], Sequence[float]]
-    weights: Callable[[Path], tuple[float, tuple[float, ...]]]  # a file's scale and weights
-    sampled: Callable[[State], bool]  # whether a decision is a position to learn from
-
-    @functools.cached_property
-    def pairings(self) -> tuple[tuple[str, str], ...]:
-        """Every shipped deck against every one (mirrors too) from each seat; with every
-        fifth game held out, the held-out games cover them all alike."""
-        decks = sorted(d.id for d in shipped_decks(type(games.load(self.game)).__module__))
-        return tuple(itertools.product(decks, repeat=2))
-
-    def start(self, number: int) -> State:
-        """A game of the number's pairing of shipped decks."""
-        decks = list(self.pairings[number % len(self.pairings)])
-        return games.load(self.game).new_initial_state(2, decks=decks, round_cap=DEFAULT_ROUND_CAP)
-
-    def difference(self, state: State, _: float) -> list[float]:
-        """Seat 0's features minus seat 1's, as the seat to move's replica sees them."""
-        seen = state.observation(state.current_player())
-        mine, theirs = self.features(seen, 0), self.features(seen, 1)
-        return [a - b for a, b in zip(mine, theirs, strict=True)]
-
-    def current(self, path: Path) -> tuple[float, list[float]]:
-        """The file's weights in log-odds (no hyperparameter)."""
-        scale, vector = self.weights(path)
-        return 0.0, [v * scale / SCALE for v in vector]
-
-    def header(self, outcome: Outcome) -> list[str]:
-        """The weights file's comment."""
-        replaced = outcome.current_loss
-        before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
-        return [
-            f"# Weights of the {self.title} evaluation ({self.module}), in log-odds of winning",
-            "# per unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
-            f"#     {outcome.command}",
-            f"# to {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}), each "
-            f"pairing of the {len(self.pairings) ** 0.5:.0f} shipped",
-            "# decks from each seat in turn, positions as the seat to move's replica sees them;",
-            f"# held-out log-loss {outcome.loss:.4f}{before}.",
-        ]
-
-    def tuning(self, names: tuple[str, ...], notes: dict[str, str]) -> Tuning:
-        """The game's Tuning."""
-        return Tuning(
-            features=names,
-            hyper="",
-            candidates=(0.0,),
-            start=self.start,
-            sampled=self.sampled,
-            difference=self.difference,
-            current=self.current,
-            settings=lambda _: {"scale": SCALE},
-            header=self.header,
-            notes=notes,
-        )
-
-
-def _guys_weights(path: Path) -> tuple[float, tuple[float, ...]]:
-    w = GuysWeights.load(path)
-    return w.scale, w.vector
-
-
-def _gamma_weights(path: Path) -> tuple[float, tuple[float, ...]]:
-    w = GammaWeights.load(path)
-    return w.scale, w.vector
-
-
-GUYS = OwnDecks(
-    "rise-of-the-guys", "Rise of the Guys", "ai/guys_eval.py",
-    lambda st, seat: guys_features(st, seat),  # type: ignore[arg-type]
-    _guys_weights, lambda st: isinstance(st, GuysState) and st.phase() != "mulligan",
-)  # fmt: skip
-GAMMA = OwnDecks(
-    "gammasphere", "Gammasphere", "ai/gammasphere_eval.py",
-    lambda st, seat: gamma_features(st, seat),  # type: ignore[arg-type]
-    _gamma_weights, lambda st: True,
-)  # fmt: skip
-GUYS_PAIRINGS = GUYS.pairings
-
-
-TUNINGS = {
-    "rpg-battle": Tuning(
-        features=RPG_BATTLE_FEATURES,
-        hyper="hp_scale",
-        candidates=HP_SCALES,
-        start=rpg_start,
-        sampled=rpg_sampled,
-        difference=rpg_difference,
-        current=rpg_current,
-        settings=lambda hp_scale: {"hp_scale": hp_scale, "hand_cap": HAND_CAP, "scale": SCALE},
-        header=rpg_header,
-        notes={},
-    ),
-    "rise-of-the-guys": GUYS.tuning(
-        GUYS_FEATURES,
-        {
-            "life": "per point of life",
-            "danger": "per point of life below 6, on top of `life`",
-            "board_attack": "attack of face-up Guys",
-            "board_health": "health left of face-up Guys",
-            "hidden_guys": "a face-down Guy whose card this state does not know",
-            "pressure": "attack of unopposed, unprepared Guys: damage at the next combat",
-            "hand": "cards in hand",
-            "deck": "cards left in the deck (running out loses)",
-            "vest": "a Pin in the Vest",
-        },
-    ),
-    "gammasphere": GAMMA.tuning(
-        GAMMA_FEATURES,
-        {
-            "power": "per 1000 Power Level",
-            "danger": "per 1000 Power Level under 3000, on top of `power`",
-            "attack": "per 1000 attack of characters in Attack Mode",
-            "defense": "per 1000 defense of characters",
-            "buildings": "per 1000 defense of buildings",
-            "pylons": "per Pylon",
-            "gas": "per 1000 gas",
-            "hand": "per card in hand",
-            "deck": "per card left in the deck (running out loses)",
-        },
-    ),
-}
 
 
 if __name__ == "__main__":

@@ -2,10 +2,11 @@
 
 `names()`, `info(name)` and `load(name)`. A `GameInfo` is what the rest of the program may
 know of a game without importing it: seats, whether it is zero-sum, whether seats bring their
-own decks and by which rules, the options `new_initial_state` takes, a typical length, and
-where its terminal view and its evaluation live. Those two are "module:attribute" strings,
-since `p2pcards` imports neither `cli` nor `ai`: the CLI and the AI resolve them on first
-use. Nothing here imports a game, so the registry stays cheap to import (the command line's
+own decks and by which rules, the options `new_initial_state` takes, a typical length,
+where its terminal view, its evaluation and its weight fitting live, how fast the AI searches
+it and how the engine benchmark plays it. The places are "module:attribute" strings, since
+`p2pcards` imports neither `cli` nor `ai`: the CLI, the AI and the scripts resolve them on
+first use. Nothing here imports a game, so the registry stays cheap to import (the command line's
 start-up reads it); `load` imports the game's module on first use.
 
 One conformance suite (tests/p2pcards/test_conformance.py) runs over every registered game,
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from p2pcards.engine import Game
 from p2pcards.errors import UnknownGameError
@@ -28,6 +30,26 @@ class GameOption:
     name: str
     default: int | bool | None
     doc: str
+
+
+class NodeRate(NamedTuple):
+    """How many nodes the expectimax searches per millisecond of CPU time at a table of
+    `seats` (measured by `scripts/bench_ai.py --calibrate`)."""
+
+    seats: int
+    nodes_per_ms: int
+
+
+class Bench(NamedTuple):
+    """How `scripts/bench_engine.py` plays the game: the option that caps a game and its
+    value, so that random play always ends, and the seat counts measured."""
+
+    cap: str = "round_cap"
+    limit: int = 100
+    seats: tuple[int, ...] = (2,)
+
+
+ONE_HUNDRED_ROUNDS = Bench()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +81,19 @@ class GameInfo:
     evaluation: str
     """"module:attribute" of the callable that builds the AI's evaluation
     (ai.evaluation.Evaluation)."""
+    tuning: str | None = None
+    """"module:attribute" of how `scripts/tune_weights.py` fits the evaluation's weights
+    (ai.tuning.Tuning); None where the weights are set by hand."""
+    search_rates: tuple[NodeRate, ...] = ()
+    """The expectimax's speed per seat count: a seeded agent turns a time budget into
+    nodes at this rate, so a game replays on any machine (ai/expectimax.py `node_budget`).
+    Measured on the reference machine (a 2-core VM, Python 3.11.7) in CPU time, in 40
+    decision positions of greedy games per seat count, each searched for 200 ms of
+    wall-clock time; the median of three runs (they differ by up to a fifth: the machine
+    was shared). Recalibrate after a change to the search, the game's rules or its
+    evaluation: `scripts/bench_ai.py --calibrate` prints the figures."""
+    bench: Bench = ONE_HUNDRED_ROUNDS
+    """How the engine benchmark plays it."""
     rules_version: int = 1
     """Raised whenever a change of the rules or of an action's form would replay a recorded
     game differently, so that an old record is refused by name instead of failing at some
@@ -100,6 +135,8 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=110,
             view="cli.getgem_view",
             evaluation="ai.getgem_eval:make_evaluation",
+            search_rates=(NodeRate(2, 36), NodeRate(3, 33), NodeRate(4, 28), NodeRate(5, 19)),
+            bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=2,  # 2: no turn cap unless one is asked for
         ),
         GameInfo(
@@ -118,6 +155,8 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=120,
             view="cli.gammasphere_view",
             evaluation="ai.gammasphere_eval:make_evaluation",
+            tuning="ai.gammasphere_eval:TUNING",
+            search_rates=(NodeRate(2, 16),),
         ),
         GameInfo(
             name="rise-of-the-guys",
@@ -137,6 +176,8 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=300,
             view="cli.guys_view",
             evaluation="ai.guys_eval:make_evaluation",
+            tuning="ai.guys_eval:TUNING",
+            search_rates=(NodeRate(2, 13),),
         ),
         GameInfo(
             name="rpg-battle",
@@ -151,6 +192,17 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=240,
             view="cli.rpg_battle_view",
             evaluation="ai.rpg_battle_eval:make_evaluation",
+            tuning="ai.rpg_battle_eval:TUNING",
+            search_rates=(
+                NodeRate(2, 57),
+                NodeRate(3, 37),
+                NodeRate(4, 34),
+                NodeRate(5, 37),
+                NodeRate(6, 36),
+                NodeRate(7, 34),
+                NodeRate(8, 30),
+            ),
+            bench=Bench(seats=(2, 4)),
             rules_version=2,  # 2: Absorb names its amount; a card may be played to no effect
         ),
     )

@@ -6,15 +6,20 @@ under several seeds, that is several sets of sampled worlds, so a test does not 
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
+from gamma_helpers import Table as GammaTable
+from guys_helpers import Table as GuysTable
 from positions import last_stand, two_seat_position, wounded_vex
 
-from ai.agents import make_agent
+from ai import match
+from ai.agents import Agent, make_agent
 from ai.errors import AgentSpecError
 from ai.expectimax import ExpectimaxAgent, _Budget, _MaxN, _TwoSided
 from ai.match import play_match
 from p2pcards import games
+from p2pcards.engine import Action, State
 from p2pcards.games.rpg_battle.actions import Pass, Play, React
 
 SEEDS = range(4)
@@ -87,13 +92,100 @@ def test_it_dodges_the_hit_that_would_knock_it_out() -> None:
 
 
 def test_it_cannot_see_hidden_cards() -> None:
-    # Two games that differ only in seat 1's hand: seat 0 sees the same observation, so with
-    # the same seed and node budget it must choose the same action.
+    # Two games that differ only in seat 1's hand, which seat 0 may not see. The hands
+    # matter: handed the complete states, the same search (same seed, same budget) would
+    # steal from the hand of Dodges and Counter rather than attack into it. Handed what
+    # seat 0 may know, as it always is, it sees one observation and makes one choice.
     mine = ["attack-iii", "attack-ii", "heal", "revive", "steal"]
     one = two_seat_position(mine, ["dodge", "dodge", "counter", "attack-all", "attack-iii"])
     other = two_seat_position(mine, ["heal", "heal-ii", "draw", "discard", "absorb"])
+    assert agent().act(one.clone()) != agent().act(other.clone())  # a peek would tell
     assert one.observation(0).to_json() == other.observation(0).to_json()
     assert agent().act(one.observation(0)) == agent().act(other.observation(0))
+
+
+def guys_third_turn(hand1: list[str]) -> State:
+    """Rise of the Guys at seat 0's first decision of turn 3, seat 1 having drawn `hand1`
+    from a deck built around it, neither seat having played."""
+    t = GuysTable(["hothead", "smack", "mr-doctor", "rock-thrower", "handsome-man"], hand1)
+    t.to_turn(3)
+    return t.state
+
+
+def gamma_third_turn(hand1: list[str]) -> State:
+    """Gammasphere at the start of seat 0's second turn, seat 1 holding `hand1` (and Pylons)
+    from a deck built around it, neither seat having played."""
+    t = GammaTable(["zealot", "pylon", "pylon", "zerglet"], hand1)
+    t.to_turn(3)
+    return t.state
+
+
+@pytest.mark.parametrize(
+    ("position", "hand1", "other_hand1"),
+    [
+        (
+            guys_third_turn,
+            ["laser-tag", "pickpocket", "ninja-nate", "hothead", "smack"],
+            ["mr-doctor", "lunch-lady", "pinchers", "nurse-nancy", "group-hug"],
+        ),
+        (
+            gamma_third_turn,
+            ["kamehamehaha", "senzoo-bean", "ki-blast", "saiyan-elite"],
+            ["nuclear-launch-detected", "siege-tank", "space-marine", "bunker"],
+        ),
+    ],
+)
+def test_it_cannot_see_the_other_hand_or_deck_of_a_collectible_game(
+    position: Callable[[list[str]], State], hand1: list[str], other_hand1: list[str]
+) -> None:
+    # The same public game where seat 1's hand and whole decklist differ (own decks are
+    # secret, DESIGN.md section 9): seat 0's observations are the same, and so are the
+    # worlds a search samples from them (the decklist is no part of to_json, but a world
+    # filled from the real one would tell), so its choice is the same.
+    one, other = position(hand1), position(other_hand1)
+    assert one.current_player() == 0 and other.current_player() == 0
+    assert one.to_json() != other.to_json()  # the complete states differ
+    assert one.observation(0).to_json() == other.observation(0).to_json()
+    for seed in range(3):
+        worlds = [s.observation(0).determinize(random.Random(seed)) for s in (one, other)]
+        assert worlds[0].to_json() == worlds[1].to_json()
+    search = "expectimax:nodes=400:samples=4"
+    assert make_agent(search, 3).act(one.observation(0)) == make_agent(search, 3).act(
+        other.observation(0)
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "specs"),
+    [
+        ("rpg-battle", ["expectimax:nodes=300", "random", "expectimax:nodes=300"]),
+        ("rise-of-the-guys", ["expectimax:nodes=100:samples=2", "greedy"]),
+        ("gammasphere", ["random", "expectimax:nodes=100:samples=2"]),
+    ],
+)
+def test_an_agent_is_handed_only_its_seats_observation(
+    game: str, specs: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What keeps the search blind: every state a game hands an agent is its own seat's
+    # replica (`viewer` is the seat), never the complete state.
+    handed: list[tuple[int, int | None]] = []
+
+    class Spy:
+        def __init__(self, agent: Agent) -> None:
+            self.agent, self.name = agent, agent.name
+
+        def act(self, observation: State) -> Action:
+            handed.append((observation.current_player(), observation.viewer))
+            return self.agent.act(observation)
+
+    def spied(spec: str, seed: int | None = None, move_timeout: float | None = None) -> Spy:
+        return Spy(make_agent(spec, seed, move_timeout))
+
+    monkeypatch.setattr(match, "make_agent", spied)
+    result = match.play_match(game, specs, 5, round_cap=4)
+    assert result.status == "ok" and len(handed) > 10
+    assert all(viewer == seat for seat, viewer in handed), handed
+    assert {seat for seat, _ in handed} == set(range(len(specs)))
 
 
 def test_same_seed_same_budget_same_move_and_report() -> None:

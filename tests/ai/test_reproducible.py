@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from positions import wounded_vex
 
-from ai.expectimax import DEFAULT_NODES_PER_MS, NODES_PER_MS, ExpectimaxAgent, node_budget
+from ai.expectimax import DEFAULT_NODES_PER_MS, ExpectimaxAgent, node_budget
+from p2pcards import games
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 
@@ -113,17 +114,24 @@ def test_clock_true_stops_at_the_wall_clock() -> None:
     assert ExpectimaxAgent(None, think_ms=20).budget("rpg-battle", 2) == (None, 0.02)
 
 
+def _rates(game: str) -> dict[int, int]:
+    """The registered search rates of a game, by seat count."""
+    return {rate.seats: rate.nodes_per_ms for rate in games.info(game).search_rates}
+
+
 def test_think_ms_becomes_nodes_at_the_games_rate() -> None:
+    rates = {name: _rates(name) for name in ("rpg-battle", "getgem")}
+    assert rates["rpg-battle"] and rates["getgem"]  # both calibrated
     agent = ExpectimaxAgent(1, think_ms=20)
-    assert agent.budget("rpg-battle", 2) == (20 * NODES_PER_MS["rpg-battle"][2], None)
-    assert agent.budget("getgem", 3) == (20 * NODES_PER_MS["getgem"][3], None)
+    assert agent.budget("rpg-battle", 2) == (20 * rates["rpg-battle"][2], None)
+    assert agent.budget("getgem", 3) == (20 * rates["getgem"][3], None)
     assert agent.budget("no-such-game", 2) == (20 * DEFAULT_NODES_PER_MS, None)
     # Seat counts not measured take the nearest measured one's rate.
-    top = max(NODES_PER_MS["getgem"])
-    assert node_budget("getgem", top + 3, 20) == 20 * NODES_PER_MS["getgem"][top]
+    top = max(rates["getgem"])
+    assert node_budget("getgem", top + 3, 20) == 20 * rates["getgem"][top]
     # With both budgets, the smaller one.
     assert ExpectimaxAgent(1, think_ms=20, nodes=50).budget("rpg-battle", 2) == (50, None)
-    assert ExpectimaxAgent(1).budget("rpg-battle", 2) == (200 * NODES_PER_MS["rpg-battle"][2], None)
+    assert ExpectimaxAgent(1).budget("rpg-battle", 2) == (200 * rates["rpg-battle"][2], None)
     assert ExpectimaxAgent(1, nodes=700).budget("getgem", 2) == (700, None)
     assert node_budget("getgem", 2, 0.001) == 1
 

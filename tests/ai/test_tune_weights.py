@@ -11,8 +11,10 @@ from types import ModuleType
 
 import pytest
 
+from ai import guys_eval
 from ai.evaluation import WEIGHTS_DIR
 from ai.guys_eval import GuysWeights
+from ai.tuning import SCALE, Outcome
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_weights.py"
 
@@ -33,8 +35,10 @@ def test_a_fit_of_a_few_rise_of_the_guys_games_writes_weights_the_evaluation_loa
     tmp_path: Path,
 ) -> None:
     games = 30
-    tuning = tune.TUNINGS["rise-of-the-guys"]
-    assert len({tune.GUYS_PAIRINGS[n % 16] for n in range(16)}) == 16  # every deck meets every
+    tuning = tune.tuning_of("rise-of-the-guys")  # found through the registry
+    assert tuning is guys_eval.TUNING
+    pairings = guys_eval.FIT.pairings
+    assert len({pairings[n % 16] for n in range(16)}) == 16  # every deck meets every
     played = tune.play_all("rise-of-the-guys", games, 0.1, jobs=1)
     train, held = tune.split(played)
     assert train and held and {y for _, y in train} >= {0.0, 1.0}
@@ -52,12 +56,12 @@ def test_a_fit_of_a_few_rise_of_the_guys_games_writes_weights_the_evaluation_loa
     assert fitted < coin
     assert fitted < tune.log_loss(shipped, xs, ys)
 
-    outcome = tune.Outcome(games, 0.1, "tune_weights.py --game rise-of-the-guys", loss, 0.7)
+    outcome = Outcome(games, 0.1, "tune_weights.py --game rise-of-the-guys", loss, 0.7)
     out = tmp_path / "rise-of-the-guys.toml"
     out.write_text(tune.render(tuning, outcome, hyper, w), encoding="utf-8")
     loaded = GuysWeights.load(out)  # every feature's weight, and the scale
     assert loaded.vector == pytest.approx(w, abs=1e-6)
-    assert loaded.scale == tune.SCALE
+    assert loaded.scale == SCALE
     text = out.read_text(encoding="utf-8")
     assert f"{games} greedy-vs-greedy games" in text
     assert f"held-out log-loss {loss:.4f} (the weights it replaced: 0.7000)" in text

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from gamma_helpers import DB, Table
+from replica_helpers import unseen_cards
 from rich.console import Console
 
 from cli import gammasphere_view as view
@@ -28,14 +30,23 @@ def text(renderable: object) -> str:
     return out
 
 
+def names(name: str, text: str) -> bool:
+    """Whether `text` names the card `name` (a whole name: "Pylons 3 untapped" counts the
+    seat's Pylons in play and names no Pylon card of a hand)."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_no_seat_is_shown_a_card_of_the_other_hand(seed: int) -> None:
-    """Every step told to each seat and its board name only cards it may know: the other
-    seat's draws are told as draws, never by name."""
+    """Every step told to each seat (the log) and its board name only cards it may know: no
+    card of the other seat's hand or deck is named, unless the seat knows a copy of it
+    (line 12: the hand is kept secret); the other seat's draws are told as draws."""
     game = games.load("gammasphere")
-    state = game.new_initial_state(2, round_cap=8)
+    decks = [["saiyan-power-level", "protoss-pylon-rush"], ["protoss-pylon-rush"] * 2][seed % 2]
+    state = game.new_initial_state(2, decks=decks, round_cap=8)
     assert isinstance(state, GammaState)
     dealer, rng = LocalDealer(seed), random.Random(seed)
+    hidden_named = 0
     while not state.is_terminal():
         action = (
             dealer.sample(state) if state.is_chance_node() else rng.choice(state.legal_actions())
@@ -43,19 +54,28 @@ def test_no_seat_is_shown_a_card_of_the_other_hand(seed: int) -> None:
         before = state.clone()
         state.apply_action(action)
         for seat in (0, 1):
+            seats = Seats(seat)
+            secret = {view.name_of(state, card) for card in unseen_cards(state, seat)}
+            hidden_named += len(secret)
             told = view.narrate(
                 before.observation(seat),
                 witnessed(before, action, seat),
                 state.observation(seat),
-                Seats(seat),
+                seats,
             )
             for item in told:
                 if isinstance(item, Drew) and item.seat != seat:
                     assert item.card is None
                 if isinstance(item, str):
                     assert "seat -1" not in item, item  # the dealer is no seat
-            board = text(view.board(state.observation(seat), Seats(seat)))
+            lines = [t for t in told if isinstance(t, str)]
+            lines += [t.card for t in told if isinstance(t, Drew) and t.card is not None]
+            board = text(view.board(state.observation(seat), seats))
             assert "your hand:" in board and "Power Level" in board
+            for name in secret:
+                assert not any(names(name, line) for line in lines), (name, lines)
+                assert not names(name, board), (name, board)
+    assert hidden_named  # some cards were secret (the other hand), so the check had work
     assert "Game over" in view.result(state, Seats(0))
 
 

@@ -7,6 +7,7 @@ import io
 import random
 
 import pytest
+from replica_helpers import unseen_cards
 from rich.console import Console
 
 from cli import guys_view as view
@@ -29,12 +30,7 @@ def text(renderable: object) -> str:
 def hidden_names(state: GuysState, seat: int) -> set[str]:
     """Names of the cards `seat` may not know right now that are nowhere in its sight: the
     opponent's face-down Guys and hand, where no copy is known to `seat`."""
-    seen = {card for _, _, card, mask in state.slots() if mask >> seat & 1}
-    names = set()
-    for _, _, card, mask in state.slots():
-        if card is not None and not mask >> seat & 1 and card not in seen:
-            names.add(view.name_of(state, card))
-    return names
+    return {view.name_of(state, card) for card in unseen_cards(state, seat)}
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from chance_helpers import numbered
+
 from p2pcards import games
 from p2pcards.engine import Action
 from p2pcards.games.gammasphere import GAME, GammaState
@@ -43,18 +45,32 @@ class Table:
             2, decks=[deck(*hands[s], *extra[s]) for s in (0, 1)], round_cap=round_cap
         )
         self.upcoming: list[list[str]] = [h + ["pylon"] * (7 - len(h)) for h in hands]
+        self.numbers: list[int] = []
+        self.hold = False
         self.settle()
 
     def draws(self, seat: int, *cards: str) -> None:
         """The next cards `seat` draws are these, in order."""
         self.upcoming[seat].extend(cards)
 
+    def chance(self, *numbers: int) -> None:
+        """The next rolls (a random target) and random picks (a position in a hand) give
+        these numbers, in order."""
+        self.numbers.extend(numbers)
+
     def settle(self) -> None:
         """Deal every pending chance step: a card the test asked for, else a Pylon if the
-        deck has one, else the first the dealer may give."""
+        deck has one, else the first the dealer may give; rolls and random picks the numbers
+        the test asked for, else 0 (or, with `hold` set, they wait for the test)."""
         st = self.state
         while st.is_chance_node():
-            seat = st.chance_move().to
+            move = st.chance_move()
+            if move.kind in ("roll", "take"):  # no draw: the queues of cards stay as they are
+                if not self.numbers and self.hold:
+                    return
+                st.apply_action(numbered(st, self.numbers.pop(0) if self.numbers else 0))
+                continue
+            seat = move.to
             queue = self.upcoming[seat]
             card = queue.pop(0) if queue else "pylon"
             outcomes = [o for o, _ in st.chance_outcomes()]

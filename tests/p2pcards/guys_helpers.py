@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from chance_helpers import numbered
+
 from p2pcards import games
 from p2pcards.engine import Action
 from p2pcards.games.rise_of_the_guys import GuysGame, GuysState
@@ -55,6 +57,8 @@ class Table:
             2, decks=[deck(*hands[s], *extra[s]) for s in (0, 1)], round_cap=round_cap
         )
         self.upcoming: list[list[str]] = hands
+        self.numbers: list[int] = []
+        self.hold = False
         self.settle()
         for _ in (0, 1):  # both keep their hands
             self.act(Mulligan(0))
@@ -63,15 +67,25 @@ class Table:
         """The next cards `seat` draws (or looks at) are these, in order."""
         self.upcoming[seat].extend(cards)
 
+    def chance(self, *numbers: int) -> None:
+        """The next rolls (a random target) and random picks (a position in a hand) give
+        these numbers, in order."""
+        self.numbers.extend(numbers)
+
     def settle(self) -> None:
         """Deal every pending chance step: a card the test asked for, else the first the
-        dealer may give; rolls take 0."""
+        dealer may give; rolls and random picks the numbers the test asked for, else 0 (or,
+        with `hold` set, they wait for the test)."""
         st = self.state
         while st.is_chance_node():
             move = st.chance_move()
             queue = self.upcoming[move.to] if move.to in (0, 1) else []
             if move.kind in ("deal", "look") and queue:
                 st.apply_action(st.chance_outcome_for(queue.pop(0)))
+            elif move.kind in ("roll", "take") and self.numbers:
+                st.apply_action(numbered(st, self.numbers.pop(0)))
+            elif move.kind in ("roll", "take") and self.hold:
+                return
             else:
                 st.apply_action(st.chance_outcomes()[0][0])
 
@@ -141,3 +155,11 @@ class Table:
         """The card in a seat's lane (None if empty)."""
         slot = self.state.lane_guy(seat, lane)
         return None if slot < 0 else self.state.card_at(slot)
+
+
+def react_to(t: Table, turn: int, *plays: tuple[str, int]) -> None:
+    """Reach `turn`, whose Leading Player plays `plays` (card, lane) and passes."""
+    t.to_turn(turn)
+    for card, lane in plays:
+        t.play(card, lane)
+    t.act(PASS)

@@ -9,6 +9,7 @@ against `observation(seat)` at every step, for any game.
 from __future__ import annotations
 
 from p2pcards.engine import Action, ChanceOutcome, Sighting, State
+from p2pcards.zones import ZoneState
 
 
 def sightings(state: State, action: Action) -> list[tuple[Sighting, frozenset[int]]]:
@@ -58,3 +59,14 @@ def step_replicas(state: State, replicas: dict[int, State], action: Action) -> N
         replica.apply_action(action if seat == actor else action.public())
     state.see(told(opened, -1))
     state.apply_action(action)
+
+
+def unseen_cards(state: ZoneState, seat: int) -> set[str]:
+    """The cards `seat` may not know right now, of which it knows no copy anywhere (so no
+    name of them may reach it): another seat's hand and deck, face-down cards."""
+    seen = {card for _, _, card, mask in state.slots() if mask >> seat & 1}
+    return {
+        card
+        for _, _, card, mask in state.slots()
+        if card is not None and not mask >> seat & 1 and card not in seen
+    }

@@ -185,7 +185,8 @@ def assert_decks_conserved(
 @pytest.mark.parametrize("name", games.names())
 def test_registration_agrees_with_the_game(name: str) -> None:
     """The registry says what the game says; every option it lists is accepted at its default,
-    an option it does not list is refused; its view and evaluation are where it says."""
+    an option it does not list is refused; its view, evaluation and weight fitting are where
+    it says, its search rates and benchmark tables fit its seat range."""
     info = games.info(name)
     game = games.load(name)
     assert (game.name, game.title) == (info.name, info.title)
@@ -205,6 +206,17 @@ def test_registration_agrees_with_the_game(name: str) -> None:
 
     values = evaluation(name).values(state)
     assert len(values) == info.min_players and all(LOSS <= v <= WIN for v in values)
+    # What the AI and the scripts read of it: its search speed, its weight fitting, its
+    # benchmark's cap and tables.
+    seat_range = range(info.min_players, info.max_players + 1)
+    assert all(r.seats in seat_range and r.nodes_per_ms > 0 for r in info.search_rates)
+    if info.tuning is not None:
+        from ai.tuning import Tuning
+
+        tuning = games.resolve(info.tuning)
+        assert isinstance(tuning, Tuning), f"{info.tuning} is not a Tuning"
+    assert info.bench.cap in {o.name for o in info.options}
+    assert info.bench.seats and all(n in seat_range for n in info.bench.seats)
 
 
 @pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)

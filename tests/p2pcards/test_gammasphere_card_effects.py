@@ -523,16 +523,19 @@ def test_such_doge_refunds_200_gas_when_played() -> None:
 
 
 def test_rickroller_makes_the_opponent_discard_a_random_card() -> None:
-    """Rickroller: "When played: your opponent discards a random card." (the dealer picks it:
-    nobody is asked)."""
+    """Rickroller: "When played: your opponent discards a random card." (the dealer picks
+    it: nobody is asked; the pick's number is a place in the hand of seven, and the card
+    there goes. test_random_choices.py: every place equally likely)."""
     t = Table(["rickroller"], ["kamehamehaha", "senzoo-bean", "ki-blast"])
     st = t.state
-    before = Counter(hand(t, 1))
+    before = st.zone_cards("hand:1")
+    assert len(before) == 7
+    t.chance(1)
     t.play("rickroller")
     assert st.ask() is None and st.current_player() == 0
     assert st.hand_size(1) == 6 and st.hand_size(0) == 6
-    (gone,) = st.zone_cards("discard:1")
-    assert gone is not None and before - Counter(hand(t, 1)) == Counter([gone])
+    assert st.zone_cards("discard:1") == [before[1]]
+    assert Counter(before) - Counter(hand(t, 1)) == Counter([before[1]])
 
 
 def test_trollface_gremlin_switches_an_enemy_characters_mode() -> None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from guys_helpers import DB, Table
+from guys_helpers import DB, Table, react_to
 
 from p2pcards.abilities import Selector
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -27,6 +28,7 @@ from p2pcards.games.rise_of_the_guys.actions import (
     Target,
 )
 from p2pcards.games.rise_of_the_guys.rules import OVERARCH, STINKY, UNHURTABLE
+from p2pcards.zones import Roll
 
 
 def hand(t: Table, seat: int) -> list[str]:
@@ -39,19 +41,16 @@ def lanes(t: Table, seat: int) -> list[str | None]:
     return [t.guy(seat, lane) for lane in range(4)]
 
 
+def hit(t: Table, guys: list[int]) -> int:
+    """How many of `guys` took damage or were destroyed (1 damage kills a Hothead)."""
+    return sum(1 for s in guys if t.state.lane_of(s) < 0 or t.state.damage(s) > 0)
+
+
 def board(t: Table, seat: int, lane: int) -> int:
     """The slot of the Guy in a seat's lane (there must be one)."""
     slot = t.state.lane_guy(seat, lane)
     assert slot >= 0, f"seat {seat} has no Guy in lane {lane}"
     return slot
-
-
-def react_to(t: Table, turn: int, *plays: tuple[str, int]) -> None:
-    """Reach `turn`, whose Leading Player plays `plays` (card, lane) and passes."""
-    t.to_turn(turn)
-    for card, lane in plays:
-        t.play(card, lane)
-    t.act(PASS)
 
 
 # --- Guys -------------------------------------------------------------------------------
@@ -203,12 +202,17 @@ def test_skunk_punk_grows_when_its_player_is_hit_and_destroys_what_it_damages() 
 
 
 def test_tantrum_toddler_hits_a_random_guy_in_another_lane() -> None:
-    """ "When played: deal 1 damage to a random Guy in another lane." (the only one there is
-    the opposing Hothead, 2/1; the Guy in its own lane is safe)."""
-    t = Table(["tantrum-toddler"], ["hothead", "mr-doctor"])
-    react_to(t, 6, ("hothead", 0), ("mr-doctor", 1))
+    """ "When played: deal 1 damage to a random Guy in another lane." (three Guys stand in
+    other lanes, one of them its own player's: the roll hits one of them; the Guy in its own
+    lane is safe. test_random_choices.py: each roll a different one, all equally likely)."""
+    t = Table(["tantrum-toddler", "handsome-man"], ["hothead", "mr-doctor", "hothead"])
+    react_to(t, 6, ("hothead", 0), ("mr-doctor", 1), ("hothead", 2))
+    t.play("handsome-man", 3)
+    others = [board(t, 1, 0), board(t, 1, 2), board(t, 0, 3)]
+    doctor = board(t, 1, 1)
+    t.chance(2)
     t.play("tantrum-toddler", 1)
-    assert t.guy(1, 0) is None and t.state.damage(board(t, 1, 1)) == 0
+    assert hit(t, others) == 1 and t.state.damage(doctor) == 0
 
 
 def test_dodgeball_dan_hits_only_a_guy_with_three_or_more_attack() -> None:
@@ -322,12 +326,16 @@ def test_carrier_pigeon_flies_over_and_draws_when_it_falls() -> None:
 
 def test_toaster_bot_hits_a_random_opposing_guy_when_it_falls() -> None:
     """ "When destroyed: deal 1 damage to a random opposing Guy." (after combat in its lane,
-    line 93: the other Hothead falls before it can attack)."""
-    t = Table(["toaster-bot"], ["hothead", "hothead"])
-    react_to(t, 2, ("hothead", 0), ("hothead", 2))
+    line 93: one of the three other Hotheads falls before it can attack, the roll says which;
+    the two left attack)."""
+    t = Table(["toaster-bot"], ["hothead"] * 4)
+    react_to(t, 4, ("hothead", 0), ("hothead", 1), ("hothead", 2), ("hothead", 3))
+    others = [board(t, 1, lane) for lane in (1, 2, 3)]
     t.play("toaster-bot", 0)
+    t.chance(1)
     t.to_combat()
-    assert lanes(t, 1) == [None] * 4 and t.state.life(0) == 20
+    assert t.guy(1, 0) is None and hit(t, others) == 1
+    assert t.state.life(0) == 20 - 2 * 2
 
 
 def test_jack_in_the_box_hits_the_adjacent_lanes_when_revealed() -> None:
@@ -391,13 +399,33 @@ def test_tin_soldier_heals_its_player_when_it_falls() -> None:
 
 
 def test_pinball_wizard_hits_a_random_opposing_guy_for_each_pin() -> None:
-    """ "Whenever you play a Pin, deal 1 damage to a random opposing Guy."."""
-    t = Table(["pinball-wizard", "name-tag"], ["hothead"])
-    react_to(t, 4, ("hothead", 0))
-    t.play("pinball-wizard", 1)
-    assert t.guy(1, 0) == "hothead"
+    """ "Whenever you play a Pin, deal 1 damage to a random opposing Guy." (one of three)."""
+    t = Table(["pinball-wizard", "name-tag"], ["hothead", "mr-doctor", "hothead"])
+    react_to(t, 6, ("hothead", 0), ("mr-doctor", 1), ("hothead", 2))
+    t.play("pinball-wizard", 3)
+    opposing = [board(t, 1, lane) for lane in (0, 1, 2)]
+    assert hit(t, opposing) == 0
+    t.chance(1)
     t.play("name-tag", host="pinball-wizard")
-    assert t.guy(1, 0) is None
+    assert hit(t, opposing) == 1
+
+
+def test_pickpocket_makes_the_opponent_discard_a_random_card_when_revealed() -> None:
+    """ "Sneaky. When revealed: your opponent discards a random card." (the dealer picks a
+    place in the opponent's hand of six, and the card there goes; nobody is asked.
+    test_random_choices.py: every place equally likely)."""
+    t = Table(["pickpocket"], ["hothead", "mr-doctor", "lunch-lady", "crossing-guard", "smack"])
+    react_to(t, 2)
+    assert t.play("pickpocket", 0).face_down
+    before = t.state.zone_cards("hand:1")
+    assert len(before) == 6 and len(set(before)) > 1
+    t.chance(4)
+    t.act(PASS)  # seat 0 ends its Reacting Phase
+    t.act(PASS)  # seat 1 its Counter-reacting Phase
+    t.reveal_all()
+    assert t.state.zone_cards("discard:1") == [before[4]]
+    kept = Counter(before) - Counter([before[4]])
+    assert not kept - Counter(hand(t, 1))  # the other five stay (and the turn's draw came)
 
 
 def test_tinkerer_plays_a_cheap_pin_for_free() -> None:
@@ -458,13 +486,19 @@ def test_sir_clanksalot_grows_for_good_when_its_player_takes_four() -> None:
 
 def test_laser_tag_hits_two_random_opposing_guys_face_down_ones_too() -> None:
     """Line 99: Laser Tag. "Deal 1 damage to two random opposing Guys, face up or face down."
-    (§18: `face = "any"`); two different Guys."""
-    t = Table(["laser-tag"], ["robutt", "jack-in-the-box"])
-    react_to(t, 4, ("robutt", 0), ("jack-in-the-box", 2))
-    jack = board(t, 1, 2)
-    assert t.state.face_down(jack)
+    (§18: `face = "any"`): two different Guys of three, the face-down one among the
+    candidates (the first roll has three sides)."""
+    t = Table(["laser-tag"], ["robutt", "jack-in-the-box", "robutt"])
+    react_to(t, 6, ("robutt", 0), ("jack-in-the-box", 2), ("robutt", 3))
+    opposing = [board(t, 1, lane) for lane in (0, 2, 3)]
+    assert t.state.face_down(opposing[1])
+    t.hold = True
     t.play("laser-tag")
-    assert t.state.damage(board(t, 1, 0)) == 1 and t.state.damage(jack) == 1
+    assert t.state.chance_outcomes() == [(Roll(n), 1 / 3) for n in range(3)]
+    t.hold = False
+    t.chance(2, 1)
+    t.settle()
+    assert hit(t, opposing) == 2 and all(t.state.damage(s) <= 1 for s in opposing)
 
 
 def test_surprise_holiday_gift_plays_a_cheap_guy_for_free() -> None:
@@ -737,7 +771,7 @@ def test_bottomless_backpack_refills_a_nearly_empty_hand_at_the_end_of_turn() ->
 COVERED_ELSEWHERE = {
     "robutt", "surprise-elevator", "disguyse", "arm-o-matic", "mr-doctor", "summoner",
     "handsome-man", "smack", "pinchers", "chicken-dance", "chicken-wrangler", "nail-dispenser",
-    "dj-john-dope", "stinky-pete", "ninja-nate", "pickpocket", "hothead", "grudge-holder",
+    "dj-john-dope", "stinky-pete", "ninja-nate", "hothead", "grudge-holder",
     "catapult-carl", "fireworks-fred", "big-tiny", "fortune-teller", "lunch-lady", "ghost-gary",
     "food-fight", "recycle", "shrink-ray", "name-tag", "scroll-of-lore",
 }  # fmt: skip

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,12 @@ import pytest
 from replica_helpers import step_replicas
 
 from p2pcards import games
+from p2pcards.decks import OwnDecksBase
 from p2pcards.engine import State
 
 TRACES = Path(__file__).parent / "traces"
 FORMAT = "p2pcards-traces"
-VERSION = 1
+VERSION = 2
 
 
 def _load() -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -46,7 +48,7 @@ def _differing(actual: dict[str, str], recorded: dict[str, str], chars: int) -> 
     return [n for n in names if actual.get(n, "")[:chars] != recorded.get(n, "")[:chars]]
 
 
-def test_corpus_covers_both_games_and_their_options() -> None:
+def test_corpus_covers_every_game_and_its_options() -> None:
     seen = {(t["game"], t["seats"], tuple(sorted(t["options"]))) for _, t in CORPUS}
     for seats in (2, 3, 4, 8):
         assert ("rpg-battle", seats, ("round_cap",)) in seen
@@ -54,6 +56,28 @@ def test_corpus_covers_both_games_and_their_options() -> None:
         assert ("getgem", seats, ("round_cap",)) in seen
     assert any(t["options"].get("match") for _, t in CORPUS if t["game"] == "getgem")
     assert any(t["options"].get("characters") for _, t in CORPUS if t["game"] == "getgem")
+    for game_name in ("rise-of-the-guys", "gammasphere"):
+        traces = [t for _, t in CORPUS if t["game"] == game_name]
+        game = games.load(game_name)
+        assert isinstance(game, OwnDecksBase)
+        shipped = {tuple(sorted(game.deck(name).items())): name for name in game.decks}
+        pairs = {
+            tuple(shipped.get(tuple(sorted(d.items())), "other") for d in t["options"]["decks"])
+            for t in traces
+            if "decks" in t["options"]
+        }
+        for a in game.decks:  # every pairing of shipped decks, either way round
+            for b in game.decks:
+                assert (a, b) in pairs or (b, a) in pairs, (game_name, a, b)
+        assert ("other", "other") in pairs  # random legal decks
+        assert any("decks" not in t["options"] for t in traces)  # the default decks
+        assert len({agent.partition(":")[0] for t in traces for agent in t["agents"]}) >= 3
+    chances = Counter(
+        (t["game"], step["a"]["kind"]) for _, t in CORPUS for step in t["steps"] if "p" in step
+    )
+    # random targets (rolls) and random discards (picks), each more than once
+    assert chances["rise-of-the-guys", "roll"] >= 20 and chances["rise-of-the-guys", "pick"] >= 5
+    assert chances["gammasphere", "pick"] >= 5
 
 
 @pytest.mark.parametrize(("header", "trace"), CORPUS, ids=[trace["trace"] for _, trace in CORPUS])
@@ -102,6 +126,10 @@ def test_trace_replays_to_the_recorded_digests(
             )
         else:
             assert state.is_chance_node(), f"{where}: a decision, recorded a chance outcome"
+            odds = sum(p for outcome, p in state.chance_outcomes() if outcome == action)
+            assert odds == pytest.approx(step["p"], rel=0, abs=1e-9), (
+                f"{where}: the chance of it is {odds}, recorded {step['p']}"
+            )
         try:
             step_replicas(state, replicas, action)
         except Exception as error:

@@ -53,7 +53,16 @@ from p2pcards.games.gammasphere.rules import (
     REFINERY_INCOME,
     START_GAS,
 )
-from p2pcards.zones import UNKNOWN, Step, Zone, ZoneRules, ZoneState, own_decks
+from p2pcards.zones import (
+    UNKNOWN,
+    SlotColumn,
+    SlotColumns,
+    Step,
+    Zone,
+    ZoneRules,
+    ZoneState,
+    own_decks,
+)
 
 Phase = Literal["deal", "draw", "main", "discard", "over"]
 Then = Literal["main", "end"]
@@ -81,6 +90,29 @@ LAYOUT = tuple(
         Zone(f"discard:{seat}", seat, "everyone"),
     )
 )
+
+PLAY_ZONES = tuple(zone_of(seat, offset) for seat in (0, 1) for offset in (FIELD, PYLONS, GEAR))
+
+SLOT_COLUMNS = SlotColumns(
+    SlotColumn("_mode", ATTACK_MODE),
+    SlotColumn("_tapped", False),
+    SlotColumn("_switched", False),  # switched mode this turn (once a turn: rules.md)
+    SlotColumn("_level", 0),
+    SlotColumn("_holder", -1),  # a weapon's entity
+    SlotColumn(
+        "_weapon",
+        -1,
+        unkeyed_because="an entity's weapon is the weapon it is the holder of: _holder has it",
+    ),
+    SlotColumn("_atk_p", 0),  # modifiers while in play
+    SlotColumn("_def_p", 0),
+    SlotColumn("_atk_t", 0, this_turn=True),  # and this turn's
+    SlotColumn("_def_t", 0, this_turn=True),
+    SlotColumn("_kw_p", 0),  # keywords granted while in play
+    SlotColumn("_kw_t", 0, this_turn=True),  # and this turn
+    SlotColumn("_used", 0),  # activated abilities used this turn, one bit each
+)
+"""Per-card state; the order is the digest's (`slot_rows`)."""
 
 
 class Stats(NamedTuple):
@@ -119,30 +151,34 @@ class GammaState(ZoneState):
 
     __slots__ = (
         "_ask",
-        "_atk_p",
-        "_atk_t",
         "_deals",
-        "_def_p",
-        "_def_t",
         "_frames",
         "_gas",
-        "_holder",
-        "_kw_p",
-        "_kw_t",
-        "_level",
-        "_mode",
         "_options",
         "_phase",
         "_power",
         "_rules_g",
-        "_switched",
-        "_tapped",
         "_then",
         "_turn",
-        "_used",
-        "_weapon",
         "_winners",
+        *SLOT_COLUMNS.names,
     )  # fmt: skip
+
+    slot_columns = SLOT_COLUMNS
+    play_zones = PLAY_ZONES
+    _mode: list[int]
+    _tapped: list[bool]
+    _switched: list[bool]
+    _level: list[int]
+    _holder: list[int]
+    _weapon: list[int]
+    _atk_p: list[int]
+    _def_p: list[int]
+    _atk_t: list[int]
+    _def_t: list[int]
+    _kw_p: list[int]
+    _kw_t: list[int]
+    _used: list[int]
 
     def __init__(
         self, rules: GammaRules, options: Options, decks: Sequence[Sequence[int] | None]
@@ -151,20 +187,6 @@ class GammaState(ZoneState):
         super().__init__(rules, 2, LAYOUT, own_decks(decks, DECK_SIZE), private_decks=True)
         self._rules_g = rules
         self._options = options
-        n = len(self._ident)
-        self._mode = [ATTACK_MODE] * n
-        self._tapped = [False] * n
-        self._switched = [False] * n  # switched mode this turn (once a turn: rules.md)
-        self._level = [0] * n
-        self._holder = [-1] * n  # a weapon's entity
-        self._weapon = [-1] * n  # an entity's weapon
-        self._atk_p = [0] * n
-        self._def_p = [0] * n
-        self._atk_t = [0] * n
-        self._def_t = [0] * n
-        self._kw_p = [0] * n  # keywords granted while in play
-        self._kw_t = [0] * n  # and this turn
-        self._used = [0] * n  # activated abilities used this turn, one bit each
         self._frames: list[Frame] = []
         self._ask: Ask | None = None
         self._then: Then = "main"
@@ -621,7 +643,7 @@ class GammaState(ZoneState):
             self._weapon[holder] = -1
         seat = self.controller(slot)
         self._move(slot, zone_of(self._home[slot], DISCARD))
-        self._reset(slot)
+        self._reset_slot(slot)
         effects.fire(self, slot, "destroyed", seat)
 
     def _return(self, slot: int) -> None:
@@ -633,25 +655,14 @@ class GammaState(ZoneState):
         if holder >= 0:
             self._weapon[holder] = -1
         self._move(slot, zone_of(self._home[slot], HAND))
-        self._reset(slot)
-
-    def _reset(self, slot: int) -> None:
-        self._mode[slot] = ATTACK_MODE
-        self._tapped[slot] = False
-        self._switched[slot] = False
-        self._level[slot] = 0
-        self._holder[slot] = -1
-        self._weapon[slot] = -1
-        self._atk_p[slot] = self._def_p[slot] = self._atk_t[slot] = self._def_t[slot] = 0
-        self._kw_p[slot] = self._kw_t[slot] = self._used[slot] = 0
+        self._reset_slot(slot)
 
     def _finish_turn(self, seat: int) -> None:
         """The hand limit (line 25), this turn's modifiers gone, the next turn (or the cap)."""
         if len(self._zones[zone_of(seat, HAND)]) > HAND_LIMIT:
             self._phase = "discard"
             return
-        for slot in range(len(self._ident)):
-            self._atk_t[slot] = self._def_t[slot] = self._kw_t[slot] = 0
+        self._end_turn_columns()
         cap = self._options.round_cap
         if cap is not None and self._turn >= 2 * cap:  # rounds: one turn of each seat
             mine, theirs = self._power
@@ -669,19 +680,6 @@ class GammaState(ZoneState):
         other = self._clone_zones()
         other._rules_g = self._rules_g
         other._options = self._options
-        other._mode = self._mode[:]
-        other._tapped = self._tapped[:]
-        other._switched = self._switched[:]
-        other._level = self._level[:]
-        other._holder = self._holder[:]
-        other._weapon = self._weapon[:]
-        other._atk_p = self._atk_p[:]
-        other._def_p = self._def_p[:]
-        other._atk_t = self._atk_t[:]
-        other._def_t = self._def_t[:]
-        other._kw_p = self._kw_p[:]
-        other._kw_t = self._kw_t[:]
-        other._used = self._used[:]
         other._frames = self._frames[:]
         other._ask = self._ask
         other._then = self._then
@@ -692,23 +690,6 @@ class GammaState(ZoneState):
         other._deals = self._deals[:]
         other._winners = self._winners
         return other
-
-    def _in_play(self) -> list[list[int]]:
-        """Per-card state of every card in play, for digests."""
-        rows = []
-        for seat in (0, 1):
-            for offset in (FIELD, PYLONS, GEAR):
-                for s in self._zones[zone_of(seat, offset)]:
-                    rows.append(
-                        [
-                            s, self._mode[s], int(self._tapped[s]), int(self._switched[s]),
-                            self._level[s],
-                            self._holder[s], self._weapon[s], self._atk_p[s], self._def_p[s],
-                            self._atk_t[s], self._def_t[s], self._kw_p[s], self._kw_t[s],
-                            self._used[s],
-                        ]
-                    )  # fmt: skip
-        return rows
 
     def public_sections(self) -> dict[str, Canonical]:
         return {
@@ -723,7 +704,7 @@ class GammaState(ZoneState):
                 "winners": None if self._winners is None else list(self._winners),
             },
             "zones": self.zones_public(),
-            "play": self._in_play(),
+            "play": self.slot_rows(),
             "players": {"gas": list(self._gas), "power": list(self._power)},
         }
 
@@ -736,20 +717,7 @@ class GammaState(ZoneState):
 
     def search_key(self) -> Hashable:
         return (
-            tuple(self._ident),
-            tuple(tuple(pile) for pile in self._zones),
-            tuple(self._mode),
-            tuple(self._tapped),
-            tuple(self._switched),
-            tuple(self._level),
-            tuple(self._holder),
-            tuple(self._atk_p),
-            tuple(self._def_p),
-            tuple(self._atk_t),
-            tuple(self._def_t),
-            tuple(self._kw_p),
-            tuple(self._kw_t),
-            tuple(self._used),
+            *self._cards_key(),
             tuple(self._frames),
             self._ask,
             self._then,
@@ -757,6 +725,7 @@ class GammaState(ZoneState):
             tuple(self._power),
             self._turn,
             self._phase,
+            tuple(self._deals),
             self._current,
             self._winners,
         )

@@ -44,7 +44,7 @@ from p2pcards.games.rise_of_the_guys.rules import (
     GuyRules,
 )
 from p2pcards.slots import UNKNOWN
-from p2pcards.zones import Step, Zone, ZoneState, own_decks
+from p2pcards.zones import SlotColumn, SlotColumns, Step, Zone, ZoneState, own_decks
 
 Phase = Literal[
     "setup", "mulligan", "start", "lead", "react", "counter", "reveal", "combat", "end", "over"
@@ -86,6 +86,23 @@ SIDE_ZONES = tuple(
 PLAY_ZONES = tuple(
     zone_of(seat, offset) for seat in (0, 1) for offset in (VEST, PINS, *range(LANE0, PER_SEAT))
 )
+SLOT_COLUMNS = SlotColumns(
+    SlotColumn("_damage", 0, this_turn=True),  # damage taken this turn
+    SlotColumn("_atk", 0),  # attack and health modifiers while in play
+    SlotColumn("_hp", 0),
+    SlotColumn("_atk_t", 0, this_turn=True),  # and this turn's
+    SlotColumn("_hp_t", 0, this_turn=True),
+    SlotColumn("_kw", 0),  # keywords granted while in play
+    SlotColumn("_kw_t", 0, this_turn=True),  # and this turn
+    SlotColumn("_prepared", False, this_turn=True),
+    SlotColumn("_host", -1),  # the Guy a Pin is on
+    SlotColumn(
+        "_free",
+        False,
+        unkeyed_because="no rule reads it: a free play's cost is in the turn's Spend log",
+    ),
+)
+"""Per-card state; the order is the digest's (`slot_rows`)."""
 _NEXT_PHASE: dict[Phase, Phase] = {"lead": "react", "react": "counter", "counter": "reveal"}
 GONE = len(LAYOUT) - 1
 
@@ -138,11 +155,23 @@ class GuysState(ZoneState):
     """A position of Rise of the Guys, or one seat's replica of it."""
 
     __slots__ = (
-        "_ask", "_atk", "_atk_t", "_damage", "_draws", "_energy", "_first", "_frames",
-        "_free", "_host", "_hp", "_hp_t", "_hurt", "_kw", "_kw_t", "_lane", "_leader",
-        "_life", "_log", "_options", "_phase", "_prepared", "_rules_g", "_spent", "_turn",
-        "_winners",
+        "_ask", "_draws", "_energy", "_first", "_frames", "_hurt", "_lane", "_leader", "_life",
+        "_log", "_options", "_phase", "_rules_g", "_spent", "_turn", "_winners",
+        *SLOT_COLUMNS.names,
     )  # fmt: skip
+
+    slot_columns = SLOT_COLUMNS
+    play_zones = PLAY_ZONES
+    _damage: list[int]
+    _atk: list[int]
+    _hp: list[int]
+    _atk_t: list[int]
+    _hp_t: list[int]
+    _kw: list[int]
+    _kw_t: list[int]
+    _prepared: list[bool]
+    _host: list[int]
+    _free: list[bool]
 
     def __init__(
         self, rules: GuyRules, options: Options, decks: Sequence[Sequence[int] | None]
@@ -151,17 +180,6 @@ class GuysState(ZoneState):
         super().__init__(rules, 2, LAYOUT, own_decks(decks, DECK_SIZE), private_decks=True)
         self._rules_g = rules
         self._options = options
-        n = len(self._ident)
-        self._damage = [0] * n
-        self._atk = [0] * n
-        self._hp = [0] * n
-        self._atk_t = [0] * n
-        self._hp_t = [0] * n
-        self._kw = [0] * n
-        self._kw_t = [0] * n
-        self._prepared = [False] * n
-        self._host = [-1] * n
-        self._free = [False] * n
         self._life = [LIFE, LIFE]
         self._energy = [0, 0]
         self._spent = [0, 0]
@@ -233,10 +251,6 @@ class GuysState(ZoneState):
     def face_down(self, slot: int) -> bool:
         """Whether a card on the board lies face down (its identity not public)."""
         return self._known[slot] != 3
-
-    def kind_of(self, slot: int) -> int:
-        """The card kind in a slot this state knows (raises if hidden)."""
-        return self._kind_at(slot)
 
     def controller(self, slot: int) -> int:
         """The seat whose zone the slot is in (a Pin on a Guy: who pinned it)."""
@@ -449,12 +463,7 @@ class GuysState(ZoneState):
 
     def _clean_up(self) -> None:
         """After End of turn: Guys heal to full, this turn's effects end (line 103)."""
-        n = len(self._ident)
-        self._damage = [0] * n
-        self._atk_t = [0] * n
-        self._hp_t = [0] * n
-        self._kw_t = [0] * n
-        self._prepared = [False] * n
+        self._end_turn_columns()
 
     def _next_face_down(self) -> int:
         """The next face-down Guy to reveal: lane by lane, the Reacting Player's first (line 87)."""
@@ -738,16 +747,6 @@ class GuysState(ZoneState):
         other = self._clone_zones()
         other._rules_g = self._rules_g
         other._options = self._options
-        other._damage = self._damage[:]
-        other._atk = self._atk[:]
-        other._hp = self._hp[:]
-        other._atk_t = self._atk_t[:]
-        other._hp_t = self._hp_t[:]
-        other._kw = self._kw[:]
-        other._kw_t = self._kw_t[:]
-        other._prepared = self._prepared[:]
-        other._host = self._host[:]
-        other._free = self._free[:]
         other._life = self._life[:]
         other._energy = self._energy[:]
         other._spent = self._spent[:]
@@ -764,16 +763,6 @@ class GuysState(ZoneState):
         other._winners = self._winners
         return other
 
-    def _grow(self) -> None:
-        """A token was made: every per-slot list gets its entry."""
-        for values in (
-            self._damage, self._atk, self._hp, self._atk_t, self._hp_t, self._kw, self._kw_t,
-        ):  # fmt: skip
-            values.append(0)
-        self._prepared.append(False)
-        self._free.append(False)
-        self._host.append(-1)
-
     def may_hold(self, slot: int, k: int) -> bool:
         """A face-down card on the board is a Sneaky Guy."""
         z = self._where[slot]
@@ -784,21 +773,12 @@ class GuysState(ZoneState):
 
     def search_key(self) -> Hashable:
         return (
-            tuple(self._ident),
-            tuple(tuple(pile) for pile in self._zones),
-            tuple(self._damage),
-            tuple(self._atk),
-            tuple(self._hp),
-            tuple(self._atk_t),
-            tuple(self._hp_t),
-            tuple(self._kw),
-            tuple(self._kw_t),
-            tuple(self._prepared),
-            tuple(self._host),
+            *self._cards_key(),
             tuple(self._life),
             tuple(self._energy),
             tuple(self._spent),
             tuple(self._hurt),
+            tuple(self._log),
             self._turn,
             self._leader,
             self._phase,
@@ -809,22 +789,6 @@ class GuysState(ZoneState):
             self._current,
             self._winners,
         )
-
-    def _board_public(self) -> list[list[int]]:
-        """Per-card state of every card in play (slot, damage, modifiers, keywords, prepared,
-        host), for digests."""
-        rows = []
-        for seat in (0, 1):
-            for offset in (VEST, PINS, *range(LANE0, PER_SEAT)):
-                for s in self._zones[zone_of(seat, offset)]:
-                    rows.append(
-                        [
-                            s, self._damage[s], self._atk[s], self._hp[s], self._atk_t[s],
-                            self._hp_t[s], self._kw[s], self._kw_t[s], int(self._prepared[s]),
-                            self._host[s], int(self._free[s]),
-                        ]
-                    )  # fmt: skip
-        return rows
 
     def public_sections(self) -> dict[str, Canonical]:
         ask = self._ask
@@ -843,7 +807,7 @@ class GuysState(ZoneState):
                 "winners": None if self._winners is None else list(self._winners),
             },
             "zones": self.zones_public(),
-            "board": self._board_public(),
+            "board": self.slot_rows(),
             "players": {
                 "life": list(self._life),
                 "energy": list(self._energy),

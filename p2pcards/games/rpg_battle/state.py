@@ -285,15 +285,6 @@ class RpgBattleState(SlotState[Rules]):
         share = 1.0 / len(self._winners)
         return [share if s in self._winners else 0.0 for s in range(self._n)]
 
-    def pending_hits(self) -> list[tuple[str, int]]:
-        """Attacks waiting for their target's answer: (character, damage), in order."""
-        chars = self._rules.chars
-        return [
-            (chars[step.target].id, step.damage)
-            for step in self._queue
-            if isinstance(step, ReactStep)
-        ]
-
     def pending_discards(self) -> list[tuple[int, int]]:
         """Forced discards the victim has yet to choose: (seat, count)."""
         return [(step.seat, step.left) for step in self._queue if isinstance(step, DiscardStep)]

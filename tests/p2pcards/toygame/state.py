@@ -323,8 +323,7 @@ class ToyState(ZoneState):
 
     def search_key(self) -> Hashable:
         return (
-            tuple(self._ident),
-            tuple(tuple(pile) for pile in self._zones),
+            *self._cards_key(),
             tuple(self._life),
             self._live,
             self._turn_seat,

@@ -1,0 +1,130 @@
+"""What fitting a game's evaluation weights needs (scripts/tune_weights.py does the fit).
+
+Each game's evaluation module describes its fit as a `Tuning` (`TUNING`), and the game's
+registration names it (`GameInfo.tuning`), so the script knows no game. The games of own
+decks share one description, `OwnDecks`: the shipped decks paired in turn, features of the
+replica of the seat to move, no hyperparameter.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, Protocol, TypeVar
+
+from ai.defaults import DEFAULT_ROUND_CAP
+from p2pcards import games
+from p2pcards.decks import shipped_decks
+from p2pcards.engine import State
+
+SCALE = 100.0
+"""Fitted weights are written times this: an evaluation unit is 1/SCALE of a log-odds step."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a fit found, for the weights file's header."""
+
+    games: int
+    epsilon: float
+    command: str  # how the script was run
+    loss: float  # held-out log-loss of the chosen weights
+    current_loss: float | None  # of the weights the file held, on the same held-out games
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """What fitting one game's evaluation needs; the rest of the fit is the same for all."""
+
+    features: tuple[str, ...]
+    hyper: str  # the hyperparameter's name in the weights file, "" for none
+    candidates: tuple[float, ...]  # its values to try (one, 0.0, when there is none)
+    start: Callable[[int], State]  # game number -> its initial state
+    sampled: Callable[[State], bool]  # whether a decision is a position to learn from
+    difference: Callable[[State, float], list[float]]  # seat 0's features minus seat 1's
+    current: Callable[[Path], tuple[float, list[float]]]  # a file's hyperparameter, log-odds
+    settings: Callable[[float], dict[str, float]]  # what follows the weights in the file
+    header: Callable[[Outcome], list[str]]
+    notes: dict[str, str]  # a comment after a weight, if any
+
+
+class Weights(Protocol):
+    """What a weights file of an own-deck game's evaluation holds."""
+
+    @property
+    def vector(self) -> tuple[float, ...]: ...
+
+    @property
+    def scale(self) -> float: ...
+
+
+S = TypeVar("S", bound=State)
+
+
+@dataclass(frozen=True)
+class OwnDecks(Generic[S]):
+    """What fitting a game of own decks needs besides the common part."""
+
+    game: str
+    title: str
+    module: str  # the evaluation's module, for the file's comment
+    state_type: type[S]
+    features: Callable[[S, int], Sequence[float]]
+    weights: Callable[[Path], Weights]  # loads a weights file
+    sampled: Callable[[State], bool]  # whether a decision is a position to learn from
+
+    @functools.cached_property
+    def pairings(self) -> tuple[tuple[str, str], ...]:
+        """Every shipped deck against every one (mirrors too) from each seat; with every
+        fifth game held out, the held-out games cover them all alike."""
+        decks = sorted(d.id for d in shipped_decks(type(games.load(self.game)).__module__))
+        return tuple(itertools.product(decks, decks))
+
+    def start(self, number: int) -> State:
+        """A game of the number's pairing of shipped decks."""
+        decks = list(self.pairings[number % len(self.pairings)])
+        return games.load(self.game).new_initial_state(2, decks=decks, round_cap=DEFAULT_ROUND_CAP)
+
+    def difference(self, state: State, _: float) -> list[float]:
+        """Seat 0's features minus seat 1's, as the seat to move's replica sees them."""
+        seen = state.observation(state.current_player())
+        assert isinstance(seen, self.state_type)
+        mine, theirs = self.features(seen, 0), self.features(seen, 1)
+        return [a - b for a, b in zip(mine, theirs, strict=True)]
+
+    def current(self, path: Path) -> tuple[float, list[float]]:
+        """The file's weights in log-odds (no hyperparameter)."""
+        weights = self.weights(path)
+        return 0.0, [v * weights.scale / SCALE for v in weights.vector]
+
+    def header(self, outcome: Outcome) -> list[str]:
+        """The weights file's comment."""
+        replaced = outcome.current_loss
+        before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
+        return [
+            f"# Weights of the {self.title} evaluation ({self.module}), in log-odds of winning",
+            "# per unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
+            f"#     {outcome.command}",
+            f"# to {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}), each "
+            f"pairing of the {len(self.pairings) ** 0.5:.0f} shipped",
+            "# decks from each seat in turn, positions as the seat to move's replica sees them;",
+            f"# held-out log-loss {outcome.loss:.4f}{before}.",
+        ]
+
+    def tuning(self, names: tuple[str, ...], notes: dict[str, str]) -> Tuning:
+        """The game's Tuning."""
+        return Tuning(
+            features=names,
+            hyper="",
+            candidates=(0.0,),
+            start=self.start,
+            sampled=self.sampled,
+            difference=self.difference,
+            current=self.current,
+            settings=lambda _: {"scale": SCALE},
+            header=self.header,
+            notes=notes,
+        )
