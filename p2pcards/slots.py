@@ -399,30 +399,26 @@ class SlotState(ZoneState, Generic[R]):
         positions the other replicas no longer agree on.
         """
         for sight in sightings:
-            self._check_seat(sight.seat)
-            hand = self._hands[sight.seat]
-            if not 0 <= sight.position < len(hand):
-                raise IllegalActionError(
-                    f"seat {sight.seat} has no card at position {sight.position}"
-                )
-            slot = hand[sight.position]
+            slot = sight.slot
+            hand = next((hand for hand in self._hands if slot in hand), None)
+            if hand is None:
+                raise IllegalActionError(f"no hand holds card slot {slot}")
             if sight.card is not None:
                 self._learn(slot, self._kind(sight.card))
             if sight.pinned:
                 if slot in self._pins:
-                    raise IllegalActionError(f"position {sight.position} is pinned twice")
+                    raise IllegalActionError(f"slot {slot} is pinned twice")
                 if self._pins and self._pins[0] not in hand:
                     raise IllegalActionError("pinned cards of one action come from one hand")
                 self._pins += (slot,)
 
-    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Where in `seat`'s hand the named cards are, distinct, the copies the most seats
-        already know first (they reveal the least). Needs the hand (the acting seat's replica,
-        or the complete state)."""
+    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """The slots of `seat`'s hand holding the named cards, distinct, the copies the most
+        seats already know first (they reveal the least). Needs the hand (the acting seat's
+        replica, or the complete state)."""
         self._check_seat(seat)
         kinds = [self._kind(c) for c in cards]
-        hand = self._hands[seat]
-        return [hand.index(s) for s in self._best_known_slots(seat, kinds, self._unshowable(seat))]
+        return self._best_known_slots(seat, kinds, self._unshowable(seat))
 
     def _unshowable(self, seat: int) -> int:
         """A slot of `seat`'s hand the next action cannot use, or -1."""

@@ -220,7 +220,8 @@ class MentalDealer:
             for reveal in replica.reveals(action):
                 if reveal.cards is not None:
                     cards = [c for c in reveal.cards if c is not None]
-                    positions.extend(replica.positions_of(reveal.seat, cards))
+                    hand = replica.hand_slots(reveal.seat)
+                    positions.extend(hand.index(s) for s in replica.slots_of(reveal.seat, cards))
             if positions:
                 payload["positions"] = positions
         announced, step = yield from self._announce(seat, payload)
@@ -251,7 +252,7 @@ class MentalDealer:
             else:
                 yield from self._take_searched(move, after)
             self.generation += 1  # one shuffle of the replica's, dealt
-        opened_slots = {replica.hand_slots(s.seat)[s.position] for s in opened}
+        opened_slots = {sight.slot for sight in opened}
         shown = []
         for slot in sorted(self.locked):
             knowers = after.known_to(slot)
@@ -387,7 +388,7 @@ class MentalDealer:
                 seat, f"named {len(positions)} hand positions for {wanted} cards", step
             )
         picks = iter(positions)
-        plan: list[tuple[Reveal, int, str | None, int]] = []  # reveal, position, named, op
+        plan: list[tuple[int, str | None, bool, int]] = []  # slot, named, pinned, op
         for reveal in reveals:
             hand = self.replica.hand_slots(reveal.seat)
             chosen: list[tuple[int, str | None]]
@@ -400,19 +401,22 @@ class MentalDealer:
                 used = [p for p, _ in chosen]
                 if len(set(used)) != len(used) or not all(0 <= p < len(hand) for p in used):
                     raise RemoteProtocolError(seat, f"named bad hand positions {used}", step)
+            pinned = reveal.cards is not None
             for position, named in chosen:
-                op = self.peer.reveal(self.locked[hand[position]], reveal.viewers)
-                plan.append((reveal, position, named, op))
+                slot = hand[position]
+                plan.append(
+                    (slot, named, pinned, self.peer.reveal(self.locked[slot], reveal.viewers))
+                )
         for *_, op in plan:
             yield op
         sightings = []
-        for reveal, position, named, _ in plan:
-            card = self.card_id(self.locked[self.replica.hand_slots(reveal.seat)[position]])
+        for slot, named, pinned, _ in plan:
+            card = self.card_id(self.locked[slot])
             if named is not None and card is not None and card != named:
                 raise RemoteProtocolError(
                     seat, f"played {named} but the card it showed is {card}", step
                 )
-            sightings.append(Sighting(reveal.seat, position, card, reveal.cards is not None))
+            sightings.append(Sighting(slot, card, pinned))
         return sightings
 
     def disclose(self) -> Generator[int, None, None]:

@@ -222,7 +222,7 @@ def test_the_table_notices_a_replica_that_knows_too_much() -> None:
         table.step()
     secret = table.reference.hand(1)[0]  # type: ignore[attr-defined]
     table.seats[0].replica.see(
-        [Sighting(1, 0, secret, pinned=False)]
+        [Sighting(table.reference.hand_slots(1)[0], secret, pinned=False)]
     )  # seat 0 peeks at seat 1's first card
     with pytest.raises(KnowledgeLeakError, match="seat 0"):
         table.check_replicas()
