@@ -172,10 +172,14 @@ def show_history(narrator: Narrator, console: Console, asked: str) -> None:
     elif number:
         console.print(f"[yellow]There are {pages} pages: type l 1 to l {pages}.[/]")
         return
+    elif narrator.reading >= pages:  # no page after the last: never back to page 1 unasked
+        console.print(f"[yellow]That was the last page ({pages}); l 1 goes back to the first.[/]")
+        return
     else:
-        page = narrator.reading % pages + 1
+        page = narrator.reading + 1
     narrator.reading = page
-    console.print(f"[bold]The game so far, page {page} of {pages}[/] (l: next page)")
+    more = "(l: next page)" if page < pages else "(the last page)"
+    console.print(f"[bold]The game so far, page {page} of {pages}[/] {more}")
     console.print(Text("\n".join(narrator.page(page)) or "(nothing yet)"))
 
 

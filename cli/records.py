@@ -11,16 +11,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from cli.errors import FAILURE, fail
+from cli.output import console
 
 if TYPE_CHECKING:
     from protocol.savefile import SavedTable
     from protocol.table_peer import TablePeer
 
-out = Console(highlight=False)
+out = console()
 FileArg = Annotated[
     Path, typer.Argument(help="A saved table (.p2pt), as written by host/join/bot.")
 ]

@@ -264,7 +264,10 @@ def test_the_history_key_pages_through_the_whole_game() -> None:
         answer_to(answer, Menu(state.legal_actions()), state, narrator, out)
     text = out.export_text()
     pages = re.findall(r"page (\d) of 3", text)
-    assert pages == ["1", "2", "3", "1", "2"]
+    # After the last page, l says so instead of going round to page 1 (issue 27, finding 11).
+    assert pages == ["1", "2", "3", "2"]
+    assert "page 2 of 3 (l: next page)" in text and "page 3 of 3 (the last page)" in text
+    assert "That was the last page (3); l 1 goes back to the first." in text
     assert f"{2 * PAGE + 5:4}  line {2 * PAGE + 5}." in text
     assert "There are 3 pages" in text
 

@@ -1,4 +1,4 @@
-"""The rules of Rise of the Guys as a state machine (rulebook: ../shared/seeds/002_…txt;
+"""The rules of Rise of the Guys as a state machine (its rulebook in
 our reading of its open points: docs/rules/rise-of-the-guys.md).
 
 The cards are slots in zones (p2pcards/zones.py): per seat a deck, a hand, a discard pile,
