@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
-from typing import Generic, NamedTuple, Protocol, Self, TypeVar, cast
+from typing import Generic, NamedTuple, Protocol, Self, TypeVar
 
 from p2pcards.engine import (
     CHANCE,
@@ -271,8 +271,9 @@ class SlotState(ZoneState, Generic[R]):
         if self._current != CHANCE:
             raise IllegalActionError("not a chance node")
         # Only a DrawStep or a TakeStep at the head makes a chance node (each game's _advance);
-        # a cast, not a check: this is on the path of every deal of a playout.
-        return cast("DrawStep | TakeStep", self._queue[0])
+        # declared, not checked or cast: this is on the path of every deal of a playout.
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]
+        return step
 
     def luck_key(self) -> Hashable:
         """A deal is the deck's next card: named by the deck's reshuffle and size, whoever
@@ -332,24 +333,24 @@ class SlotState(ZoneState, Generic[R]):
         return [(take(position, ids[k]), share * n / total) for k, n in enumerate(pool) if n]
 
     def _verify_outcome(self, action: Action) -> None:
-        step = cast("DrawStep | TakeStep", self._queue[0])  # at a chance node
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]  # chance node
         rules = self._rules
-        take = isinstance(step, TakeStep)
-        if not isinstance(action, rules.take_type if take else Deal):
-            kind = "take" if take else "deal"
-            raise IllegalActionError(f"the chance node needs a {kind} outcome, not {action}")
-        card = rules.card_of(action)
+        viewer = self.viewer
         known = UNKNOWN
         if isinstance(step, TakeStep):
+            if not isinstance(action, rules.take_type):
+                raise IllegalActionError(f"the chance node needs a take outcome, not {action}")
             position = rules.position_of(action)
             hand = self._hands[step.victim]
             if not 0 <= position < len(hand):
                 raise IllegalActionError(f"the victim's hand has no card {position}")
             known = self._ident[hand[position]]
-        viewer = self.viewer
-        entitled = viewer is None or (
-            viewer in step if isinstance(step, TakeStep) else viewer == step.seat
-        )
+            entitled = viewer is None or viewer in step
+        else:
+            if not isinstance(action, Deal):
+                raise IllegalActionError(f"the chance node needs a deal outcome, not {action}")
+            entitled = viewer is None or viewer == step.seat
+        card = rules.card_of(action)
         if card is None:
             if entitled:
                 raise IllegalActionError("this state must be told which card it is")
@@ -369,7 +370,7 @@ class SlotState(ZoneState, Generic[R]):
     def _apply_outcome_card(self, action: Action) -> int:
         """Move the card a verified Deal or Take gives to its receiver, learning it if told;
         its slot. The game moves its queue on."""
-        step = cast("DrawStep | TakeStep", self._queue[0])  # at a chance node
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]  # chance node
         rules = self._rules
         card = rules.card_of(action)
         k = UNKNOWN if card is None else self._kind(card)
