@@ -44,7 +44,18 @@ from p2pcards.games.getgem.actions import (
     Trade,
 )
 from p2pcards.games.getgem.cards import ELEMENT_GEMS, GEMS, CardDatabase, CardType, Character
-from p2pcards.slots import DRAW, TAKE, UNKNOWN, DrawStep, QueueStep, SlotRules, SlotState, TakeStep
+from p2pcards.slots import (
+    DRAW,
+    TAKE,
+    UNKNOWN,
+    DrawStep,
+    QueueStep,
+    SlotRules,
+    SlotState,
+    TakeStep,
+    draw_step,
+    take_step,
+)
 from p2pcards.zones import Zone
 
 FIRE, WATER, THUNDER, RAINBOW, CURSE = range(5)  # gem numbers, as in cards.GEMS
@@ -801,9 +812,9 @@ class GetGemState(SlotState[Rules]):
         queue = self._queue
         known = self._known
         if effect in (STEAL, PICKPOCKET):
-            queue.insert(0, TakeStep(actor, target))
+            queue.insert(0, take_step(actor, target))
         elif effect == STEAL_PUSH:
-            queue[0:0] = [TakeStep(actor, target), PushStep(actor, target)]
+            queue[0:0] = [take_step(actor, target), PushStep(actor, target)]
         elif effect == EXCHANGE:
             mine, theirs = self._hands[actor], self._hands[target]
             for s in mine:
@@ -814,7 +825,7 @@ class GetGemState(SlotState[Rules]):
         else:  # PEEP: look at the whole hand, then draw (line 99)
             for s in self._hands[target]:
                 known[s] |= 1 << actor
-            queue.insert(0, DrawStep(actor))
+            queue.insert(0, draw_step(actor))
 
     def _apply_action_phase(self, action: Action) -> None:
         rules = self._rules
@@ -849,7 +860,7 @@ class GetGemState(SlotState[Rules]):
         elif isinstance(action, GemTake):
             self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
             self._taken = -1
-            self._queue.append(TakeStep(seat, action.seat))
+            self._queue.append(take_step(seat, action.seat))
         elif isinstance(action, Element):
             self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
             self._element[rules.element_names.index(action.element)] = seat
@@ -861,7 +872,7 @@ class GetGemState(SlotState[Rules]):
             assert isinstance(action, Trade)
             self._discard_from(seat, [self._kind(action.card)])
             self._used[seat] = True
-            self._queue.append(DrawStep(seat))
+            self._queue.append(draw_step(seat))
 
     def _apply_outcome(self, action: Action) -> None:
         slot = self._apply_outcome_card(action)
@@ -887,7 +898,7 @@ class GetGemState(SlotState[Rules]):
         n = self._n
         first = self._first
         for _ in range(self._rules.num["deal"]):
-            self._queue.extend(DrawStep((first + i) % n) for i in range(n))
+            self._queue.extend(draw_step((first + i) % n) for i in range(n))
 
     def _end_actions(self) -> None:
         """The action phase ends; the end phase's take-backs begin with the next seat."""
@@ -1036,7 +1047,7 @@ class GetGemState(SlotState[Rules]):
         self._turns += 1
         self._peeped = 0
         self._used[seat] = False
-        self._queue.extend(DrawStep(seat) for _ in range(self._rules.num["draw"]))
+        self._queue.extend(draw_step(seat) for _ in range(self._rules.num["draw"]))
         self._phase = ACTION
 
     # ----------------------------------------------------------------- helpers

@@ -37,7 +37,18 @@ from p2pcards.games.rpg_battle.actions import (
     Take,
 )
 from p2pcards.games.rpg_battle.cards import CardDatabase, CardType, Character
-from p2pcards.slots import DRAW, TAKE, UNKNOWN, DrawStep, QueueStep, SlotRules, SlotState, TakeStep
+from p2pcards.slots import (
+    DRAW,
+    TAKE,
+    UNKNOWN,
+    DrawStep,
+    QueueStep,
+    SlotRules,
+    SlotState,
+    TakeStep,
+    draw_step,
+    take_step,
+)
 
 HAND_SIZE = 5
 
@@ -486,7 +497,7 @@ class RpgBattleState(SlotState[Rules]):
         elif self._phase == END:
             assert isinstance(action, EndTurn)
             hand = len(self._hands[cur])
-            self._queue.append(DrawStep(cur, HAND_SIZE - hand if action.refill else 1))
+            self._queue.append(draw_step(cur, HAND_SIZE - hand if action.refill else 1))
             self._phase = NEXT
         else:
             if isinstance(action, Play):
@@ -503,7 +514,7 @@ class RpgBattleState(SlotState[Rules]):
             self._seat = (seat + 1) % self._n
             return
         # Draft over: deal five to each seat, then seat 0 opens the first round.
-        self._queue.extend(DrawStep(s, HAND_SIZE) for s in range(self._n))
+        self._queue.extend(draw_step(s, HAND_SIZE) for s in range(self._n))
         self._seat = 0
         self._phase = PLAY
         self._pos = 0
@@ -540,15 +551,15 @@ class RpgBattleState(SlotState[Rules]):
         elif effect == "discard":
             self._queue.append(DiscardStep(action.seat or 0, card.power))
         elif effect == "steal":
-            self._queue.append(TakeStep(seat, action.seat or 0))
+            self._queue.append(take_step(seat, action.seat or 0))
         elif effect == "draw":
-            self._queue.append(DrawStep(seat, card.power))
+            self._queue.append(draw_step(seat, card.power))
 
     def _apply_outcome(self, action: Action) -> None:
         self._apply_outcome_card(action)
         step = self._queue[0]
         if isinstance(step, DrawStep):
-            self._queue[0] = DrawStep(step.seat, step.left - 1)
+            self._queue[0] = draw_step(step.seat, step.left - 1)
         else:
             self._queue.pop(0)
 
