@@ -43,7 +43,7 @@ from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.zones import UNKNOWN, Deal, Step, Zone, ZoneRules, ZoneState
 
 __all__ = [
-    "DRAW", "TAKE", "UNKNOWN", "CardKind", "DrawStep", "QueueStep", "SlotRules", "SlotState",
+    "DRAW", "TAKE", "UNKNOWN", "CardKind", "DrawStep", "SlotRules", "SlotState",
     "TakeStep", "draw_step", "take_step",
 ]  # fmt: skip
 
@@ -72,9 +72,9 @@ take_step = functools.cache(TakeStep)
 it deals, and a NamedTuple costs several times a tuple to make (rpg-battle's random playout
 ran 4% slower making them afresh)."""
 
-QueueStep = tuple[int, ...]
-"""What a queue holds: the chance steps above and the game's own, each a NamedTuple of ints
-(told apart by their class)."""
+S = TypeVar("S", bound=tuple[int, ...])
+"""What a game's queue holds: the chance steps above and its own, each a NamedTuple of ints
+(told apart by their class); a game names their union."""
 
 
 class CardKind(Protocol):
@@ -115,7 +115,7 @@ class SlotRules(ZoneRules):
 R = TypeVar("R", bound=SlotRules)
 
 
-class SlotState(ZoneState, Generic[R]):
+class SlotState(ZoneState, Generic[R, S]):
     """A state whose cards are slots of one shared deck (see the module docstring)."""
 
     __slots__ = ("_deck", "_discard", "_hands", "_pins", "_pool", "_queue")
@@ -125,7 +125,7 @@ class SlotState(ZoneState, Generic[R]):
     _deck: list[int]
     _discard: list[int]
     _pool: list[int]
-    _queue: list[QueueStep]
+    _queue: list[S]
     _pins: tuple[int, ...]
 
     def __init__(self, rules: R, num_players: int) -> None:

@@ -49,7 +49,6 @@ from p2pcards.slots import (
     TAKE,
     UNKNOWN,
     DrawStep,
-    QueueStep,
     SlotRules,
     SlotState,
     TakeStep,
@@ -95,7 +94,11 @@ _STEP_CODES: dict[type, int] = {
 }  # fmt: skip
 
 
-def _encoded(step: QueueStep) -> tuple[int, ...]:
+Pending = DrawStep | TakeStep | WindowStep | PushStep | DigStep
+"""What GETGEM's queue holds."""
+
+
+def _encoded(step: Pending) -> tuple[int, ...]:
     """A queued step as ints: its code, then its fields (for digests and search keys). A draw
     is always of one card here, so it is named by its seat alone."""
     if isinstance(step, DrawStep):
@@ -208,7 +211,7 @@ def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[t
     return out
 
 
-class GetGemState(SlotState[Rules]):
+class GetGemState(SlotState[Rules, Pending]):
     """A position of GETGEM, or one seat's replica of it."""
 
     __slots__ = (

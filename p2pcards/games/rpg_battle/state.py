@@ -42,7 +42,6 @@ from p2pcards.slots import (
     TAKE,
     UNKNOWN,
     DrawStep,
-    QueueStep,
     SlotRules,
     SlotState,
     TakeStep,
@@ -84,7 +83,11 @@ _STEP_CODES: dict[type, int] = {
 }
 
 
-def _encoded(step: QueueStep) -> tuple[int, ...]:
+Pending = DrawStep | TakeStep | ReactStep | DiscardStep
+"""What rpg-battle's queue holds."""
+
+
+def _encoded(step: Pending) -> tuple[int, ...]:
     """A queued step as ints: its code, then its fields (for digests and search keys)."""
     return (_STEP_CODES[type(step)], *step)
 
@@ -148,7 +151,7 @@ def _one(cls: type[Action], value: Any) -> Action:
     return action
 
 
-class RpgBattleState(SlotState[Rules]):
+class RpgBattleState(SlotState[Rules, Pending]):
     """A position of rpg-battle, or one seat's replica of it."""
 
     __slots__ = (
