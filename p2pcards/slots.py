@@ -307,7 +307,9 @@ class SlotState(ZoneState, Generic[R, S]):
         return rules.take(position, card)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        step = self._pending_chance()
+        if self._current != CHANCE:  # _pending_chance inline: a playout asks at every deal
+            raise IllegalActionError("not a chance node")
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]
         viewer = self.viewer
         pool = self._pool
         if isinstance(step, DrawStep):
