@@ -13,7 +13,6 @@ from p2pcards.engine import Action
 from p2pcards.games.getgem import GetGemState
 from p2pcards.games.getgem.actions import (
     Barrier,
-    Deal,
     Declare,
     Discard,
     Element,
@@ -29,6 +28,7 @@ from p2pcards.games.getgem.actions import (
     Trade,
 )
 from p2pcards.history import Event
+from p2pcards.zones import Deal
 
 HELP = """\
 GETGEM: hold fire, water and thunder (gem cards or element cards) to win.

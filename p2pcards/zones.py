@@ -307,10 +307,6 @@ class ZoneState(State):
     play_zones: ClassVar[tuple[int, ...]] = ()
     """The zones whose cards' columns the digest hashes (`slot_rows`): the cards in play."""
 
-    names_slots = True
-    """Actions name the slots (and the cards) they use: the mental dealer proves a card an
-    action shows by the slot, not by a hand position (`State.reveals`)."""
-
     _rules: ZoneRules
 
     def __init__(
@@ -879,16 +875,16 @@ class ZoneState(State):
         if sightings:
             raise IllegalActionError("this game's actions name their cards' slots")
 
-    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Where in `seat`'s hand the named cards are, distinct, first copies first."""
+    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """The slots of `seat`'s hand holding the named cards, distinct, first copies first."""
         hand = self._zones[self.zone(f"hand:{seat}")]
         out: list[int] = []
         for card in cards:
             k = self._kind(card)
-            i = next((i for i, s in enumerate(hand) if self._ident[s] == k and i not in out), -1)
-            if i < 0:
+            slot = next((s for s in hand if self._ident[s] == k and s not in out), -1)
+            if slot < 0:
                 raise IllegalActionError(f"seat {seat} holds no (more) {card}")
-            out.append(i)
+            out.append(slot)
         return out
 
     # ------------------------------------------------------- copies and views
