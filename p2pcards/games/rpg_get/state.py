@@ -509,7 +509,7 @@ class RpgGetState(ZoneState):
             if self._where[target] not in fighting:
                 continue
             self._status[target] |= attack.inflicts
-            self._hurt(target, max(0, attack.amount - reduced))
+            self._hurt(target, max(0, attack.amount - max(0, reduced)))  # line 116
         self._check_parties()
 
     def _go_on(self) -> None:

@@ -1,0 +1,361 @@
+"""RPG Get!'s rules, each test citing the rulebook line it checks
+(../shared/seeds/000_34065cf589791de6.txt, numbered as `cat -n` numbers it) and, where the
+text is open, the choice of rules.md it follows. Positions are reached through the real rules
+(rpg_get_helpers.Table)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rpg_get_helpers import FILLER, Table, deck
+
+from p2pcards.dealer import LocalDealer
+from p2pcards.errors import GameOptionError, IllegalActionError
+from p2pcards.games.rpg_get import GAME
+from p2pcards.games.rpg_get.actions import (
+    MULLIGAN,
+    PASS,
+    Act,
+    Attempt,
+    Bank,
+    Defend,
+    Discard,
+    Enlist,
+    Equip,
+    Oppose,
+    Recruit,
+    Redraw,
+    Reshuffle,
+    Start,
+    parse_slots,
+    slot_list,
+)  # fmt: skip
+from p2pcards.games.rpg_get.state import (
+    ACTIVE,
+    BANK,
+    BANK_LIMIT,
+    DECK,
+    DISCARD,
+    HAND,
+    INVENTORY,
+    PARTY,
+    SCORE,
+)  # fmt: skip
+
+MISSION_TABLE = [
+    ["ryudo", "elena", "clear-the-forest", "broadsword"],
+    ["vyse", "rag-rappy", "booma", "de-rol-le", "gazer"],
+]
+
+
+def on_mission(mission: str = "clear-the-forest", hands: list[list[str]] | None = None) -> Table:
+    """Seat 0 has played Elena and equipped a Broadsword, and attempts `mission`."""
+    t = Table(hands or MISSION_TABLE)
+    t.pass_until("play")
+    t.do(Recruit, card="elena")
+    t.do(Equip, card="broadsword")
+    t.pass_until("mission")
+    t.do(Attempt, card=mission)
+    return t
+
+
+def test_the_opening_hand_is_nine_and_a_hand_without_a_character_must_be_redrawn() -> None:
+    """Line 9: 9 cards; the whole hand may be redrawn; a hand with no Character must be
+    (choice 2: it goes back into the deck, so the deck stays whole)."""
+    state = GAME.new_initial_state(2, decks=[deck("ryudo"), deck("vyse")])
+    state.apply_action(state.chance_outcome_for(None, 0))
+    for _ in range(9):
+        state.apply_action(state.chance_outcome_for(FILLER))
+    assert len(state.pile(0, HAND)) == 9 and state.current_player() == 0
+    assert state.legal_actions() == [MULLIGAN]
+    state.apply_action(MULLIGAN)
+    assert len(state.pile(0, DECK)) == 80 and not state.pile(0, HAND)
+    for card in ["ryudo"] + [FILLER] * 8:
+        state.apply_action(state.chance_outcome_for(card))
+    assert len(state.pile(0, DECK)) == 71
+    assert {type(a) for a in state.legal_actions()} == {Start, type(MULLIGAN)}
+
+
+def test_opening_redraws_stop_after_seven_when_a_character_is_held() -> None:
+    """Line 9 "as much as desired", bounded (rules.md choice 2): 7 redraws at most."""
+    state = GAME.new_initial_state(2, decks=[deck("ryudo"), deck("vyse")])
+    state.apply_action(state.chance_outcome_for(None, 0))
+    for _ in range(7):
+        for card in ["ryudo"] + [FILLER] * 8:
+            state.apply_action(state.chance_outcome_for(card))
+        assert MULLIGAN in state.legal_actions()
+        state.apply_action(MULLIGAN)
+    for card in ["ryudo"] + [FILLER] * 8:
+        state.apply_action(state.chance_outcome_for(card))
+    assert MULLIGAN not in state.legal_actions()
+
+
+def test_setup_gives_five_counters_and_the_roll_chooses_the_first_seat() -> None:
+    """Line 10: 5 reward counters each; line 11 (choice 5): the first seat by a roll, which
+    decides its opening first and takes the first turn."""
+    t = Table([["ryudo"], ["vyse"], ["aika"]], first=2)
+    assert [t.state.counters(s) for s in range(3)] == [5, 5, 5]
+    assert t.state.turn_seat == 2 and t.state.current_player() == 2
+    assert [t.state.card_at(s) for s in t.slots(2, PARTY)] == ["aika"]
+
+
+def test_a_deck_without_a_character_is_refused() -> None:
+    """Line 9 and rules.md choice 3: the forced redraw would never end."""
+    with pytest.raises(GameOptionError, match="no Character"):
+        GAME.new_initial_state(2, decks=[deck(), deck("vyse")])
+
+
+def test_redraw_phase_allows_two_redraws() -> None:
+    """Line 32: discard up to two cards and draw as many."""
+    t = Table(MISSION_TABLE, more=[["rag-rappy", "booma"]])
+    t.draws(0, "rag-rappy", "booma")
+    t.do(Redraw, card=FILLER)
+    t.do(Redraw, card=FILLER)
+    assert t.state.phase == "play"
+    assert [t.state.card_at(s) for s in t.slots(0, DISCARD)] == [FILLER, FILLER]
+    hand = [t.state.card_at(s) for s in t.slots(0, HAND)]
+    assert "rag-rappy" in hand and "booma" in hand and len(hand) == 8
+
+
+def test_rewards_go_to_the_bank_free_or_the_inventory_for_their_cost() -> None:
+    """Line 35: bank for free, inventory for the RP cost; line 38: bank to inventory only in
+    the Play phase, for the cost."""
+    t = Table([["ryudo", "broadsword", "gibarta", "broadsword"], ["vyse"]])
+    t.pass_until("play")
+    t.do(Bank, card="gibarta")
+    assert t.state.counters(0) == 5 and len(t.slots(0, BANK)) == 1
+    t.do(Equip, card="broadsword")
+    t.do(Equip, card="broadsword")
+    assert t.state.counters(0) == 1 and len(t.slots(0, INVENTORY)) == 2
+    assert not [a for a in t.state.legal_actions() if isinstance(a, Equip)]  # Gibarta costs 3
+    t.pass_until("mission")
+    assert not [a for a in t.state.legal_actions() if isinstance(a, Equip)]
+
+
+def test_the_bank_holds_twenty_and_a_full_bank_discards_one_first() -> None:
+    """Line 36-37: 20 cards at most; with 20, a card goes in only after one is discarded."""
+    t = Table([["ryudo", *["buckler"] * 8], ["vyse"]], more=[["buckler"] * 18])
+    t.draws(0, *["buckler"] * 18)
+    while len(t.slots(0, BANK)) < BANK_LIMIT:
+        while not (t.state.phase == "play" and t.state.turn_seat == 0):
+            t.act(PASS)
+        while len(t.slots(0, BANK)) < BANK_LIMIT and t.slots(0, HAND):
+            t.do(Bank, card="buckler", drop=-1)
+        t.act(PASS)
+    while not (t.state.phase == "play" and t.state.turn_seat == 0):
+        t.act(PASS)
+    banks = [a for a in t.state.legal_actions() if isinstance(a, Bank)]
+    assert banks and all(a.drop in t.slots(0, BANK) for a in banks)
+    t.act(banks[0])
+    assert len(t.slots(0, BANK)) == BANK_LIMIT and t.state.zone_of(banks[0].drop) == "discard:0"
+
+
+def test_a_character_of_the_same_name_replaces_the_one_in_play() -> None:
+    """Line 39-40, 73: the old one is discarded, the new one takes its place."""
+    t = Table([["ryudo", "ryudo-lv2", "elena"], ["vyse"]])
+    t.pass_until("play")
+    t.do(Recruit, card="ryudo-lv2")
+    t.do(Recruit, card="elena")
+    party = [t.state.card_at(s) for s in t.slots(0, PARTY)]
+    assert party == ["ryudo-lv2", "elena"]
+    assert [t.state.card_at(s) for s in t.slots(0, DISCARD)] == ["ryudo"]
+
+
+def test_the_party_step_keeps_within_the_missions_party_points() -> None:
+    """Line 50, 82: the active party's cost is at most the PP (Clear the Forest: 4)."""
+    t = Table([["ryudo-lv2", "elena", "aika", "clear-the-forest"], ["vyse"]])
+    t.pass_until("play")
+    t.do(Recruit, card="elena")
+    t.do(Recruit, card="aika")
+    t.pass_until("mission")
+    t.do(Attempt, card="clear-the-forest")
+    assert t.state.phase == "party"
+    t.do(Enlist, slot=t.slots(0, PARTY, "ryudo-lv2")[0])  # cost 3: 1 PP left
+    enlist = [a for a in t.state.legal_actions() if isinstance(a, Enlist)]
+    assert [t.state.card_at(a.slot) for a in enlist] == ["aika"]
+
+
+def test_the_enemy_step_goes_round_once_from_the_left_within_the_ep_and_one_boss() -> None:
+    """Line 51-53: every other seat once, clockwise from the attempter's left, the attempter
+    not asked; the sizes within the EP; at most one Boss (line 52, 150)."""
+    hands = [
+        ["ryudo", "gibarta-trial"],
+        ["vyse", "de-rol-le", "rag-rappy"],
+        ["aika", "de-rol-le", "booma", "booma"],
+    ]
+    t = Table(hands)
+    t.pass_until("mission")
+    t.do(Attempt, card="gibarta-trial")  # EP 8
+    t.do(Enlist, slot=t.slots(0, PARTY)[0])
+    assert t.state.phase == "enemies" and t.state.current_player() == 1
+    t.do(Oppose, card="de-rol-le")  # size 4, the Boss
+    t.act(PASS)
+    assert t.state.current_player() == 2
+    opposes = [a for a in t.state.legal_actions() if isinstance(a, Oppose)]
+    enemies = {a.card for a in opposes if t.state.card(a.slot).type == "enemy"}
+    assert enemies == {"booma"}  # no second Boss
+    t.do(Oppose, card="booma")
+    t.do(Oppose, card="booma")  # 4 + 2 + 2 = 8: the EP is spent
+    assert t.state.phase == "party-attack" and t.state.current_player() == 0
+
+
+def test_an_attack_hits_up_to_y_distinct_targets_and_defense_takes_off_damage() -> None:
+    """Line 122: X(Y); line 124: fewer targets allowed, never one twice; line 103, 111: the
+    target's side may Defend, once per card per attempt."""
+    t = on_mission()
+    t.do(Enlist, slot=t.slots(0, PARTY, "ryudo")[0])
+    t.do(Enlist, slot=t.slots(0, PARTY, "elena")[0])
+    t.do(Oppose, card="rag-rappy")
+    t.do(Oppose, card="booma")
+    state = t.state
+    rappy, booma = state.zone_slots("enemies")
+    elena = t.slots(0, ACTIVE, "elena")[0]
+    aims = {a.targets for a in state.legal_actions() if isinstance(a, Act) and a.source == elena
+            and state.card(elena).actions[a.index].kind == "attack"}  # fmt: skip
+    assert aims == {slot_list([rappy]), slot_list([booma]), slot_list([rappy, booma])}
+    with pytest.raises(IllegalActionError):
+        parse_slots(f"{booma},{booma}")
+    ryudo = t.slots(0, ACTIVE, "ryudo")[0]
+    t.act(Act(ryudo, ryudo, 0, slot_list([booma])))  # 3 damage
+    assert state.windows and state.current_player() == 1
+    t.do(Defend, target=booma, source=booma)  # Booma's Defense 1
+    assert not state.windows and state.hp_left(booma) == 4 - 2
+    t.act(Act(elena, elena, 0, slot_list([booma])))  # 1(2) on one target
+    # Booma's Defense is spent this attempt: no window asks anyone, and it takes the 1.
+    assert not state.windows and state.hp_left(booma) == 1
+
+
+def test_kills_discard_enemies_and_a_cleared_attempt_scores_the_mission() -> None:
+    """Line 119-120: an enemy at 0 HP is discarded; line 63-64: all enemies defeated, the
+    mission goes to the score pile and its RP to the counters."""
+    t = on_mission()
+    t.do(Enlist, slot=t.slots(0, PARTY, "ryudo")[0])
+    t.act(PASS)
+    t.do(Oppose, card="rag-rappy")
+    t.act(PASS)
+    state = t.state
+    (rappy,) = state.zone_slots("enemies")
+    ryudo = t.slots(0, ACTIVE, "ryudo")[0]
+    t.act(Act(ryudo, ryudo, 0, slot_list([rappy])))
+    assert state.zone_of(rappy) == "discard:1"
+    assert [state.card_at(s) for s in t.slots(0, SCORE)] == ["clear-the-forest"]
+    assert state.counters(0) == 5 - 2 + 2 and state.victory_points(0) == 1
+    assert state.phase in ("reconcile", "redraw") and not t.slots(0, ACTIVE)
+
+
+def test_a_failed_attempt_discards_the_mission_and_the_enemies_left() -> None:
+    """Line 65-66: otherwise the mission is discarded, and the enemies left too."""
+    t = on_mission()
+    t.do(Enlist, slot=t.slots(0, PARTY, "ryudo")[0])
+    t.act(PASS)
+    t.do(Oppose, card="booma")
+    t.act(PASS)
+    booma = t.state.zone_slots("enemies")[0]
+    t.act(PASS)  # no attack: the Enemy Attack step
+    assert t.state.phase == "enemy-attack" and t.state.current_player() == 1
+    t.act(PASS)
+    assert "clear-the-forest" in [t.state.card_at(s) for s in t.slots(0, DISCARD)]
+    assert t.state.zone_of(booma) == "discard:1" and not t.slots(0, SCORE)
+
+
+def test_rewards_need_the_classifications_and_go_back_to_the_bank_after_use() -> None:
+    """Line 158: a Reward only for a user with all its classifications (Broadsword: warrior,
+    so Ryudo and not Elena); line 130: after use it returns to the bank."""
+    t = on_mission()
+    t.do(Enlist, slot=t.slots(0, PARTY, "ryudo")[0])
+    t.do(Enlist, slot=t.slots(0, PARTY, "elena")[0])
+    t.do(Oppose, card="booma")
+    t.act(PASS)
+    (sword,) = t.slots(0, INVENTORY)
+    users = {a.user for a in t.state.legal_actions() if isinstance(a, Act) and a.source == sword}
+    assert {t.state.card_at(u) for u in users} == {"ryudo"}
+    booma = t.state.zone_slots("enemies")[0]
+    ryudo = t.slots(0, ACTIVE, "ryudo")[0]
+    t.act(Act(sword, ryudo, 0, slot_list([booma])))
+    assert t.state.zone_of(sword) == "bank:0"
+
+
+def test_an_enemy_attack_knocks_a_character_out_and_a_seat_without_party_loses() -> None:
+    """Line 117-118: a character at 0 HP goes to the unconscious pile; line 14, 75: a seat
+    with no character in its party loses at once; the last seat in wins."""
+    hands = [["aika", "rag-rappy-den"], ["vyse", "booma", "booma", "rag-rappy"]]
+    t = Table(hands)
+    t.pass_until("mission")
+    t.do(Attempt, card="rag-rappy-den")  # EP 5
+    aika = t.slots(0, PARTY)[0]
+    t.do(Enlist, slot=aika)
+    t.do(Oppose, card="booma")
+    t.do(Oppose, card="booma")
+    t.do(Oppose, card="rag-rappy")
+    t.act(PASS)  # Aika does not attack
+    state = t.state
+    for enemy in state.zone_slots("enemies"):
+        assert state.current_player() == 1
+        t.act(Act(enemy, enemy, 0, slot_list([aika])))  # Aika has no Defense: no window
+    assert state.zone_of(aika) == "unconscious:0"
+    assert state.in_game() == (1,) and state.returns() == [0.0, 1.0] and state.is_terminal()
+
+
+def test_status_phase_poison_hurts_but_kills_only_when_an_attempt_begins() -> None:
+    """Line 42-43: poison deals 1 in the Status phase; line 121: at 0 HP outside an attempt
+    nobody is killed until the next attempt begins; line 14: then the seat is out."""
+    hands = [["aika", "clear-the-forest", "clear-the-forest"], ["vyse", "poison-lily", "rockslide"]]
+    t = Table(hands)
+    t.pass_until("mission")
+    t.do(Attempt, card="clear-the-forest")
+    aika = t.slots(0, PARTY)[0]
+    t.do(Enlist, slot=aika)
+    t.do(Oppose, card="rockslide", targets=str(aika))  # 1 damage
+    t.do(Oppose, card="poison-lily")
+    state = t.state
+    (lily,) = state.zone_slots("enemies")
+    t.act(PASS)
+    t.act(Act(lily, lily, 0, slot_list([aika])))  # 1 and poison
+    assert state.has_status(aika, "poison") and state.hp_left(aika) == 3
+    for hp in (2, 1, 0):
+        t.act(PASS)  # the attempt or the mission phase ends
+        while not (state.phase == "mission" and state.turn_seat == 0):
+            t.act(PASS)
+        assert state.hp_left(aika) == hp and state.zone_of(aika) == "party:0"
+    t.do(Attempt, card="clear-the-forest")
+    assert state.zone_of(aika) == "unconscious:0" and state.returns() == [0.0, 1.0]
+
+
+def test_reconcile_draws_up_to_nine() -> None:
+    """Line 46: the hand is exactly 9 at the end of the turn."""
+    t = Table(MISSION_TABLE)
+    t.pass_until("play")
+    t.do(Recruit, card="elena")
+    t.do(Equip, card="broadsword")
+    assert len(t.slots(0, HAND)) == 6
+    t.pass_until("mission")
+    t.act(PASS)
+    assert t.state.turn_seat == 1 and len(t.slots(0, HAND)) == 9
+
+
+def test_a_seat_that_declines_to_pay_at_decking_loses() -> None:
+    """Line 15: cannot draw and does not pay 2 VP: loses; the other seat wins."""
+    state = GAME.new_initial_state(2, round_cap=None)
+    dealer, rng = LocalDealer(3), random.Random(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(dealer.sample(state))
+            continue
+        legal = state.legal_actions()
+        if state.phase == "decking":
+            seat = state.current_player()
+            assert all(isinstance(a, Reshuffle) for a in legal[:-1]) and legal[-1] == PASS
+            state.apply_action(PASS)
+            assert seat not in state.in_game()
+            continue
+        state.apply_action(rng.choice([a for a in legal if not isinstance(a, Discard)] or legal))
+    assert sum(state.returns()) == 1.0
+
+
+def test_a_list_of_slots_has_one_form() -> None:
+    """Line 124's "never the same target twice", on the wire: distinct, lowest first."""
+    assert parse_slots(slot_list([9, 3])) == (3, 9)
+    for bad in ("9,3", "3,3", "3,", "-1", "a"):
+        with pytest.raises(IllegalActionError):
+            parse_slots(bad)
