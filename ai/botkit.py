@@ -81,6 +81,8 @@ class Question:
     actions: list[dict[str, Any]]
     time_ms: int | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
+    clock: dict[str, int | None] | None = None
+    """Under a time control (`--tc`): `time_ms` left, `increment_ms`, `moves_to_go`."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ def run(bot: Bot, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -
         elif kind == "observe":
             question = Question(
                 message["game"], message["seat"], message["state"], message["actions"],
-                message.get("time_ms"), message.get("events", []),
+                message.get("time_ms"), message.get("events", []), message.get("clock"),
             )  # fmt: skip
             send({"type": "act", "action": bot.choose(question)})
         elif kind == "result":

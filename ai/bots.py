@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ai.errors import (
     AgentCrashed,
@@ -47,6 +47,9 @@ from ai.errors import (
     AgentSpecError,
     AgentTimedOut,
 )
+
+if TYPE_CHECKING:
+    from ai.clock import Clock
 from p2pcards.engine import Action, State
 from p2pcards.history import Event
 
@@ -460,7 +463,11 @@ class _Program:
             self.errors.seek(max(0, size - _TAIL))
             text = self.errors.read().decode(errors="replace").strip()
             tail = f": {text.splitlines()[-1][:200]}" if text else ""
-        how = "closed its output" if code is None else f"exited with code {code}"
+        how = (
+            "closed its output" if code is None
+            else f"was killed by {_signal_name(-code)}" if code < 0
+            else f"exited with code {code}"
+        )  # fmt: skip
         return AgentCrashed(f"{self.command} {how}{tail}")
 
     def forget(self) -> None:
@@ -558,6 +565,7 @@ class CommandBot:
             self.name = f'cmd:"{command}":' + ":".join(f"{k}={v}" for k, v in self.options.items())
         self.seed = seed
         self.move_timeout = move_timeout
+        self.clock: Clock | None = None  # set by the harness under a time control
         self.stderr_path = stderr_path
         self._program: _Program | None = None
         self._events: list[Event] = []
@@ -595,6 +603,8 @@ class CommandBot:
                 events, self._events = self._events, []
             time_ms = None if self.move_timeout is None else round(self.move_timeout * 1000)
             message = observe_message(observation, events, time_ms)
+            if self.clock is not None:  # a time control: the bot may budget its moves
+                message["clock"] = self.clock.to_json()
             self._seat = int(message["seat"])
             program.send(message)
             index = self._answer(program, message["actions"])
@@ -752,3 +762,13 @@ def _load_choose(path: Path) -> Callable[[dict[str, Any], list[dict[str, Any]]],
     if not callable(choose):
         raise AgentSpecError(f"{path} defines no choose(state, actions) function")
     return choose  # type: ignore[no-any-return]
+
+
+def _signal_name(number: int) -> str:
+    """'signal SIGKILL (9)', or 'signal 99' for a number this system has no name for."""
+    import signal
+
+    try:
+        return f"signal {signal.Signals(number).name} ({number})"
+    except ValueError:
+        return f"signal {number}"

@@ -30,6 +30,22 @@ class ClusterError(RuntimeError):
     """Dask is missing, or the scheduler cannot be reached."""
 
 
+NO_DASK = (
+    "Dask is not installed: pip install 'p2pcards[cluster]' (in a checkout: "
+    "EXTRAS=cluster scripts/p2pcards ..., or scripts/test, installs it)"
+)
+
+
+def check_installed() -> None:
+    """ClusterError, in one line saying how to install it, unless Dask is installed: asked
+    before a tournament stores anything, so that it is not left half begun."""
+    try:
+        import dask  # noqa: F401  (connect() needs them a moment later anyway)
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ClusterError(NO_DASK) from None
+
+
 def connect(
     address: str | None, local_workers: int | None
 ) -> tuple[Executor, int, Callable[[], None]]:
@@ -40,7 +56,7 @@ def connect(
         import dask
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ClusterError("Dask is not installed: pip install 'p2pcards[cluster]'") from None
+        raise ClusterError(NO_DASK) from None
     dask.config.set(QUIET_WORKERS)
     cluster = None
     try:

@@ -14,9 +14,9 @@ from pathlib import Path
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from ai.tuning import OwnDecks
 from p2pcards.engine import State
-from p2pcards.games.rise_of_the_guys.effects import static_bonuses
 from p2pcards.games.rise_of_the_guys.rules import LANES
 from p2pcards.games.rise_of_the_guys.state import GuysState
+from p2pcards.interpreter import static_bonuses
 
 GUYS_FEATURES = (
     "life", "danger", "board_attack", "board_health", "hidden_guys", "pressure", "hand", "deck",

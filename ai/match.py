@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ai.agents import Agent, make_agent, split_label
+from ai.clock import AgentLostOnTime, Clock, TimeControl
 from ai.defaults import DEFAULT_ROUND_CAP as DEFAULT_ROUND_CAP  # scripts import it here
 from ai.errors import (
     AgentCrashed,
@@ -74,16 +75,18 @@ def play_match(
     on_move: MoveHook | None = None,
     move_timeout: float | None = None,
     options: Mapping[str, Any] | None = None,
-    number: int = 0,
+    number: int = 1,
     record: bool = False,
     log_dir: Path | None = None,
+    time_control: TimeControl | None = None,
 ) -> MatchResult:
     """Play one game, agent_specs[i] in seat i, everything seeded from `seed`; `options` are
     the game's own (getgem's match=True, say).
 
-    `number` is the game's number in its run (for `on_move` and log names); `record` keeps
-    every action in the result; `log_dir` receives each bot program's stderr, in
-    game-NUMBER-seat-S.log.
+    `number` is the game's number in its run, from 1 (for `on_move` and log names);
+    `record` keeps every action in the result; `log_dir` receives each bot program's
+    stderr, in game-NUMBER-seat-S.log. With a `time_control` each seat has a chess clock, and
+    a seat whose clock runs out loses on time.
     """
     started = time.monotonic()
     game = games.load(game_name)
@@ -99,6 +102,7 @@ def play_match(
     # Agents that are told every step as their seat saw it (a bot's events since its last
     # question): the optional `witness(event)` hook.
     witnesses = [(s, a.witness) for s, a in enumerate(agents) if hasattr(a, "witness")]
+    clocks = {s: Clock(time_control) for s in range(len(agents))} if time_control else {}
     steps = 0
     seat = 0
     try:
@@ -108,7 +112,7 @@ def play_match(
             else:
                 seat = state.current_player()
                 observation = state.observation(seat)
-                action = _timed_act(agents[seat], observation, move_timeout)
+                action = _timed_act(agents[seat], observation, move_timeout, clocks.get(seat))
                 if on_move is not None:
                     on_move(number, seat, observation, action, agents[seat])
             # Read before the action changes the state; kept once the action is applied.
@@ -143,20 +147,37 @@ def play_match(
     )
 
 
-def _timed_act(agent: Agent, observation: State, move_timeout: float | None) -> Action:
-    """The agent's action; AgentTimedOut if it took longer than the timeout."""
+def _timed_act(
+    agent: Agent, observation: State, move_timeout: float | None, clock: Clock | None = None
+) -> Action:
+    """The agent's action; AgentTimedOut if it took longer than the timeout, AgentLostOnTime
+    if its clock ran out."""
+    # A bot program keeps the time itself: its clock starts when it says it is ready.
+    keeps_time = getattr(agent, "keeps_time", False)
+    limit = move_timeout
+    if clock is not None:
+        limit = clock.left if limit is None else min(limit, clock.left)
+        if keeps_time:  # told its clock with the question, and stopped at its limit
+            agent.move_timeout = limit  # type: ignore[attr-defined]
+            agent.clock = clock  # type: ignore[attr-defined]
     started = time.monotonic()
     try:
         action = agent.act(observation)
+    except AgentTimedOut as exc:
+        if clock is not None and limit == clock.left:  # the clock's limit, not the move's
+            raise AgentLostOnTime(
+                f"lost on time: {exc} (its clock had {clock.left:.2f} s, --tc {clock.control})"
+            ) from None
+        raise
     except AgentFailure:
         raise
     except Exception as exc:  # a plugin's bug is that agent's loss, not the harness's
         raise AgentCrashed(f"act() raised {type(exc).__name__}: {exc}") from None
     took = time.monotonic() - started
-    # A bot program keeps the time itself: its clock starts when it says it is ready.
-    keeps_time = getattr(agent, "keeps_time", False)
     if move_timeout is not None and took > move_timeout and not keeps_time:
         raise AgentTimedOut(f"took {took:.2f} s for a move; the limit is {move_timeout:g} s")
+    if clock is not None:  # a bot answered within its limit, the handshake aside
+        clock.spend(min(took, clock.left) if keeps_time else took)
     return action
 
 
@@ -228,20 +249,23 @@ def simulate(
     on_game: Callable[[int, MatchResult], None] | None = None,
     record: bool = False,
     log_dir: Path | None = None,
+    time_control: TimeControl | None = None,
 ) -> Tally:
-    """Play `num_games` games with seats rotated; game i uses seed + i, or with a deal book
-    `deals`, its seeds in order (cycling). `on_game` hears of each game as it ends."""
+    """Play `num_games` games with seats rotated; game i (from 1) uses seed + i - 1, or with a
+    deal book `deals`, its seeds in order (cycling). `on_game` hears of each game, by its
+    number, as it ends."""
     tally = Tally()
     for i in range(num_games):
         specs = seating(agent_specs, seats, i)
         game_seed = deals[i % len(deals)] if deals else seed + i
+        number = i + 1  # as people count: game 1 has the seed `seed`
         result = play_match(
-            game_name, specs, game_seed, round_cap, on_move, move_timeout, options, i, record,
-            log_dir,
+            game_name, specs, game_seed, round_cap, on_move, move_timeout, options, number,
+            record, log_dir, time_control,
         )  # fmt: skip
         tally.add(result)
         if on_game is not None:
-            on_game(i, result)
+            on_game(number, result)
     return tally
 
 

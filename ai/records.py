@@ -30,7 +30,7 @@ VERSION = 2  # 2: the game's rules version ("rules") is recorded and checked
 MAX_LINE = 16 << 20  # bytes in one record: a long game is well under 1 MiB
 MAX_STEPS = 1_000_000  # actions in one record
 MAX_DEPTH = 4  # nesting of a record's values: the record, actions, an entry, its action
-STATUSES = ("ok", "crash", "timeout", "illegal", "error")
+STATUSES = ("ok", "crash", "timeout", "time", "illegal", "error")  # time: lost on time
 _KEYS = {
     "format", "version", "number", "game", "rules", "seats", "options", "round_cap", "seed",
     "agents", "specs", "actions", "result", "seconds",

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ai.clock import TimeControl
 from ai.errors import AgentSpecError
 from ai.match import MatchResult, labels, play_match
 from ai.ratings import PENTANOMIAL, TRINOMIAL, Rating, Sprt, los, pentanomial, trinomial
@@ -51,6 +52,7 @@ class TournamentConfig:
     """A tournament between decks: `agents` are then the decks' names, and this agent plays
     every one of them (`deck_lists` holds each deck's cards)."""
     deck_lists: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    time_control: str | None = None  # as cutechess writes it: 40/60+0.5
 
     def __post_init__(self) -> None:
         if len(set(self.agents)) < 2 or len(set(self.agents)) != len(self.agents):
@@ -63,6 +65,11 @@ class TournamentConfig:
             raise TournamentError(f"--format is round-robin or gauntlet, not {self.format!r}")
         if self.games < 1:
             raise TournamentError("--games must be at least 1")
+        if self.time_control is not None:
+            try:
+                TimeControl.parse(self.time_control)
+            except ValueError as exc:
+                raise TournamentError(str(exc)) from None
 
     def pairings(self) -> list[tuple[str, str]]:
         """Who plays whom: every pair, or (gauntlet) every agent against the first."""
@@ -113,6 +120,8 @@ class TournamentConfig:
         data = asdict(self)
         data["agents"] = list(self.agents)
         del data["options"], data["deals"], data["deck_agent"], data["deck_lists"]
+        if self.time_control is None:  # tournaments stored before time controls resume
+            del data["time_control"]
         if self.deck_agent is not None:
             data["deck_agent"] = self.deck_agent
             data["deck_lists"] = {name: dict(cards) for name, cards in self.deck_lists}
@@ -128,10 +137,15 @@ class TournamentConfig:
 class GameSpec:
     """One scheduled game."""
 
-    number: int
+    number: int  # from 0, as stored in the database
     pairing: int
     agents: tuple[str, ...]  # by seat
     seed: int
+
+    @property
+    def shown(self) -> int:
+        """The game's number as people count, from 1: in logs, records and --csv."""
+        return self.number + 1
 
 
 def game_seed(base: int, pairing: int, deal: int) -> int:
@@ -154,6 +168,7 @@ def run_games(
 ) -> list[MatchResult]:
     """Play scheduled games one after another (in a worker)."""
     log_dir = Path(keeping.log_dir) if keeping.log_dir is not None else None
+    control = None if config.time_control is None else TimeControl.parse(config.time_control)
     return [
         play_match(
             config.game,
@@ -162,9 +177,10 @@ def run_games(
             config.round_cap,
             move_timeout=config.move_timeout,
             options=config.game_options(spec),
-            number=spec.number,
+            number=spec.shown,
             record=keeping.records,
             log_dir=log_dir,
+            time_control=control,
         )
         for spec in specs
     ]

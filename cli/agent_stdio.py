@@ -29,6 +29,7 @@ from cli.options import (
     chosen_seed,
     game_named,
     game_options,
+    joined_agents,
     round_cap_option,
     seat_count,
 )
@@ -43,8 +44,12 @@ def agent_stdio(
     seats: Annotated[int | None, typer.Option(help="Seats at the table.")] = None,
     seat: Annotated[int, typer.Option(help="The seat played over stdin/stdout.")] = 0,
     agents: Annotated[
-        str, agents_option("Agents for the other seats, comma-separated, round the table.")
-    ] = "greedy",
+        list[str] | None,
+        agents_option(
+            "Agents for the other seats, comma-separated (or --agents repeated), round the "
+            "table; default greedy."
+        ),
+    ] = None,
     seed: SeedOpt = None,
     round_cap: Annotated[
         int, round_cap_option(DEFAULT_ROUND_CAP, "headless games")
@@ -64,7 +69,7 @@ def agent_stdio(
     check_range("--games", num_games, 1, 1_000_000)
     cap = chosen_round_cap(round_cap)
     options = game_options(g, n, option, round_cap=cap)
-    specs = agent_specs(agents)
+    specs = agent_specs(joined_agents(agents) or "greedy")
     seed = chosen_seed(seed)
     err.print(f"{g.name}: seat {seat} of {n}, {num_games} game(s), seed {seed}")
     reader = _Reader()

@@ -7,6 +7,7 @@ when it runs, so `p2pcards --help` and a bot's start stay cheap.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
@@ -24,7 +25,6 @@ from cli.options import (
     GameArg,
     GameOptionsOpt,
     SeedOpt,
-    agent_specs,
     agents_option,
     alias,
     chosen_decks,
@@ -32,6 +32,8 @@ from cli.options import (
     chosen_seed,
     game_named,
     game_options,
+    joined_agents,
+    labelled_agents,
     round_cap_option,
     seat_count,
     with_decks,
@@ -73,17 +75,26 @@ def _options(
 
 
 @app.command("games")
-def list_games() -> None:
+def list_games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")] = False,
+) -> None:
     """List the games p2pcards plays, with their seat ranges."""
     from rich.table import Table
 
+    from cli.output import console, whole
     from p2pcards import games
+    from p2pcards.engine import seat_range
 
+    found = [games.info(name) for name in games.names()]  # the registry: no game imported
+    if as_json:
+        rows = [{"game": g.name, "title": g.title, "min_seats": g.min_players,
+                 "max_seats": g.max_players} for g in found]  # fmt: skip
+        typer.echo(json.dumps(rows))
+        return
     table = Table("game", "title", "seats")
-    for name in games.names():  # from the registry: no game is imported
-        game = games.info(name)
-        table.add_row(name, game.title, f"{game.min_players}–{game.max_players}")
-    out.print(table)
+    for g in found:
+        table.add_row(g.name, g.title, seat_range(g.min_players, g.max_players))
+    console().print(whole(table))
 
 
 @app.command()
@@ -99,7 +110,9 @@ def rules(game: GameArg) -> None:
         raise fail(f"the rules of {g.name} are missing from this installation: {exc}") from None
     from rich.markdown import Markdown
 
-    out.print(Markdown(text))
+    from cli.rules_text import fitted
+
+    out.print(Markdown(fitted(text, out.width)))
 
 
 @app.command()
@@ -107,12 +120,13 @@ def play(
     game: GameArg,
     seats: Annotated[int | None, typer.Option(help="Seats at the table (you are seat 0).")] = None,
     agents: Annotated[
-        str,
+        list[str] | None,
         agents_option(
-            f"AIs for the other seats, round the table: {', '.join(AGENTS)} (with options, "
-            "e.g. expectimax:think_ms=500)."
+            f"AIs for the other seats, round the table, comma-separated (or --agents repeated)"
+            f": {', '.join(AGENTS)} (with options, e.g. expectimax:think_ms=500, and "
+            "name=LABEL); default expectimax."
         ),
-    ] = "expectimax",
+    ] = None,
     seed: SeedOpt = None,
     round_cap: Annotated[int, round_cap_option(0, "a person plays to the rulebook's end")] = 0,
     explain: ExplainOpt = False,
@@ -122,7 +136,7 @@ def play(
 ) -> None:
     """Play a game in the terminal: you at seat 0, AI in the other seats."""
     from ai.agents import make_agent
-    from ai.match import seating
+    from ai.match import labels, seating
     from cli.play import Quit, run_local_game
     from cli.views import view_for
     from p2pcards.dealer import LocalDealer
@@ -131,15 +145,21 @@ def play(
     n = seat_count(g, seats)
     cap = chosen_round_cap(round_cap)
     options = with_decks(game_options(g, n, option, round_cap=cap), chosen_decks(g, n, deck))
-    specs = seating(agent_specs(alias(agents, "expectimax", ai, "--agents", "--ai")), n - 1, 0)
+    given = alias(joined_agents(agents), None, ai, "--agents", "--ai") or "expectimax"
+    specs = seating(labelled_agents(given), n - 1, 0)
     seed = chosen_seed(seed)
-    shown = ", ".join(dict.fromkeys(specs))
+    names = labels(specs)
     out.print(
-        f"[bold]{g.title}[/] — {n} seats, you are seat 0, AI: {escape(shown)}, seed {seed}. "
-        "Type ? for help."
+        f"[bold]{g.title}[/] — {n} seats, you are seat 0, "
+        f"AI: {escape(', '.join(dict.fromkeys(names)))}, seed {seed}. Type ? for help."
     )
     state = g.new_initial_state(n, round_cap=cap, **options)
-    agents_by_seat = {s: make_agent(spec, seed * 1000 + s) for s, spec in enumerate(specs, 1)}
+    agents_by_seat = {}
+    for s, (spec, name) in enumerate(zip(specs, names, strict=True), 1):
+        agent = make_agent(spec, seed * 1000 + s)
+        if name != spec:  # name=LABEL: the board and the log call the seat so
+            agent.name = name
+        agents_by_seat[s] = agent
     try:
         run_local_game(  # it ends with the final board and who won, and why
             state, view_for(g.name), agents_by_seat, LocalDealer(seed), out, out.input,

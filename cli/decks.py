@@ -8,17 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from cli.errors import FAILURE, fail
 from cli.options import check_range, chosen_seed
+from cli.output import console, whole
 
 if TYPE_CHECKING:
     from p2pcards.boosters import Pack
     from p2pcards.decks import DeckList, OwnDecksGame
     from p2pcards.sealed import SealedGame
 
-out = Console(highlight=False, markup=False)  # deck names are user text
+out = console(markup=False)  # deck names are user text
 deck_app = typer.Typer(
     help="Check deck files, list the shipped decks and build sealed decks from boosters "
     "(games where seats bring their own).",
@@ -68,6 +68,8 @@ def validate(
     name = game or deck.game
     if game is not None and deck.game and deck.game != game:
         raise fail(f"{file} is a deck for {deck.game}, not {game}")
+    if not name:
+        raise fail(f"{file} has no `game` line: say which game with --game GAME")
     g = _own_decks_game(name)
     problems = deck_problems(deck, g.deck_rules, g.catalogue)
     classes = _classes(g, deck)
@@ -89,31 +91,44 @@ def validate(
 
 @deck_app.command("list")
 def list_decks(
-    game: Annotated[str, typer.Argument(help="The game.")] = "rise-of-the-guys",
+    game: Annotated[
+        str | None, typer.Argument(help="The game (default: every game of own decks).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List a game's shipped decks: their names for --deck, archetypes and classes."""
-    from p2pcards.decks import shipped_decks
+    """List the shipped decks, with their game: their names for --deck, archetypes, classes."""
+    from p2pcards import games
+    from p2pcards.decks import OwnDecksGame, shipped_decks
 
-    g = _own_decks_game(game)
-    decks = shipped_decks(type(g).__module__)
+    chosen: list[tuple[str, OwnDecksGame]] = []
+    if game is not None:
+        chosen.append((game, _own_decks_game(game)))
+    else:  # a game of one shared deck has none to list
+        for name in games.names():
+            loaded = games.load(name)
+            if isinstance(loaded, OwnDecksGame):
+                chosen.append((name, loaded))
+    decks = [(name, g, d) for name, g in chosen for d in shipped_decks(type(g).__module__)]
     if as_json:
         rows = [
-            {"deck": d.id, "name": d.name, "archetype": d.archetype, "source": d.source,
-             "classes": _classes(g, d), "cards": d.size, "description": d.description}
-            for d in decks
+            {"game": name, "deck": d.id, "name": d.name, "archetype": d.archetype,
+             "source": d.source, "classes": _classes(g, d), "cards": d.size,
+             "description": d.description}
+            for name, g, d in decks
         ]  # fmt: skip
         typer.echo(json.dumps(rows))
         return
-    from rich.table import Column, Table
+    from rich.table import Table
 
-    classed = any(_classes(g, d) for d in decks)  # a game without classes shows none
-    table = Table("name", "archetype", *(("classes",) if classed else ()), "cards", "source")
-    table.columns.insert(0, Column("--deck", no_wrap=True))
-    for d in decks:
+    classed = any(_classes(g, d) for _, g, d in decks)  # games without classes show none
+    table = Table(
+        "game", "--deck", "name", "archetype", *(("classes",) if classed else ()), "cards",
+        "source",
+    )  # fmt: skip
+    for name, g, d in decks:
         classes = (", ".join(_classes(g, d)),) if classed else ()
-        table.add_row(d.id, d.name, d.archetype, *classes, str(d.size), d.source)
-    out.print(table)
+        table.add_row(name, d.id, d.name, d.archetype, *classes, str(d.size), d.source)
+    out.print(whole(table))
 
 
 @deck_app.command()

@@ -14,7 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Told, piles_and_hand
+from cli.look import Seen
+from cli.views import Drew, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, sentence
 from p2pcards.engine import Action
 from p2pcards.games.gammasphere.actions import (
@@ -94,6 +95,12 @@ def _entity_cell(state: GammaState, slot: int) -> Text:
     return text
 
 
+def hand_key(state: GammaState, card_id: str) -> tuple[int, int, str]:
+    """Where a card stands in the hand as shown and in the menus: by gas, Jiggawatts, name."""
+    card = card_of(state, card_id)
+    return (card.gas, card.jw, card.name)
+
+
 def _card_line(state: GammaState, card_id: str) -> str:
     card = card_of(state, card_id)
     if card.type == "character":
@@ -106,6 +113,71 @@ def _card_line(state: GammaState, card_id: str) -> str:
         stats = ""
     text = f" — {card.text}" if card.text else ""
     return f"{card.name} ({_cost(card)}){stats}{text}"
+
+
+def _printed(card: Card) -> list[str]:
+    """A card as printed: type, cost, stats, text."""
+    kinds = "/".join(card.types)
+    head = card.type + (f" ({kinds})" if kinds else "") + (", unique" if card.unique else "")
+    lines = [f"{head}; cost {_cost(card)}"]
+    if card.type == "character":
+        lines.append(f"level {card.level}, attack {card.attack}, defense {card.defense}")
+    elif card.type == "weapon":
+        goes = f", goes on: {', '.join(card.attach)}" if card.attach else ""
+        lines.append(f"+{card.attack} attack, +{card.defense} defense{goes}")
+    elif card.type == "building":
+        lines.append(f"defense {card.defense}")
+    return [*lines, card.text] if card.text else lines
+
+
+def _in_play(state: GammaState, slot: int) -> list[str]:
+    """An entity in play: as printed, then as it stands (level, attack and defense now,
+    mode, tapped, its weapon)."""
+    card = state.card(slot)
+    if card.type == "character":
+        mode = "Defense Mode" if state.mode(slot) == DEFENSE_MODE else "Attack Mode"
+        now = f"now level {state.level(slot)}, {state.attack(slot)}/{state.defense(slot)}, {mode}"
+    elif card.type == "building":
+        now = f"now defense {state.defense(slot)}"
+    else:
+        now = "in play"
+    if state.tapped(slot):
+        now += ", tapped"
+    weapon = state.weapon_of(slot)
+    if weapon >= 0:
+        now += f"; wields {slot_name(state, weapon)}"
+    return [*_printed(card), now]
+
+
+def cards_seen(state: GammaState, seats: Seats) -> list[Seen]:
+    """What `i` may show: your hand, both fields with the weapons on them, the Pylons, and
+    both discard piles (all public but the hand)."""
+    you = seats.you
+    out: list[Seen] = []
+    if you is not None:
+        for card, copies in sorted_hand(state, you, lambda c: hand_key(state, c)):
+            where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
+            out.append(Seen(name_of(state, card), where, _printed(card_of(state, card))))
+    bottom = you if you is not None else 0
+    for seat in (bottom, 1 - bottom):
+        for slot in state.field(seat):
+            out.append(
+                Seen(slot_name(state, slot), f"{seats.whose(seat)} field", _in_play(state, slot))
+            )
+            weapon = state.weapon_of(slot)
+            if weapon >= 0:
+                where = f"on {seats.whose(seat)} {slot_name(state, slot)}"
+                out.append(Seen(slot_name(state, weapon), where, _printed(state.card(weapon))))
+        pylons = state.pylons(seat)
+        if pylons:
+            untapped = sum(1 for p in pylons if not state.tapped(p))
+            where = f"{seats.whose(seat)} Pylons ({untapped} untapped of {len(pylons)})"
+            out.append(Seen(slot_name(state, pylons[0]), where, _printed(state.card(pylons[0]))))
+    for seat in (bottom, 1 - bottom):
+        for card in dict.fromkeys(c for c in state.zone_cards(f"discard:{seat}") if c):
+            where = f"{seats.whose(seat)} discard pile"
+            out.append(Seen(name_of(state, card), where, _printed(card_of(state, card))))
+    return out
 
 
 def board(state: GammaState, seats: Seats) -> RenderableType:
@@ -128,7 +200,10 @@ def board(state: GammaState, seats: Seats) -> RenderableType:
             f"Pylons {state.jiggawatts(seat)} untapped of {len(state.pylons(seat))}"
         )
 
-    below = piles_and_hand(state, seats, (top, bottom), lead, lambda c: _card_line(state, c))
+    below = piles_and_hand(
+        state, seats, (top, bottom), lead,
+        lambda card: _card_line(state, card), lambda card: hand_key(state, card),
+    )  # fmt: skip
     return Group(table, *below)
 
 
@@ -165,16 +240,7 @@ def describe_choice(state: GammaState, action: Action) -> str:
         return text
     if isinstance(action, Attack):
         who = f"{slot_name(state, action.attacker)} ({state.attack(action.attacker)})"
-        if action.target == DIRECT:
-            return f"Attack the player with {who}"
-        target = action.target
-        guard = (
-            state.attack(target)
-            if state.card(target).type == "character" and state.mode(target) != DEFENSE_MODE
-            else state.defense(target)
-        )
-        whose = _whose(state, target, you)
-        return f"Attack {slot_name(state, target)} ({guard}, {whose}) with {who}"
+        return f"Attack {_attacked(state, action)} with {who}"
     if isinstance(action, Switch):
         to = "Attack" if state.mode(action.slot) == DEFENSE_MODE else "Defense"
         return f"Switch {slot_name(state, action.slot)} to {to} Mode"
@@ -189,6 +255,53 @@ def describe_choice(state: GammaState, action: Action) -> str:
     if isinstance(action, Take):
         return "find nothing" if action.card is None else f"take {name_of(state, action.card)}"
     return str(action)
+
+
+def _attacked(state: GammaState, action: Attack) -> str:
+    """'the player', or 'Tinkerer (300, theirs)': an attack's target and what guards it."""
+    target = action.target
+    if target == DIRECT:
+        return "the player"
+    guard = (
+        state.attack(target)
+        if state.card(target).type == "character" and state.mode(target) != DEFENSE_MODE
+        else state.defense(target)
+    )
+    return f"{slot_name(state, target)} ({guard}, {_whose(state, target, state.current_player())})"
+
+
+def choice_order(state: GammaState, action: Action) -> tuple[int | str, ...]:
+    """Cards in the order the hand shows them, then the rest in the engine's order."""
+    if isinstance(action, Play):
+        return (0, *hand_key(state, action.card))
+    return (1,)
+
+
+def choice_path(state: GammaState, action: Action) -> tuple[str, ...]:
+    """A play as the card, then its mode or the entity it goes on; an attack as the
+    attacker, then its target. Any other decision is one line."""
+    if isinstance(action, Play):
+        card = card_of(state, action.card)
+        head = f"Play {card.name} ({_cost(card)})"
+        if card.type == "character":
+            return (head, "in Defense Mode" if action.defense else "in Attack Mode")
+        if action.host is not None:
+            host = action.host
+            return (
+                head,
+                f"on {slot_name(state, host)} ({_whose(state, host, state.current_player())})",
+            )
+        return (head,)
+    if isinstance(action, Attack):
+        who = f"Attack with {slot_name(state, action.attacker)} ({state.attack(action.attacker)})"
+        return (who, _attacked(state, action))
+    return (describe_choice(state, action),)
+
+
+def follows_up(before: GammaState, after: GammaState) -> bool:
+    """A card's or an ability's target is chosen with it."""
+    ask = after.ask()
+    return ask is not None and ask.kind == "target"
 
 
 def _ability_text(state: GammaState, action: Activate) -> str:

@@ -6,6 +6,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cli.look import Seen
 from cli.views import RESHUFFLED, Drew, Told, reshuffled
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
@@ -112,6 +113,64 @@ def board(state: GetGemState, seats: Seats) -> RenderableType:
     return Group(*parts)
 
 
+EFFECTS = {  # our words for the rulebook's (lines 87-107; rules.md, "Action cards")
+    "steal": "take a random card from a chosen player's hand",
+    "full-exchange": "swap whole hands with a chosen player",
+    "excavation-arm": (
+        "take a card of your choice from the discard pile, then discard a card from your hand"
+    ),
+    "steal-push": (
+        "take a random card from a chosen player, then give that player another card of yours"
+    ),
+    "peeping-draw": "look at a chosen player's whole hand, then draw 1 (once a turn)",
+    "barrier": "when another player's action or character card chooses you, cancel its effect",
+}
+
+
+def _printed(state: GetGemState, card: str) -> list[str]:
+    """A basic card: the gem it counts as, or its effects (one of two for a dual card)."""
+    kind = state.card_type(card)
+    if kind.gem is not None:
+        if kind.gem == "rainbow":
+            return ["gem: counts as any one of fire, water and thunder (not beside a Curse Gem)"]
+        if kind.gem == "curse":
+            return ["gem: never discarded; while you hold it, Rainbow Gems count as nothing"]
+        return [f"gem: {kind.gem}"]
+    either = "one of: " if len(kind.effects) > 1 else ""
+    return [f"action card, {either}" + "; ".join(
+        f"{effect_name(e)} — {EFFECTS.get(e, e)}" for e in kind.effects)]  # fmt: skip
+
+
+def cards_seen(state: GetGemState, seats: Seats) -> list[Seen]:
+    """What `i` may show: your hand, the cards laid face up, the element cards and who holds
+    them, the characters, the discard pile."""
+    out: list[Seen] = []
+    if seats.you is not None:
+        hand = [c for c in state.hand(seats.you) if c is not None]
+        for card in dict.fromkeys(hand):
+            copies = hand.count(card)
+            where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
+            out.append(Seen(card_name(state, card).plain, where, _printed(state, card)))
+    for seat in range(state.num_players):
+        for card in state.laid(seat):
+            where = f"laid face up by {seats.label(seat)}"
+            out.append(Seen(card_name(state, card).plain, where, _printed(state, card)))
+        for gem in state.elements(seat):
+            details = [f"element card: counts as a {gem} gem"]
+            out.append(Seen(f"{gem.title()} Element", f"held by {seats.label(seat)}", details))
+        character = state.character(seat) if state.options.characters else None
+        if character:
+            c = state.character_card(character)
+            out.append(Seen(c.name, f"{seats.whose(seat)} character", [c.text]))
+    for gem in ("fire", "water", "thunder"):
+        if state.element_owner(gem) is None:
+            details = [f"element card: counts as a {gem} gem"]
+            out.append(Seen(f"{gem.title()} Element", "in the middle", details))
+    for card in dict.fromkeys(state.discard_pile()):
+        out.append(Seen(card_name(state, card).plain, "the discard pile", _printed(state, card)))
+    return out
+
+
 def prompt(state: GetGemState, seats: Seats) -> str:
     """The question the current decision asks, in words."""
     d = state.decision()
@@ -169,6 +228,42 @@ def describe_choice(state: GetGemState, action: Action) -> str:
         verb = {"push": "give", "discard": "discard", "take-back": "take back", "trade": "trade"}
         return f"{verb[action.kind]} {card_name(state, action.card).plain}"
     return str(action)
+
+
+def choice_path(state: GetGemState, action: Action) -> tuple[str, ...]:
+    """A card as the card, then the seat or discarded card it takes; gems paid as what they
+    buy, then from whom, then which gems; a declaration, then the cards laid."""
+    if isinstance(action, Play):
+        if action.seat is not None:
+            return (_played(state, action), f"seat {action.seat} ({_cards(state, action.seat)})")
+        if action.pick is not None:
+            taken = f"take {card_name(state, action.pick).plain} from the discard pile"
+            return (_played(state, action), taken)
+    elif isinstance(action, GemTake | Pickpocket):
+        n = len(_split(action.cards))
+        how = "Pickpocket: discard" if isinstance(action, Pickpocket) else "discard"
+        victim = f"from seat {action.seat} ({_cards(state, action.seat)})"
+        return (
+            f"{how} {n} gems → a random card",
+            victim,
+            f"paying {names(state, _split(action.cards))}",
+        )
+    elif isinstance(action, Element):
+        owner = state.element_owner(action.element)
+        source = "the middle" if owner is None else f"seat {owner}"
+        paid = f"paying {names(state, _split(action.cards))}"
+        return (
+            "discard 2 gems → an element card",
+            f"the {action.element} element (from {source})",
+            paid,
+        )
+    elif isinstance(action, Declare):
+        return ("end the turn declaring victory", f"laying {names(state, _split(action.cards))}")
+    return (describe_choice(state, action),)
+
+
+def _cards(state: GetGemState, seat: int) -> str:
+    return count(state.hand_size(seat), "card")
 
 
 def _played(state: GetGemState, action: Play) -> str:

@@ -14,7 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cli.views import Drew, Picks, Told, piles_and_hand
+from cli.look import Seen
+from cli.views import Drew, Picks, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import CHANCE, Action
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -32,6 +33,7 @@ from p2pcards.games.rise_of_the_guys.actions import (
     TargetPlayer,
     orders,
 )
+from p2pcards.games.rise_of_the_guys.cards import Card
 from p2pcards.games.rise_of_the_guys.rules import LANES, OVERARCH, STINKY, UNHURTABLE
 from p2pcards.games.rise_of_the_guys.state import GuysState
 from p2pcards.history import Event
@@ -72,6 +74,16 @@ def slot_name(state: GuysState, slot: int) -> str:
     return name_of(state, state.card_at(slot))
 
 
+def _statuses(state: GuysState, slot: int) -> list[str]:
+    """A Guy's keywords and statuses as it stands: Overarch, Stinky, can't be hurt, prepared."""
+    marks = [
+        word
+        for bit, word in ((OVERARCH, "Overarch"), (STINKY, "Stinky"), (UNHURTABLE, "can't be hurt"))
+        if state.has(slot, bit)
+    ]
+    return [*marks, "prepared"] if state.prepared(slot) else marks
+
+
 def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
     """A Guy in its lane: name, attack/health (damage), keywords, pins."""
     if slot < 0:
@@ -85,13 +97,7 @@ def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
     text = Text(name_of(state, card), style="bold")
     left = hp - state.damage(slot)
     text += Text(f" {atk}/{left}" + (f" of {hp}" if state.damage(slot) else ""))
-    marks = [
-        word
-        for bit, word in ((OVERARCH, "Overarch"), (STINKY, "Stinky"), (UNHURTABLE, "can't be hurt"))
-        if state.has(slot, bit)
-    ]
-    if state.prepared(slot):
-        marks.append("prepared")
+    marks = _statuses(state, slot)
     for pin in state.pins_on(slot):
         marks.append(f"pin: {slot_name(state, pin)}")
     if marks:
@@ -99,10 +105,86 @@ def _guy_cell(state: GuysState, slot: int, viewer: int | None) -> Text:
     return text
 
 
+def hand_key(state: GuysState, card: str) -> tuple[int, str]:
+    """Where a card stands in the hand as shown and in the menus: by cost, then name."""
+    kind = state.rules.cards[state.rules.card_index[card]]
+    return (kind.cost, kind.name)
+
+
 def _card_line(state: GuysState, card: str) -> str:
     kind = state.rules.cards[state.rules.card_index[card]]
     stats = f" {kind.attack}/{kind.health}" if kind.type == "guy" else ""
     return f"{kind.name} ({kind.cost}){stats} — {kind.text}"
+
+
+def _printed(card: Card) -> list[str]:
+    """A card as printed: type, classes and tribes, cost, stats, keywords, text."""
+    kind = card.type + (" token" if card.token else f", {card.rarity}")
+    if card.pin_to:
+        kind += f" (goes on a {card.pin_to})"
+    lines = [f"{kind}; classes: {', '.join(card.classes) or 'none'}"]
+    if card.tribes:
+        lines[0] += f"; tribes: {', '.join(card.tribes)}"
+    cost = f"cost {card.cost}" + (f", Enhance {card.enhance}" if card.enhance is not None else "")
+    stats = f"; {card.attack}/{card.health}" if card.type == "guy" else ""
+    lines.append(cost + stats)
+    if card.keywords:
+        lines.append("keywords: " + ", ".join(sorted(card.keywords)))
+    return [*lines, card.text] if card.text else lines
+
+
+def cards_seen(state: GuysState, seats: Seats) -> list[Seen]:
+    """What `i` may show: your hand, every Guy in the lanes you may know (a face-down one
+    only to its owner), the Pins on them and in Vests, and both discard piles."""
+    you = seats.you
+    cards = state.rules.cards
+    index = state.rules.card_index
+    out: list[Seen] = []
+    if you is not None:
+        for card, copies in sorted_hand(state, you, lambda c: hand_key(state, c)):
+            where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
+            out.append(Seen(cards[index[card]].name, where, _printed(cards[index[card]])))
+    bottom = you if you is not None else 0
+    for seat in (bottom, 1 - bottom):
+        for lane in range(LANES):
+            slot = state.lane_guy(seat, lane)
+            guy = state.card_at(slot) if slot >= 0 else None
+            hidden = slot >= 0 and state.face_down(slot) and seat != you
+            if guy is None or hidden:
+                continue  # an empty lane, or a face-down Guy only its owner may read
+            where = f"{seats.whose(seat)} lane {lane + 1}"
+            out.append(Seen(name_of(state, guy), where, _in_play(state, slot)))
+            for pin in state.pins_on(slot):
+                name = slot_name(state, pin)
+                printed = _printed(cards[index[state.card_at(pin) or ""]])
+                out.append(Seen(name, f"on {seats.whose(seat)} {name_of(state, guy)}", printed))
+        vest = state.vest(seat)
+        if vest >= 0 and state.card_at(vest) is not None:
+            printed = _printed(cards[index[state.card_at(vest) or ""]])
+            out.append(Seen(slot_name(state, vest), f"{seats.whose(seat)} Vest", printed))
+    for seat in (bottom, 1 - bottom):
+        for card in dict.fromkeys(c for c in state.zone_cards(f"discard:{seat}") if c):
+            where = f"{seats.whose(seat)} discard pile"
+            out.append(Seen(name_of(state, card), where, _printed(cards[index[card]])))
+    return out
+
+
+def _in_play(state: GuysState, slot: int) -> list[str]:
+    """A Guy in a lane: as printed, then as it stands (stats, damage, statuses, Pins)."""
+    card = state.rules.cards[state.rules.card_index[state.card_at(slot) or ""]]
+    atk, hp = state.stats(slot)
+    now = f"now {atk}/{hp - state.damage(slot)}"
+    if state.damage(slot):
+        now += f" ({state.damage(slot)} damage taken)"
+    if state.face_down(slot):
+        now += ", face down"
+    marks = _statuses(state, slot)
+    if marks:
+        now += "; " + ", ".join(marks)
+    pins = [slot_name(state, pin) for pin in state.pins_on(slot)]
+    if pins:
+        now += "; Pins: " + ", ".join(pins)
+    return [*_printed(card), now]
 
 
 def board(state: GuysState, seats: Seats) -> RenderableType:
@@ -116,7 +198,7 @@ def board(state: GuysState, seats: Seats) -> RenderableType:
     table = Table(title=title, expand=False, show_lines=True)
     table.add_column("")
     for lane in range(LANES):
-        table.add_column(f"lane {lane + 1}", min_width=14)
+        table.add_column(f"lane {lane + 1}", min_width=12)  # five fit 80 columns
     for seat in (top, bottom):
         cells = [_guy_cell(state, state.lane_guy(seat, lane), you) for lane in range(LANES)]
         table.add_row(Text(seats.on_board(seat), style="bold"), *cells)
@@ -128,7 +210,7 @@ def board(state: GuysState, seats: Seats) -> RenderableType:
     below = piles_and_hand(
         state, seats, (top, bottom),
         lambda seat: f"life {state.life(seat)}, energy {state.energy(seat)}",
-        lambda card: _card_line(state, card), vest,
+        lambda card: _card_line(state, card), lambda card: hand_key(state, card), vest,
     )  # fmt: skip
     return Group(table, *below)
 
@@ -235,6 +317,51 @@ def describe_choice(state: GuysState, action: Action) -> str:
     if isinstance(action, Decline):
         return "decline"
     return str(action)
+
+
+def choice_order(state: GuysState, action: Action) -> tuple[int | str, ...]:
+    """Cards in the order the hand shows them, then preparing, then passing."""
+    if isinstance(action, Play) and action.card is not None:
+        return (0, *hand_key(state, action.card))
+    return (1 if isinstance(action, Prepare) else 2 if isinstance(action, Pass) else 0,)
+
+
+def choice_path(state: GuysState, action: Action) -> tuple[str, ...]:
+    """A play as the card, then how (its cost, face down) and where (lane, host); preparing
+    as 'Prepare a Guy', then which. Any other decision is one line."""
+    you = state.current_player()
+    if isinstance(action, Prepare):
+        return (
+            "Prepare a Guy",
+            f"{slot_name(state, action.slot)} {_where(state, action.slot, you)}",
+        )
+    if not isinstance(action, Play) or action.card is None:
+        return (describe_choice(state, action),)
+    card = state.rules.cards[state.rules.card_index[action.card]]
+    free = state.ask() is not None
+    head = f"Play {card.name}" + ("" if free else f" ({card.cost})")
+    how = []
+    if action.enhanced:
+        how.append(f"enhanced ({card.enhance})")
+    if action.face_down:
+        how.append("face down")
+    if action.lane is not None:
+        how.append(f"in lane {action.lane + 1} {_facing(state, you, action.lane)}")
+    if action.host is not None:
+        how.append(f"on {slot_name(state, action.host)} {_where(state, action.host, you)}")
+    return (head, " ".join(how)) if how else (head,)
+
+
+def _facing(state: GuysState, you: int, lane: int) -> str:
+    """'(opposite Chicken)' or '(unopposed)': what a Guy played in a lane would face."""
+    other = state.lane_guy(1 - you, lane)
+    return f"(opposite {slot_name(state, other)})" if other >= 0 else "(unopposed)"
+
+
+def follows_up(before: GuysState, after: GuysState) -> bool:
+    """A card's target or lane, or a card it lets you play, is chosen with the card."""
+    ask = after.ask()
+    return ask is not None and ask.kind in ("target", "lane", "free")
 
 
 def _looted(state: GuysState) -> int:

@@ -29,9 +29,13 @@ def game_named(name: str) -> Game:
 
 def seat_count(game: Game, seats: int | None) -> int:
     """The seat count asked for (the game's least by default), checked against its range."""
+    from p2pcards.errors import GameOptionError
+
     n = game.min_players if seats is None else seats
-    if not game.min_players <= n <= game.max_players:
-        raise fail(f"{game.name} is for {game.min_players} to {game.max_players} seats, not {n}")
+    try:
+        game.check_num_players(n)
+    except GameOptionError as exc:
+        raise fail(str(exc)) from None
     return n
 
 
@@ -210,6 +214,26 @@ def agents_option(help_text: str) -> Any:
     return typer.Option("--agents", help=help_text)
 
 
+def joined_agents(given: list[str] | None) -> str | None:
+    """--agents given once or more: every spec in the order given (a repeated --agents adds
+    to the list, as a repeated --deck does, never replaces it); None when not given."""
+    return ",".join(given) if given else None
+
+
+def labelled_agents(text: str) -> list[str]:
+    """Comma-separated agent specs, `name=LABEL` allowed in each: every agent made once and
+    the labels checked (two different agents may not share one), or a usage error."""
+    from ai.errors import AgentSpecError
+    from ai.match import labels
+
+    specs = agent_specs(text)
+    try:
+        labels(specs)
+    except AgentSpecError as exc:
+        raise fail(str(exc)) from None
+    return specs
+
+
 def alias(value: Any, default: Any, old: Any, name: str, old_name: str) -> Any:
     """An option's value, or its hidden old spelling's when only that was given."""
     if old is None:
@@ -217,6 +241,13 @@ def alias(value: Any, default: Any, old: Any, name: str, old_name: str) -> Any:
     if value != default:
         raise fail(f"give {name} or {old_name} (its old spelling), not both")
     return old
+
+
+def not_both(first: str, first_given: bool, second: str, second_given: bool, why: str) -> None:
+    """A usage error when two options that exclude each other are both given: one would be
+    silently ignored (`why` says which, and why)."""
+    if first_given and second_given:
+        raise fail(f"give {first} or {second}, not both: {why}")
 
 
 def check_at_least(option: str, value: float, low: float) -> None:

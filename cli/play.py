@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from cli.look import look
+from cli.menus import Choice, Plan, choice_tree, planned
 from cli.narration import Narrator
 from cli.wording import Seats
 
@@ -20,12 +21,17 @@ if TYPE_CHECKING:
     from p2pcards.engine import Action, State
 
 KEYS = """\
-Type the number of a choice and press Enter (where cards are numbered instead, the numbers
-of those you pick, e.g. 2 4, or 0 for none).
-  ?       this help
-  b       the board again
-  l [N]   the whole game so far, a page at a time (l again: the next page; l N: page N)
-  q       quit the game (also Ctrl-D)"""
+Type the number of a choice and press Enter. A line ending in … opens a short
+menu of its own (the card's lane, target or amount); 0 goes back one level.
+Where cards are numbered instead, type the numbers of those you pick, e.g. 2 4,
+or 0 for none.
+  ?         this help
+  b         back one level, and the board and the choices again
+  i         the cards you can see, numbered
+  i N       card N of that list in full (text, stats, damage, statuses, what is
+  i NAME    on it); or the card of that name
+  l [N]     the whole game so far, a page at a time (l: next page; l N: page N)
+  q         quit the game (also Ctrl-D)"""
 
 
 class Quit(Exception):
@@ -55,11 +61,12 @@ def run_local_game(
     """
     narrator = Narrator(view, Seats(you, local_names(agents, state.num_players)))
     seen = state.observation(you)
+    pending: list[Action] = []  # the rest of a choice made ahead (a card, then its target)
     while not state.is_terminal():
         if state.is_chance_node():
             action = dealer.sample(state)
         elif state.current_player() == you:
-            action = ask(seen, narrator, console, read_line)
+            action = ask(seen, narrator, console, read_line, pending)
         else:
             seat = state.current_player()
             observation = state.observation(seat)
@@ -103,37 +110,70 @@ def show_news(narrator: Narrator, console: Console) -> None:
         console.print(Text("\n".join(news)))
 
 
-@dataclass(frozen=True)
 class Menu:
-    """What the person chooses from: the numbered actions, or (`picks`) some items of a list,
-    typed as one line of their numbers."""
+    """What the person chooses from: a tree of short menus (`choice`), or (`picks`) some
+    items of a list, typed as one line of their numbers."""
 
-    actions: list[Action]
-    picks: Picks | None = None
+    def __init__(
+        self, question: str, choice: Choice | None = None, picks: Picks | None = None
+    ) -> None:
+        self.question = question  # what the decision asks, shown above its first level
+        self.choice = choice
+        self.picks = picks
+
+    def lines(self) -> int:
+        """How many numbered lines the menu being asked has."""
+        if self.picks is not None:
+            return len(self.picks.items)
+        assert self.choice is not None
+        return len(self.choice.level.children)
+
+    def show(self, console: Console) -> None:
+        """The menu being asked, a numbered line each, below the question or where it is in
+        the tree."""
+        trail = "" if self.choice is None else self.choice.trail()
+        if trail:
+            console.print(f"[bold]{trail}[/] — choose (0 or b: back):")  # labels are markup
+        else:
+            console.print(f"[bold]{escape(self.question)}[/]")
+        if self.picks is not None:
+            for i, item in enumerate(self.picks.items, 1):
+                console.print(f"  [cyan]{i:2}[/]  {escape(item)}")
+            console.print(escape(self.picks.question))
+            return
+        assert self.choice is not None
+        for i, node in enumerate(self.choice.level.children, 1):
+            more = " …" if node.plan is None else ""
+            console.print(f"  [cyan]{i:2}[/]  {node.label}{more}")
 
     def prompt_line(self) -> str:
         """The input prompt."""
         if self.picks is not None:
-            return f"numbers [0-{len(self.picks.items)}, ? help, l log, q quit]: "
-        return f"choice [1-{len(self.actions)}, ? help, l log, q quit]: "
+            return f"numbers [0-{len(self.picks.items)}, ? help, i cards, l log, q quit]: "
+        back = ", 0 back" if self.choice is not None and len(self.choice.stack) > 1 else ""
+        return f"choice [1-{self.lines()}{back}, ? help, i cards, l log, q quit]: "
 
-    def choose(self, answer: str) -> Action | str:
-        """The action an answer picks, or what is wrong with it."""
+    def choose(self, answer: str) -> Plan | str | None:
+        """The plan an answer picks, None when it entered or left a level (to show), or
+        what is wrong with it."""
         if self.picks is None:
+            assert self.choice is not None
             number = _number(answer)
-            if number is not None and 1 <= number <= len(self.actions):
-                return self.actions[number - 1]
-            return f"Please type a number from 1 to {len(self.actions)} (or ? for help)."
+            if number == 0 and self.choice.back():
+                return None
+            if number is not None and 1 <= number <= self.lines():
+                return self.choice.pick(number)
+            return f"Please type a number from 1 to {self.lines()} (or ? for help)."
         items = self.picks.items
         words = answer.replace(",", " ").split()
         numbers = [n for n in map(_number, words) if n is not None]
         if not words or len(numbers) != len(words) or len(set(numbers)) != len(numbers):
             return f"Please type different numbers from 1 to {len(items)}, or 0 (? for help)."
         if numbers == [0]:
-            return self.picks.action(frozenset())
+            return (self.picks.action(frozenset()),)
         if not all(1 <= n <= len(items) for n in numbers):
             return f"Please type numbers from 1 to {len(items)}, or 0 alone (? for help)."
-        return self.picks.action(frozenset(n - 1 for n in numbers))
+        return (self.picks.action(frozenset(n - 1 for n in numbers)),)
 
 
 def _number(word: str) -> int | None:
@@ -147,19 +187,19 @@ def show_choices(obs: State, narrator: Narrator, console: Console) -> Menu:
     view = narrator.view
     show_news(narrator, console)
     console.print(view.board(obs, narrator.seats))
-    console.print(f"[bold]{escape(view.prompt(obs, narrator.seats))}[/]")
+    menu = menu_for(view, obs, view.prompt(obs, narrator.seats))
+    menu.show(console)
+    return menu
+
+
+def menu_for(view: GameView, obs: State, question: str = "") -> Menu:
+    """The menu of the decision in `obs`: picks where the view asks it so, else a tree."""
     # A view may ask some decisions as picks: a mulligan of five different cards would be
     # a menu of 32 subsets (seen in tmux), where one line of card numbers says it.
     picks: Picks | None = getattr(view, "picks", lambda state: None)(obs)
     if picks is not None:
-        for i, item in enumerate(picks.items, 1):
-            console.print(f"  [cyan]{i:2}[/]  {escape(item)}")
-        console.print(escape(picks.question))
-        return Menu(obs.legal_actions(), picks)
-    actions = obs.legal_actions()
-    for i, action in enumerate(actions, 1):
-        console.print(f"  [cyan]{i:2}[/]  {view.describe_choice(obs, action)}")
-    return Menu(actions)
+        return Menu(question, picks=picks)
+    return Menu(question, Choice(choice_tree(view, obs)))
 
 
 def show_history(narrator: Narrator, console: Console, asked: str) -> None:
@@ -172,40 +212,61 @@ def show_history(narrator: Narrator, console: Console, asked: str) -> None:
     elif number:
         console.print(f"[yellow]There are {pages} pages: type l 1 to l {pages}.[/]")
         return
+    elif narrator.reading >= pages:  # no page after the last: never back to page 1 unasked
+        console.print(f"[yellow]That was the last page ({pages}); l 1 goes back to the first.[/]")
+        return
     else:
-        page = narrator.reading % pages + 1
+        page = narrator.reading + 1
     narrator.reading = page
-    console.print(f"[bold]The game so far, page {page} of {pages}[/] (l: next page)")
+    more = "(l: next page)" if page < pages else "(the last page)"
+    console.print(f"[bold]The game so far, page {page} of {pages}[/] {more}")
     console.print(Text("\n".join(narrator.page(page)) or "(nothing yet)"))
 
 
 def answer_to(
     answer: str, menu: Menu, obs: State, narrator: Narrator, console: Console
-) -> Action | None:
-    """The action a typed answer picks, or None (after helping) to ask again; Quit on q."""
+) -> Plan | None:
+    """The plan a typed answer picks (an action, and any follow-up chosen with it), or None
+    (after helping, or moving in the menu) to ask again; Quit on q."""
     answer = answer.strip().lower()
     if answer in ("q", "quit", "exit"):
         raise Quit
     if answer in ("?", "h", "help"):
         console.print(KEYS)
         console.print(Text(narrator.view.HELP))
-    elif answer in ("b", "board"):
+    elif answer in ("b", "board", "back"):
+        if menu.choice is not None:
+            menu.choice.back()
         console.print(narrator.view.board(obs, narrator.seats))
+        menu.show(console)
     elif answer == "l" or (answer.startswith("l ") and len(answer) > 2):
         show_history(narrator, console, answer)
+    elif answer == "i" or answer.startswith("i "):
+        console.print(Text(look(narrator.view, obs, narrator.seats, answer[1:])))
     else:
         chosen = menu.choose(answer)
-        if not isinstance(chosen, str):
+        if chosen is None:
+            menu.show(console)
+        elif isinstance(chosen, str):
+            console.print(f"[yellow]{escape(chosen)}[/]")
+        else:
             return chosen
-        console.print(f"[yellow]{escape(chosen)}[/]")
     return None
 
 
 def ask(
-    obs: State, narrator: Narrator, console: Console, read_line: Callable[[str], str]
+    obs: State,
+    narrator: Narrator,
+    console: Console,
+    read_line: Callable[[str], str],
+    pending: list[Action],
 ) -> Action:
-    """Tell the news, show the board and numbered choices; ask until the answer is one of
-    them (Quit on q/EOF)."""
+    """Tell the news, show the board and the menus; ask until the answer is one of the
+    choices (Quit on q/EOF). A follow-up chosen ahead (`pending`) is taken without asking,
+    and the rest of a new choice's plan is left there."""
+    ahead = planned(pending, obs)
+    if ahead is not None:
+        return ahead
     if len(obs.legal_actions()) == 1:
         return obs.legal_actions()[0]  # nothing to choose (e.g. no playable card): no prompt
     menu = show_choices(obs, narrator, console)
@@ -214,6 +275,7 @@ def ask(
             answer = read_line(menu.prompt_line())
         except EOFError:
             raise Quit from None
-        action = answer_to(answer, menu, obs, narrator, console)
-        if action is not None:
-            return action
+        plan = answer_to(answer, menu, obs, narrator, console)
+        if plan is not None:
+            pending[:] = plan[1:]
+            return plan[0]

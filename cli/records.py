@@ -11,16 +11,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from cli.errors import FAILURE, fail
+from cli.output import console
 
 if TYPE_CHECKING:
+    from cli.views import GameView
+    from cli.wording import Seats
+    from p2pcards.engine import State
     from protocol.savefile import SavedTable
     from protocol.table_peer import TablePeer
 
-out = Console(highlight=False)
+out = console()
 FileArg = Annotated[
     Path, typer.Argument(help="A saved table (.p2pt), as written by host/join/bot.")
 ]
@@ -131,6 +135,15 @@ def replay(
         int | None,
         typer.Option("--game", help="Which game of a records file (its number; default: first)."),
     ] = None,
+    looks: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--look",
+            "-i",
+            help="At the end, a card you can see in full, as i at the table: a number of the "
+            "list `--look list` shows, or a name. Repeatable.",
+        ),
+    ] = None,
 ) -> None:
     """Show a saved game move by move, as the seat that saved it saw it; or a game of a
     records file, every card in the open."""
@@ -141,7 +154,7 @@ def replay(
     from p2pcards.errors import P2PCardsError
 
     if _is_records(path):
-        _replay_record(path, game_number)
+        _replay_record(path, game_number, looks or [])
         return
     if game_number is not None:
         raise fail("--game picks a game of a records file; a saved table holds one game")
@@ -169,6 +182,15 @@ def replay(
         out.print(f"The table ended early ({outcome.ended}) after {len(table.steps)} steps.")
     else:
         out.print(f"The game stopped {_where_it_stops(table)}, before its end.")
+    _look(view, state, seats, looks or [])
+
+
+def _look(view: GameView, state: State, seats: Seats, looks: list[str]) -> None:
+    """Each `--look`: what `i` shows at the table ('list': the numbered list)."""
+    from cli.look import look
+
+    for asked in looks:
+        out.print(Text(look(view, state, seats, "" if asked == "list" else asked)))
 
 
 def _is_records(path: Path) -> bool:
@@ -182,7 +204,7 @@ def _is_records(path: Path) -> bool:
         return False  # the saved table's reader reports it
 
 
-def _replay_record(path: Path, number: int | None) -> None:
+def _replay_record(path: Path, number: int | None, looks: list[str]) -> None:
     """Show one game of a records file: each action as a spectator's log tells it (every
     card is in the record), then the final board and the result."""
     from ai.records import RecordError, pick
@@ -221,6 +243,7 @@ def _replay_record(path: Path, number: int | None) -> None:
             f"Seat {record.faulty_seat} ({escape(label)}) lost by {record.status}: "
             f"{escape(record.error)}"
         )
+    _look(view, state, seats, looks)
 
 
 def register(app: typer.Typer) -> None:

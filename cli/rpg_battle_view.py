@@ -4,11 +4,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cli.look import Seen
+from cli.menus import ARROW
 from cli.views import RESHUFFLED, Drew, Told, reshuffled
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
 from p2pcards.games.rpg_battle import RpgBattleState
 from p2pcards.games.rpg_battle.actions import Deal, Discard, EndTurn, Pass, Pick, Play, React, Take
+from p2pcards.games.rpg_battle.cards import CardType
 from p2pcards.history import Event
 
 HELP = """\
@@ -37,6 +40,11 @@ def hp_bar(hp: int, max_hp: int, width: int = 12) -> Text:
     filled = round(width * hp / max_hp)
     colour = "green" if hp * 2 > max_hp else "yellow" if hp * 4 > max_hp else "red"
     return Text("█" * filled, style=colour) + Text("░" * (width - filled), style="dim")
+
+
+def _held(state: RpgBattleState, seat: int) -> list[str | None]:
+    """A hand in the order of the menus (the card list's), not the order drawn."""
+    return sorted(state.hand(seat), key=lambda c: state.card_type(c).line if c else 0)
 
 
 def board(state: RpgBattleState, seats: Seats) -> RenderableType:
@@ -76,9 +84,36 @@ def board(state: RpgBattleState, seats: Seats) -> RenderableType:
         piles += Text(f" (top: {_card(state, state.discard_pile()[-1])})", style="dim")
     parts: list[RenderableType] = [table, piles]
     if you is not None:
-        hand = [_card(state, c) for c in state.hand(you)]
+        hand = [_card(state, c) for c in _held(state, you)]
         parts.append(Text("your hand: ", style="bold") + Text(", ".join(hand) or "(empty)"))
     return Group(*parts)
+
+
+def _printed(card: CardType) -> list[str]:
+    """An action card as printed: its effect and power, and its text."""
+    quick = "Quick Action, " if card.quick else ""
+    return [f"{quick}{card.effect.replace('-', ' ')}, power {card.power}", card.text]
+
+
+def cards_seen(state: RpgBattleState, seats: Seats) -> list[Seen]:
+    """What `i` may show: every character at the table (all are face up), your hand, the
+    discard pile."""
+    out: list[Seen] = []
+    for seat in range(state.num_players):
+        for character in state.characters(seat):
+            c = state.stats(character)
+            hp = state.hp(character)
+            now = "knocked out" if hp == 0 else f"now {hp}/{c.hp} HP"
+            details = [f"character: HP {c.hp}, STR {c.str}, MAG {c.mag}", now]
+            out.append(Seen(c.name, f"{seats.whose(seat)} character", details))
+    if seats.you is not None:
+        for card in dict.fromkeys(c for c in _held(state, seats.you) if c is not None):
+            copies = sum(1 for c in state.hand(seats.you) if c == card)
+            where = "your hand" + (f" ({copies} copies)" if copies > 1 else "")
+            out.append(Seen(_card(state, card), where, _printed(state.card_type(card))))
+    for card in dict.fromkeys(state.discard_pile()):
+        out.append(Seen(_card(state, card), "the discard pile", _printed(state.card_type(card))))
+    return out
 
 
 def prompt(state: RpgBattleState, seats: Seats) -> str:
@@ -124,21 +159,31 @@ def _moved(action: Play) -> int | None:
 
 def _describe_play(state: RpgBattleState, action: Play) -> str:
     """'Attack III → Vex (seat 1, 13/13): 9 damage' and the like."""
+    return ARROW.join(choice_path(state, action)).replace(f"{ARROW}[dim]", ": [dim]")
+
+
+def choice_path(state: RpgBattleState, action: Action) -> tuple[str, ...]:
+    """A play as the card, then its target, then (an Absorb) the damage it moves; any other
+    decision is one line."""
+    if not isinstance(action, Play):
+        return (describe_choice(state, action),)
     card = state.card_type(action.card)
     actor = state.stats(state.decision().character or "")
-    power = card.power
-    text = card.name
     if action.target is not None:
         t = state.stats(action.target)
         owner = state.owner(action.target)
         whose = "yours" if owner == state.decision().seat else f"seat {owner}"
-        text += f" → {t.name} ({whose}, "
-        text += f"{state.hp(action.target)}/{t.hp})"
+        aim = f"{t.name} ({whose}, {state.hp(action.target)}/{t.hp})"
     elif action.seat is not None:
-        text += f" → seat {action.seat} ({state.hand_size(action.seat)} cards)"
-    if action.target is None and action.seat is None and card.effect in AIMED:
+        aim = f"seat {action.seat} ({state.hand_size(action.seat)} cards)"
+    elif card.effect in AIMED:
         # Offered once when nothing fits (rules.md §10): say so, not what the card could do.
-        return f"{text}: [dim]nothing to act on; played to no effect, it leaves your hand[/]"
+        return (
+            f"{card.name}: [dim]nothing to act on; played to no effect, it leaves your hand[/]",
+        )
+    else:
+        aim = ""
+    power = card.power
     moved = _moved(action)
     effect = {
         "attack": f"{actor.str * power} damage",
@@ -148,7 +193,11 @@ def _describe_play(state: RpgBattleState, action: Play) -> str:
         "heal-all": f"heals each of yours up to {actor.mag * power}",
         "revive": f"back with {actor.mag * power} HP at most",
     }.get(card.effect, card.text)
-    return f"{text}: [dim]{effect}[/]"
+    if not aim:
+        return (f"{card.name}: [dim]{effect}[/]",)
+    if moved:  # an amount of its own: chosen after the character it comes from
+        return (card.name, aim, f"[dim]{effect}[/]")
+    return (card.name, f"{aim}: [dim]{effect}[/]")
 
 
 def _who(state: RpgBattleState, character: str, seats: Seats) -> str:

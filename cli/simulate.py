@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Iterable
+from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any, Protocol
 
 import typer
-from rich.console import Console
 
 from ai.defaults import DEFAULT_ROUND_CAP
 from cli.errors import FAILURE, INTERRUPTED, fail
@@ -23,7 +24,6 @@ from cli.options import (
     GameArg,
     GameOptionsOpt,
     SeedOpt,
-    agent_specs,
     check_at_least,
     check_positive,
     chosen_decks,
@@ -31,18 +31,24 @@ from cli.options import (
     chosen_seed,
     game_named,
     game_options,
+    joined_agents,
+    labelled_agents,
+    not_both,
     round_cap_option,
     seat_count,
     with_decks,
 )
+from cli.output import console, progress, whole
+from cli.wording import count
 
 if TYPE_CHECKING:
     from ai.agents import Agent
+    from ai.clock import TimeControl
     from ai.match import MatchResult, Tally
     from p2pcards.engine import Action, State
 
-out = Console(highlight=False, markup=False)  # labels and specs are user text
-err = Console(stderr=True, highlight=False, markup=False)
+out = console(markup=False)  # labels and specs are user text
+err = console(stderr=True, markup=False)
 
 # Options simulate and tournament share (docs/cli.md).
 MoveTimeoutOpt = Annotated[
@@ -61,6 +67,14 @@ LogDirOpt = Annotated[
         "--log-dir", help="Keep each bot program's stderr here, in game-N-seat-S.log files."
     ),
 ]
+TimeControlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tc",
+        help="A chess clock for each seat, as cutechess writes it: 40/60+0.5 is 60 s for every "
+        "40 moves and 0.5 s more a move (60+0.5: one period); a seat out of time loses.",
+    ),
+]
 DealsOpt = Annotated[
     Path | None,
     typer.Option(
@@ -69,18 +83,16 @@ DealsOpt = Annotated[
 ]
 
 
-def labelled_agents(text: str) -> list[str]:
-    """Comma-separated agent specs, `name=LABEL` allowed in each: every agent made once and
-    the labels checked (two different agents may not share one), or a usage error."""
-    from ai.errors import AgentSpecError
-    from ai.match import labels
+def time_control(text: str | None) -> TimeControl | None:
+    """The --tc time control, or None; a usage error in one line for a bad one."""
+    from ai.clock import TimeControl
 
-    specs = agent_specs(text)
+    if text is None:
+        return None
     try:
-        labels(specs)
-    except AgentSpecError as exc:
+        return TimeControl.parse(text)
+    except ValueError as exc:
         raise fail(str(exc)) from None
-    return specs
 
 
 def deal_book(path: Path | None) -> tuple[int, ...]:
@@ -128,22 +140,74 @@ def failure_summary(failures: dict[str, dict[str, int]]) -> str:
     )
 
 
+class FailedGame(Protocol):
+    """What a game that an agent's failure ended says about it (a MatchResult, a StoredGame)."""
+
+    @property
+    def agents(self) -> tuple[str, ...]: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def faulty_seat(self) -> int | None: ...
+    @property
+    def error(self) -> str: ...
+
+
+SHOWN_REASONS = 3  # of each agent's failures of one kind: a thousand crashes rarely differ
+
+
+def failure_reasons(games: Iterable[FailedGame], log_dir: Path | None) -> list[str]:
+    """Why the agents failed, per agent and kind of failure: how many games, and each reason
+    (a bot's exit status or signal and the last line of its stderr, a clock run out, an
+    illegal move), the first few of them; then, where a bot's whole stderr would help and
+    was not kept, the --log-dir hint."""
+    from ai.agents import split_label
+
+    kinds: dict[tuple[str, str], dict[str, int]] = {}
+    bots = False
+    for game in games:
+        if game.faulty_seat is None:
+            continue
+        label, bare = split_label(game.agents[game.faulty_seat])
+        bots = bots or bare.startswith("cmd:")
+        reasons = kinds.setdefault((label, game.status), {})
+        error = game.error or "no reason given"
+        reasons[error] = reasons.get(error, 0) + 1
+    lines = []
+    for (label, status), reasons in kinds.items():
+        lost = count(sum(reasons.values()), "game")
+        if len(reasons) == 1:
+            lines.append(f"  {label} {status} ({lost}): {next(iter(reasons))}")
+            continue
+        lines.append(f"  {label} {status} ({lost}), for one:")
+        lines += [f"    {error}" for error in list(reasons)[:SHOWN_REASONS]]
+        if len(reasons) > SHOWN_REASONS:
+            others = len(reasons) - SHOWN_REASONS
+            lines.append(f"    and {others} other reasons (--records keeps every one)")
+    if bots and log_dir is None:
+        lines.append("  (--log-dir DIR keeps each bot's whole stderr, a file per game and seat)")
+    return lines
+
+
 def simulate(
     game: GameArg,
     seats: Annotated[int | None, typer.Option(help="Seats at each table.")] = None,
     agents: Annotated[
-        str,
+        list[str] | None,
         typer.Option(
-            help="Agents, comma-separated, seated round the table and rotated each game; "
-            "name=LABEL in a spec labels it (expectimax:think_ms=50:name=fast)."
+            help="Agents, comma-separated (or --agents repeated), seated round the table and "
+            "rotated each game; name=LABEL in a spec labels it (expectimax:think_ms=50:name=fast)"
+            "; default greedy,random.",
+            show_default=False,
         ),
-    ] = "greedy,random",
+    ] = None,
     num_games: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
     seed: SeedOpt = None,
     round_cap: Annotated[
         int, round_cap_option(DEFAULT_ROUND_CAP, "headless games")
     ] = DEFAULT_ROUND_CAP,
     move_timeout: MoveTimeoutOpt = None,
+    tc: TimeControlOpt = None,
     records: RecordsOpt = None,
     log_dir: LogDirOpt = None,
     deals: DealsOpt = None,
@@ -159,7 +223,7 @@ def simulate(
     Game i uses seed + i (or the deal book's seeds in order). Exits 1 when an agent failed
     in some game (crashed, timed out, or played an illegal move), after the full report.
     """
-    from ai.match import Tally, game_record
+    from ai.match import Tally, game_record, labels, seating
     from ai.match import simulate as run_simulation
     from ai.records import write
     from cli.play import explanation
@@ -170,27 +234,32 @@ def simulate(
     cap = chosen_round_cap(round_cap)
     # Decks stay with their seats while the agents rotate: every agent plays every deck.
     options = with_decks(game_options(g, n, option, round_cap=cap), chosen_decks(g, n, deck))
-    specs = labelled_agents(agents)
+    specs = labelled_agents(joined_agents(agents) or "greedy,random")
     check_at_least("--games", num_games, 1)
     check_positive("--move-timeout", move_timeout)
+    control = time_control(tc)
+    not_both("--seed", seed is not None, "--deals", deals is not None,
+             "the deal book's seeds are the games' seeds")  # fmt: skip
     book = deal_book(deals)
     seed = chosen_seed(seed)
     view = view_for(g.name)
     logs = made_log_dir(log_dir)
     stream = open_records(records)
-    err.print(f"{g.name}: {num_games} games, {n} seats, seed {seed}" + (
+    err.print(f"{g.name}: {count(num_games, 'game')}, {n} seats, seed {seed}" + (
         f", {len(book)} deals from {deals}" if book else ""
-    ))  # fmt: skip
+    ) + ("" if control is None else f", time control {control}"))  # fmt: skip
 
     def show_thought(number: int, seat: int, obs: State, action: Action, agent: Agent) -> None:
         thought = explanation(agent, obs, view)
         if thought:
+            label = labels(seating(specs, n, number - 1))[seat]  # name=LABEL, as reported
             # With --json the results own stdout; explanations go to stderr.
             (err if as_json else out).print(
-                f"game {number}, seat {seat} ({agent.name}) {thought}", soft_wrap=True
+                f"game {number}, seat {seat} ({label}) {thought}", soft_wrap=True
             )
 
     tally = Tally()
+    failed: list[MatchResult] = []
 
     # Ctrl-C stops a game at once, but never between counting a game and writing its
     # record: there it waits until both are done, so the report and the file agree.
@@ -208,6 +277,8 @@ def simulate(
         nonlocal counting
         counting = True
         tally.add(result)
+        if result.faulty_seat is not None:
+            failed.append(result)
         if stream is not None:
             try:
                 write(stream, game_record(result, number, g.name, options, cap))
@@ -221,10 +292,19 @@ def simulate(
     interrupted = False
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        run_simulation(
-            g.name, specs, n, num_games, seed, cap, hook, options, move_timeout, book, on_game,
-            record=stream is not None, log_dir=logs,
-        )  # fmt: skip
+        # The explanations print as the games go: a redrawn progress line would garble them.
+        with nullcontext() if explain else progress(err) as bar:
+            task = None if bar is None else bar.add_task(_scores(tally, specs), total=num_games)
+
+            def on_each(number: int, result: MatchResult) -> None:
+                on_game(number, result)
+                if bar is not None and task is not None:
+                    bar.update(task, advance=1, description=_scores(tally, specs))
+
+            run_simulation(
+                g.name, specs, n, num_games, seed, cap, hook, options, move_timeout, book,
+                on_each, record=stream is not None, log_dir=logs, time_control=control,
+            )  # fmt: skip
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -240,9 +320,21 @@ def simulate(
         err.print(
             f"{tally.failed_games} of {tally.games} games ended by an agent's failure: "
             f"{failure_summary(tally.failures)}"
-            + ("" if log_dir else " (--log-dir keeps each bot's stderr)")
         )
+        for line in failure_reasons(failed, logs):
+            err.print(line, soft_wrap=True)
         raise typer.Exit(FAILURE)
+
+
+def _scores(tally: Tally, specs: list[str]) -> str:
+    """ "greedy 7/10 · random 3/10": every agent's wins of its games so far."""
+    from ai.match import labels
+
+    names = dict.fromkeys(labels(specs))
+    return " · ".join(
+        f"{label} {tally.wins_by_agent.get(label, 0.0):g}/{tally.games_by_agent.get(label, 0)}"
+        for label in names
+    )
 
 
 def _report(
@@ -301,7 +393,7 @@ def _report(
             label, str(played), f"{wins:g}", f"{wins / played:.1%}",
             *(f"{by_seat.get(s, 0.0):g}" for s in range(seats)), failed,
         )  # fmt: skip
-    out.print(table)
+    out.print(whole(table))
     seat_line = ", ".join(f"seat {s}: {w:g}" for s, w in sorted(tally.wins_by_seat.items()))
     out.print(f"wins by seat — {seat_line}")
     labelled = {label: spec for label, spec in tally.specs.items() if label != spec}

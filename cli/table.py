@@ -26,6 +26,7 @@ from rich.markup import escape
 from ai.agents import make_agent
 from ai.errors import AgentFailure, AgentSpecError
 from cli.errors import FAILURE, INTERRUPTED, USAGE, err, fail
+from cli.menus import planned
 from cli.narration import Narrator
 from cli.options import check_range
 from cli.play import Quit, answer_to, finish, show_choices
@@ -134,6 +135,7 @@ class Terminal:
         self.names: list[str] = []  # the players' names round the table, once seated
         self.narrator: Narrator | None = None
         self._lines: asyncio.Queue[str | None] | None = None
+        self._pending: list[Action] = []  # the rest of a choice made ahead (card, target)
 
     def watch(self, before: State, action: Action) -> None:
         """Tell each move as this seat may know it."""
@@ -168,13 +170,17 @@ class Terminal:
         """Ask until an answer picks a legal action; an unanswered reaction takes the hit."""
         if self._lines is None:
             self._lines = self._start()
+        ahead = planned(self._pending, obs)
+        if ahead is not None:
+            return ahead
         if len(obs.legal_actions()) == 1:
             return obs.legal_actions()[0]
         view = view_for(obs.game.name)
         if self.narrator is None:  # no step seen yet (a seat resumed at its own move)
             self.narrator = Narrator(view, Seats(obs.current_player(), self.names, by_name=True))
         menu = show_choices(obs, self.narrator, out)
-        decline = next((a for a in menu.actions if a.kind == "pass"), menu.actions[0])
+        legal = obs.legal_actions()
+        decline = next((a for a in legal if a.kind == "pass"), legal[0])
         loop = asyncio.get_running_loop()
         timed = view.is_reaction(obs)
         deadline = loop.time() + REACT_SECONDS if timed else None
@@ -189,11 +195,12 @@ class Terminal:
             if line is None:
                 raise LeaveTable("closed its input")
             try:
-                action = answer_to(str(line), menu, obs, self.narrator, out)
+                plan = answer_to(str(line), menu, obs, self.narrator, out)
             except Quit:
                 raise LeaveTable("quit") from None
-            if action is not None:
-                return action
+            if plan is not None:
+                self._pending[:] = plan[1:]
+                return plan[0]
 
     async def _next_line(self, deadline: float | None) -> object:
         """The next line typed, None at the end of input, TIMEOUT past `deadline`; on the

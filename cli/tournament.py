@@ -35,21 +35,28 @@ from cli.options import (
     deck_entries,
     game_named,
     game_options,
+    joined_agents,
+    labelled_agents,
+    not_both,
     round_cap_option,
     seat_count,
     with_decks,
 )
+from cli.output import console, progress, whole
 from cli.simulate import (
     DealsOpt,
     LogDirOpt,
     MoveTimeoutOpt,
     RecordsOpt,
+    TimeControlOpt,
     deal_book,
+    failure_reasons,
     failure_summary,
-    labelled_agents,
     made_log_dir,
     open_records,
+    time_control,
 )
+from cli.wording import count
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -66,17 +73,17 @@ if TYPE_CHECKING:
         TournamentConfig,
     )
 
-out = Console(highlight=False, markup=False)  # labels and specs are user text
-err = Console(stderr=True, highlight=False, markup=False)
+out = console(markup=False)  # labels and specs are user text
+err = console(stderr=True, markup=False)
 
 
 def tournament(
     game: Annotated[str, typer.Argument(help="Game name (see `p2pcards games`).")],
     agents: Annotated[
-        str,
+        list[str],
         typer.Option(
-            help='Agents, comma-separated: built-in names with options, cmd:"PROGRAM", '
-            "script:FILE.py, or plugin names; name=LABEL in a spec labels it."
+            help="Agents, comma-separated (or --agents repeated): built-in names with options, "
+            'cmd:"PROGRAM", script:FILE.py, or plugin names; name=LABEL in a spec labels it.'
         ),
     ],
     seats: Annotated[int | None, typer.Option(help="Seats at each table.")] = None,
@@ -110,6 +117,7 @@ def tournament(
     log_dir: LogDirOpt = None,
     deals: DealsOpt = None,
     move_timeout: MoveTimeoutOpt = None,
+    tc: TimeControlOpt = None,
     round_cap: Annotated[
         int, round_cap_option(DEFAULT_ROUND_CAP, "headless games")
     ] = DEFAULT_ROUND_CAP,
@@ -141,7 +149,7 @@ def tournament(
     n = seat_count(g, seats)
     cap = chosen_round_cap(round_cap)
     options = game_options(g, n, option, round_cap=cap)
-    specs = labelled_agents(agents)
+    specs = labelled_agents(joined_agents(agents) or "")
     deck_agent: str | None = None
     deck_lists: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     if deck and len(deck) >= 2 and len(specs) == 1:  # the decks are the entries
@@ -155,8 +163,13 @@ def tournament(
     if dask_local is not None:
         check_at_least("--dask-local", dask_local, 1)
     check_positive("--move-timeout", move_timeout)
+    control = time_control(tc)
     if cluster and dask_local:
         raise fail("give --cluster or --dask-local, not both")
+    not_both("--jobs", jobs is not None, "--cluster or --dask-local", bool(cluster or dask_local),
+             "a cluster runs as many games at once as it has workers")  # fmt: skip
+    not_both("--seed", seed is not None, "--deals", deals is not None,
+             "the deal book's seeds are the games' seeds")  # fmt: skip
     book = deal_book(deals)
     try:
         test = Sprt.parse(sprt) if sprt is not None else None
@@ -164,6 +177,15 @@ def tournament(
         raise fail(str(exc)) from None
     if test is not None and len(specs) != 2:
         raise fail("--sprt compares exactly two agents")
+    if cluster or dask_local:  # before the database is begun, so a rerun need not --resume
+        from ai.dask_cluster import ClusterError, check_installed
+
+        try:
+            check_installed()
+        except ClusterError as exc:
+            raise fail(str(exc), FAILURE) from None
+    if resume and not db.exists():  # carrying on nothing would silently start afresh
+        raise fail(f"--resume: there is no tournament database {db} to carry on")
     try:
         database = ResultsDatabase(db)
     except ResultsDatabaseError as exc:
@@ -180,6 +202,7 @@ def tournament(
             config = TournamentConfig(
                 g.name, tuple(specs), n, num_games, format, seed, cap, move_timeout,
                 tuple(sorted(options.items())), book, deck_agent, deck_lists,
+                None if control is None else str(control),
             )  # fmt: skip
         except TournamentError as exc:
             raise fail(str(exc)) from None
@@ -198,6 +221,7 @@ def tournament(
         err.print(
             f"{g.name}: {total} games, {n} seats, {format}, seed {seed}"
             + (f", {len(book)} deals from the deal book" if book else "")
+            + ("" if control is None else f", time control {control}")
         )
         executor, workers, shut = _executor(jobs, cluster, dask_local)
         # Ctrl-C only sets a flag: the loop stops between games, never halfway through
@@ -242,12 +266,12 @@ def tournament(
         raise fail(f"cannot write {exc.filename}: {exc.strerror}", FAILURE) from None
     failed = {config.labels()[a]: f for a, f in table.failures.items() if f}
     if failed:
-        count = sum(sum(f.values()) for f in failed.values())
+        ended = sum(sum(f.values()) for f in failed.values())
         err.print(
-            f"{count} of {len(games)} games ended by an agent's failure: "
-            f"{failure_summary(failed)}"
-            + ("" if log_dir else " (--log-dir keeps each bot's stderr)")
+            f"{ended} of {len(games)} games ended by an agent's failure: {failure_summary(failed)}"
         )
+        for line in failure_reasons(games, logs):
+            err.print(line, soft_wrap=True)
         raise typer.Exit(FAILURE)
 
 
@@ -284,14 +308,6 @@ def _run(
     keeping: Keeping,
     stream: IO[str] | None,
 ) -> None:
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from ai.match import game_record
     from ai.records import write
     from ai.tournament import play, points_by_agent
@@ -316,30 +332,25 @@ def _run(
 
     for game in stored:
         count(game)
-    columns = (
-        TextColumn("{task.description}", markup=False), BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-    )  # fmt: skip
 
     def on_result(spec: GameSpec, result: MatchResult) -> None:
         if stream is not None:
             options = config.game_options(spec)
             try:
                 write(
-                    stream, game_record(result, spec.number, config.game, options, config.round_cap)
+                    stream, game_record(result, spec.shown, config.game, options, config.round_cap)
                 )
             except OSError as exc:
                 raise fail(f"cannot write the records: {exc}", FAILURE) from None
 
-    with Progress(*columns, console=err, transient=False) as progress:
-        task = progress.add_task(line(), total=total, completed=len(stored))
+    with progress(err) as bar:
+        task = bar.add_task(line(), total=total, completed=len(stored))
 
         def on_game(game: StoredGame) -> None:
             count(game)
             if tracker is not None:
                 tracker.add(game)
-            progress.update(task, advance=1, description=line())
+            bar.update(task, advance=1, description=line())
 
         stop = tracker.decided if tracker is not None else None
         if stop is not None and stop():
@@ -350,11 +361,29 @@ def _run(
         )  # fmt: skip
 
 
+def _elo_limit(rating: Rating) -> float | None:
+    """For an infinite Elo (every game won, or lost), the finite bound half a point gives:
+    the Elo of the score one half-point short of perfect (or above nothing); else None."""
+    from ai.ratings import elo
+
+    if not math.isinf(rating.elo):
+        return None
+    half = 0.5 / rating.score.games
+    return elo(1 - half) if rating.elo > 0 else elo(half)
+
+
 def _elo(rating: Rating) -> str:
     value, error = rating.elo, rating.elo_error
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
+    limit = _elo_limit(rating)
+    if limit is not None:
+        return f"> {limit:+.0f} (all won)" if value > 0 else f"< {limit:+.0f} (all lost)"
     return f"{value:+.0f} ± {error:.0f}" if math.isfinite(error) else f"{value:+.0f} ± inf"
+
+
+INFINITE_ELO = (
+    "Elo > or <: every game won (or lost), which no finite Elo difference predicts; the bound "
+    "is the Elo of half a point less (or more)."
+)
 
 
 def _report(
@@ -364,7 +393,7 @@ def _report(
     total: int,
     test: Sprt | None,
     status: SprtStatus | None,
-    console: Console,
+    to: Console,
 ) -> None:
     from rich.table import Table
 
@@ -381,7 +410,7 @@ def _report(
             labels[agent], str(s.games), f"{s.wins}-{s.draws}-{s.losses}", f"{s.rate:.1%}",
             f"{rating.low:.1%}–{rating.high:.1%}", _elo(rating), failed,
         )  # fmt: skip
-    console.print(by_agent)
+    to.print(whole(by_agent))
     pairs = Table(title="pairings (score of the first; ptnml: paired deals scoring 0, ½, 1, 1½, 2)")
     pairs.add_column("pairing", overflow="fold")
     for column in ("games", "W-D-L", "score", "95% interval", "Elo", "LOS", "ptnml(0-2)"):
@@ -395,18 +424,28 @@ def _report(
             "-" if extra is None else f"{extra.los:.1%}",
             "-" if extra is None else " ".join(map(str, extra.pentanomial)),
         )  # fmt: skip
-    console.print(pairs)
+    to.print(whole(pairs))
+    ratings = [*table.agents.values(), *table.pairings.values()]
+    if any(_elo_limit(rating) is not None for rating in ratings):
+        to.print(INFINITE_ELO)
     for label, spec in sorted((labels[a], a) for a in config.agents if labels[a] != a):
-        console.print(f"{label} = {spec}", soft_wrap=True)
+        to.print(f"{label} = {spec}", soft_wrap=True)
     if test is not None and status is not None:
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[status.decision]
         counted = "paired deals" if status.paired else "games"
-        console.print(
+        to.print(
             f"SPRT elo0={test.elo0:g} elo1={test.elo1:g} alpha={test.alpha:g} "
             f"beta={test.beta:g}: LLR {status.llr:.2f} [{status.lower:.2f}, {status.upper:.2f}]"
-            f" — {verdict} after {status.games} games ({counted} "
+            f" — {verdict} after {status.games} of the {played} games ({counted} "
             f"{' '.join(map(str, status.counts))})"
         )
+        if status.games < played:  # the table counts them all: say why the test does not
+            left = played - status.games
+            whole_deals = "whole paired deals " if status.paired else ""
+            to.print(
+                f"The SPRT counts only {whole_deals}in an unbroken run from game 1: "
+                f"{count(left, 'game')} of the table {'is' if left == 1 else 'are'} not in it."
+            )
 
 
 def _standings_json(
@@ -424,6 +463,7 @@ def _standings_json(
             "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
             "score": s.rate, "interval95": [rating.low, rating.high],
             "elo": _finite(rating.elo), "elo_error": _finite(rating.elo_error),
+            "elo_limit": _elo_limit(rating),
         }  # fmt: skip
 
     def pairing(a: str, b: str, rating: Rating) -> dict[str, Any]:
@@ -468,7 +508,8 @@ def _write_csv(path: Path, games: list[StoredGame]) -> None:
         )  # fmt: skip
         for game in games:
             writer.writerow(
-                [game.number, game.pairing, game.seed, " | ".join(game.agents),
+                # Games count from 1, as in the records; the database counts from 0.
+                [game.number + 1, game.pairing, game.seed, " | ".join(game.agents),
                  " ".join(f"{r:g}" for r in game.returns), game.status,
                  "" if game.faulty_seat is None else game.faulty_seat, game.error, game.steps,
                  f"{game.seconds:.3f}"]

@@ -1,5 +1,6 @@
 """Which terminal view draws which game, and what every view provides."""
 
+from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, cast
 
@@ -45,7 +46,11 @@ class Picks(NamedTuple):
 
 
 class GameView(Protocol):
-    """What the terminal needs from a game's view module."""
+    """What the terminal needs from a game's view module. A view may also give, as module
+    functions: `picks(state)` (above); `choice_path(state, action)`, an action's labels level
+    by level in the menus; `choice_order(state, action)`, a sort key keeping menus in a
+    stable order; `follows_up(before, after)`, whether the decision after an action is asked
+    with it (cli/menus.py)."""
 
     HELP: str  # the game's own help at the prompt (`?`)
 
@@ -63,10 +68,12 @@ def piles_and_hand(
     order: tuple[int, int],
     lead: Callable[[int], str],
     card_line: Callable[[str], str],
+    hand_key: Callable[[str], tuple[int | str, ...]],
     tail: Callable[[int], str] = lambda seat: "",
 ) -> list[RenderableType]:
     """Below a board of own decks: each seat's line (`lead`: its resources; its hand, deck
-    and discard pile sizes; `tail`: what else), then the viewer's hand, a card a line."""
+    and discard pile sizes; `tail`: what else), then the viewer's hand, a card a line, copies
+    together, in the order of `hand_key` (the menus' order too)."""
     parts: list[RenderableType] = []
     for seat in order:
         piles = (
@@ -76,12 +83,22 @@ def piles_and_hand(
         line = f"{sentence(seats.on_board(seat))}: {lead(seat)}{piles}{tail(seat)}"
         parts.append(Text(line))
     if seats.you is not None:
-        hand = [c for c in state.hand(seats.you) if c is not None]
+        hand = sorted_hand(state, seats.you, hand_key)
         parts.append(Text("your hand:", style="bold"))
-        parts.extend(Text(f"  {card_line(c)}") for c in hand)
+        for card, copies in hand:
+            parts.append(Text(f"  {copies} × " if copies > 1 else "  ") + Text(card_line(card)))
         if not hand:
             parts.append(Text("  (empty)"))
     return parts
+
+
+def sorted_hand(
+    state: ZoneState, seat: int, key: Callable[[str], tuple[int | str, ...]]
+) -> list[tuple[str, int]]:
+    """A hand in a stable order (not the order drawn, which moves every card after one
+    played), each card once with its copies."""
+    copies = Counter(c for c in state.hand(seat) if c is not None)
+    return [(card, copies[card]) for card in sorted(copies, key=key)]
 
 
 def view_for(game_name: str) -> GameView:

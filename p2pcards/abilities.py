@@ -27,17 +27,20 @@ Verb = Literal[
 What = Literal[
     "guy", "player", "pin", "hand_card", "character", "building", "weapon", "pylon", "entity",
 ]  # fmt: skip
-Side = Literal["own", "opponent", "any"]
+Relation = Literal["you", "each_opponent", "every_seat", "left_of"]
+"""Seats named from the controller's side, for any number of seats: you; each opponent; every
+seat; the seat to your left (the next in turn order). Read for sides, `who` and `by`."""
+Side = Relation
 LaneRule = Literal["this", "opposing", "other", "adjacent", "any"]
 CardType = Literal["guy", "prank", "pin"]
 Face = Literal["up", "down", "any"]
 PickMode = Literal["choose", "random", "all"]
-Ref = Literal["this", "pinned", "holder", "you", "opponent", "trigger", "same"]
+Ref = Literal["this", "holder", "you", "each_opponent", "every_seat", "left_of", "trigger", "same"]
 Duration = Literal["turn", "permanent"]
-Who = Literal["you", "opponent"]
+Who = Relation
 How = Literal["random", "choose"]
 Where = Literal["this_lane", "choose_lane", "each_empty_lane"]
-By = Literal["you", "opponent", "anyone"]
+By = Relation
 SelfRule = Literal["exclude", "only"]
 Mode = Literal["attack", "defense"]
 
@@ -50,7 +53,7 @@ class Selector:
     """What an effect or a condition reaches (docs/abilities.md, "Selectors")."""
 
     what: What = "guy"
-    side: Side = "any"
+    side: Side = "every_seat"
     lane: LaneRule | None = None
     tribe: str | None = None
     cls: str | None = None
@@ -131,11 +134,49 @@ class Ability:
 
 
 @dataclass(frozen=True, slots=True)
-class Vocabulary:
-    """What a game adds to the words: its keywords, its cards (id -> is a token), its handlers,
-    the largest amount its numbers reach (life 20, or a Power Level of 9000), and the stats
-    `modify` may change."""
+class Words:
+    """The words of the vocabulary a game supports (DESIGN.md §10, docs/abilities.md): its
+    triggers, its verbs, the fields of each table it reads (`selector`, `condition`,
+    `effect`, `ability`, `cost`), and the words a field may hold (a `what`, a side, a pick,
+    a shorthand target, ...). Its loader refuses any other word, so that a card can never
+    silently do less than its text."""
 
+    triggers: frozenset[str]
+    verbs: frozenset[str]
+    fields: Mapping[str, frozenset[str]]
+    values: frozenset[str]
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        triggers: Collection[str],
+        verbs: Collection[str],
+        values: Collection[str],
+        selector: Collection[str] = (),
+        condition: Collection[str] = (),
+        effect: Collection[str] = (),
+        ability: Collection[str] = (),
+        cost: Collection[str] = (),
+    ) -> Words:
+        """A game's declaration, field names by the table they belong to."""
+        tables = {"selector": selector, "condition": condition, "effect": effect,
+                  "ability": ability, "cost": cost}  # fmt: skip
+        return cls(
+            frozenset(triggers),
+            frozenset(verbs),
+            {name: frozenset(keys) for name, keys in tables.items()},
+            frozenset(values),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What a game adds to the words: the words it supports, its keywords, its cards (id ->
+    is a token), its handlers, the largest amount its numbers reach (life 20, or a Power
+    Level of 9000), and the stats `modify` may change."""
+
+    words: Words
     keywords: Collection[str]
     cards: Mapping[str, bool]
     handlers: Collection[str]
@@ -205,7 +246,7 @@ def parse_selector(
 
     sel = Selector(
         what=_choice(get("what", "guy"), What, where, "what"),
-        side=_choice(get("side", "any"), Side, where, "side"),
+        side=_choice(get("side", "every_seat"), Side, where, "side"),
         lane=None if "lane" not in data else _choice(data["lane"], LaneRule, where, "lane"),
         tribe=None if "tribe" not in data else _name(data["tribe"], where, "tribe"),
         cls=None if "class" not in data else _name(data["class"], where, "class"),
@@ -427,6 +468,7 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
         raise CardDataError(f"{where}: field 'amount' is for vengeful")
     if ("cost" in data) != (trigger == "activated"):
         raise CardDataError(f"{where}: an activated ability, and only it, has a 'cost'")
+    _Checker(words.words).ability(data, where)
     return Ability(
         trigger=trigger,
         effects=parsed,
@@ -442,6 +484,69 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
         if "cost" not in data
         else parse_cost(data["cost"], f"{where}: cost", words.max_amount),
     )
+
+
+# The fields whose values are words of the vocabulary (not numbers, names or card data).
+_WORD_FIELDS = {
+    "selector": {"what", "side", "lane", "face", "pick", "self"},
+    "effect": {"who", "how", "where", "side", "duration", "what"},
+    "ability": {"by"},
+    "condition": {"mode"},
+}
+# What a selector is when it does not say (a default is a word the game must support too).
+_SELECTOR_DEFAULTS = {"what": "guy", "side": "every_seat", "pick": "choose"}
+
+
+class _Checker:
+    """Checks a parsed ability's TOML against the words a game supports."""
+
+    def __init__(self, words: Words) -> None:
+        self.words = words
+
+    def refuse(self, where: str, field: str, value: object = None) -> None:
+        said = f"field {field!r}" if value is None else f"field {field!r}: {value!r}"
+        raise CardDataError(f"{where}: {said} is not a word of this game")
+
+    def table(self, data: Mapping[str, Any], where: str, kind: str) -> None:
+        fields = self.words.fields[kind]
+        for key, value in data.items():
+            if key not in fields:
+                self.refuse(where, key)
+            if key in _WORD_FIELDS.get(kind, ()) and value not in self.words.values:
+                self.refuse(where, key, value)
+
+    def selector(self, value: object, where: str) -> None:
+        if isinstance(value, str):
+            if value not in self.words.values:
+                self.refuse(where, "target", value)
+            return
+        assert isinstance(value, Mapping)
+        self.table(value, where, "selector")
+        for key, default in _SELECTOR_DEFAULTS.items():
+            if key not in value and default not in self.words.values:
+                self.refuse(where, key, default)
+
+    def ability(self, data: Mapping[str, Any], where: str) -> None:
+        words = self.words
+        if data["trigger"] not in words.triggers:
+            self.refuse(where, "trigger", data["trigger"])
+        self.table({k: v for k, v in data.items() if k not in ("trigger", "effects")},
+                   where, "ability")  # fmt: skip
+        if "cost" in data:
+            self.table(data["cost"], f"{where}: cost", "cost")
+        if "filter" in data:
+            self.selector(data["filter"], f"{where}: filter")
+        if "condition" in data:
+            self.table(data["condition"], f"{where}: condition", "condition")
+            if "count" in data["condition"]:
+                self.selector(data["condition"]["count"], f"{where}: condition: count")
+        for i, effect in enumerate(data["effects"], 1):
+            at = f"{where}: effect {i}"
+            if effect["do"] not in words.verbs:
+                self.refuse(at, "do", effect["do"])
+            self.table({k: v for k, v in effect.items() if k != "do"}, at, "effect")
+            if "target" in effect:
+                self.selector(effect["target"], f"{at}: target")
 
 
 def _is_same(sel: Selector | None) -> bool:

@@ -130,7 +130,8 @@ def decklist_problems(game: OwnDecksGame, name: str, cards: Sequence[str]) -> li
 
 def _text(data: Mapping[str, object], key: str, where: str, limit: int, default: str) -> str:
     value = data.get(key, default)
-    if not isinstance(value, str) or len(value) > limit or (key in ("name", "game") and not value):
+    given_empty = key in data and key in ("name", "game") and not value
+    if not isinstance(value, str) or len(value) > limit or given_empty:
         raise DeckError(f"{where}: field {key!r} must be a text of at most {limit} characters")
     return value
 
@@ -160,7 +161,9 @@ def parse_deck(data: bytes, where: str, deck_id: str = "deck") -> DeckList:
         pairs.append((card, n))
     return DeckList(
         id=deck_id,
-        name=_text(table, "name", where, 80, ""),
+        # Without a name the file's is the deck's; without a game, the one it is played in
+        # (or `deck validate --game`) is its game.
+        name=_text(table, "name", where, 80, deck_id),
         game=_text(table, "game", where, 40, ""),
         cards=tuple(sorted(pairs)),
         archetype=_text(table, "archetype", where, 20, ""),
@@ -325,6 +328,8 @@ class OwnDecksBase:
                 raise GameOptionError(f"no shipped deck called {spec!r}; shipped: {known}")
             spec = found
         deck = spec if isinstance(spec, DeckList) else DeckList.from_counts(self.name, spec)
+        if deck.game and deck.game != self.name:  # its cards are another game's: say that alone
+            raise GameOptionError(f"deck {deck.name!r} is for {deck.game}, not {self.name}")
         problems = deck_problems(deck, self.deck_rules, self.catalogue)
         if problems:
             raise GameOptionError(f"deck {deck.name!r} is not legal: " + "; ".join(problems))

@@ -146,6 +146,11 @@ class Sighting:
     pinned: bool = True
 
 
+def seat_range(least: int, most: int, between: str = "–") -> str:
+    """A game's seat counts as people write them: "2" (not "2 to 2"), "2 to 8" or "2–8"."""
+    return str(least) if least == most else f"{least}{between}{most}"
+
+
 class Game(ABC):
     """A game: its name, seat range and action vocabulary; makes initial states."""
 
@@ -171,7 +176,7 @@ class Game(ABC):
     def check_num_players(self, num_players: int) -> None:
         """Raise GameOptionError unless the seat count is within this game's range."""
         if not self.min_players <= num_players <= self.max_players:
-            seats = f"{self.min_players} to {self.max_players}"
+            seats = seat_range(self.min_players, self.max_players, " to ")
             raise GameOptionError(f"{self.name} is for {seats} seats, not {num_players}")
 
     def action_from_json(self, data: object) -> Action:

@@ -15,6 +15,7 @@ changing play):
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import random
@@ -323,8 +324,18 @@ def play(game_name: str, config: Config, seed: int) -> dict[str, Any]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="Record the trace corpus (traces/README.md).")
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=sorted(CONFIGS),
+        help="record only this game's file (again for more; default: all)",
+    )
+    chosen = parser.parse_args().game or list(CONFIGS)
     OUT.mkdir(parents=True, exist_ok=True)
     for game_name, configs in CONFIGS.items():
+        if game_name not in chosen:
+            continue
         header = {
             "format": FORMAT,
             "version": VERSION,

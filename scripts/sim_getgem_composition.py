@@ -3,7 +3,7 @@
     .venv/bin/python scripts/sim_getgem_composition.py [--composition fire=5,water=5,...]
         [--seats 2,3,4,5] [--games 1000] [--policy greedy|random|both]
 
-The rulebook (../shared/seeds/001_8f4b08e2e7b8d5ce.txt, line 19) gives 30 basic cards but not
+The rulebook (line 19; docs/rules/getgem.md) gives 30 basic cards but not
 how many of each kind: `--composition` overrides cards.toml's quantities (card ids: fire, water,
 thunder, rainbow, curse, steal, full-exchange, excavation-arm, push-peep, push-barrier) so
 alternatives can be compared. Each seat plays `random` (uniform among legal actions) or

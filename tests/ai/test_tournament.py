@@ -248,5 +248,6 @@ def test_a_run_hands_back_every_action_and_keeps_each_bots_stderr(tmp_path: Path
         play(config, database, executor, 1, keeping=Keeping(True, str(logs)), on_result=on_result)
     database.close()
     assert sorted(results) == [0, 1] and all(r.actions for r in results.values())
-    assert sorted(p.name for p in logs.iterdir()) == ["game-0-seat-0.log", "game-1-seat-1.log"]
-    assert "thinking about" in (logs / "game-0-seat-0.log").read_text()
+    # The logs count games as people do, from 1 (the database's numbers are from 0).
+    assert sorted(p.name for p in logs.iterdir()) == ["game-1-seat-0.log", "game-2-seat-1.log"]
+    assert "thinking about" in (logs / "game-1-seat-0.log").read_text()

@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
+def run(
+    *args: str, stdin: str = "", timeout: float = 120, columns: int = 100
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1"}
     return subprocess.run(
         [P2PCARDS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, env=env
     )
@@ -31,6 +34,42 @@ def test_rules_shows_the_rules_and_our_choices() -> None:
     assert result.returncode == 0
     assert "Quick Actions" in result.stdout
     assert "Our choices" in result.stdout
+
+
+@pytest.mark.parametrize("game", ["rise-of-the-guys", "gammasphere", "getgem", "rpg-battle"])
+def test_rules_lose_no_character_at_80_columns(game: str) -> None:
+    result = run("rules", game, columns=80)
+    assert result.returncode == 0, result.stderr
+    source = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    shown = " ".join(result.stdout.split())
+    assert shown.count("…") == source.count("…")  # none added: no cell cut short
+    assert max(map(len, result.stdout.splitlines())) <= 80
+    # Every cell of every table's rows, whole: each card's name and text among them.
+    lines = source.splitlines()
+    for line, under in zip(lines, [*lines[1:], ""], strict=True):
+        if line.startswith("|") and not line.startswith("|--") and not under.startswith("|--"):
+            for cell in (c.strip() for c in line.strip("|").split("|")):
+                assert " ".join(cell.replace("**", "").replace("`", "").split()) in shown, cell
+
+
+OUTSIDE = ("../shared", "shared/seeds", "DESIGN.md", "DESIGN §")  # the workshop, not the project
+
+
+def test_the_docs_name_no_path_outside_the_repository() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    pages += sorted((ROOT / "p2pcards" / "games").glob("*/cards.toml"))
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for outside in OUTSIDE:
+            assert outside not in text, f"{page.relative_to(ROOT)} names {outside}"
+
+
+@pytest.mark.parametrize("game", ["rise-of-the-guys", "gammasphere", "getgem", "rpg-battle"])
+def test_rules_point_to_the_projects_own_rules_page(game: str) -> None:
+    shown = " ".join(run("rules", game).stdout.split())
+    assert f"docs/rules/{game}.md is the same file" in shown
+    assert "line numbers below are its lines" in shown and "in our words" in shown
+    assert not any(outside in shown for outside in OUTSIDE)
 
 
 @pytest.mark.parametrize("command", [["rules", "chess"], ["play", "chess"], ["simulate", "chess"]])
@@ -72,7 +111,47 @@ def test_simulate_json_counts_every_game_and_rotates_seats() -> None:
 
 def test_simulate_is_reproducible_from_its_seed() -> None:
     args = ("simulate", "rpg-battle", "--games", "4", "--seed", "3", "--json")
-    assert run(*args).stdout == run(*args).stdout
+    first, second = run(*args), run(*args)
+    # Two identical crashes would agree too: both runs must succeed and report the games.
+    assert first.returncode == second.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert report["games"] == 4 and report["seed"] == 3 and report["failed_games"] == 0
+    assert sum(agent["wins"] for agent in report["agents"].values()) == pytest.approx(4.0)
+    assert first.stdout == second.stdout
+
+
+def test_a_game_of_one_seat_count_says_so_in_plain_words() -> None:
+    result = run("simulate", "gammasphere", "--seats", "3", "--games", "1")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: gammasphere is for 2 seats, not 3"
+    listed = run("games", "--json")
+    assert listed.returncode == 0, listed.stderr
+    seats = {g["game"]: (g["min_seats"], g["max_seats"]) for g in json.loads(listed.stdout)}
+    assert seats["gammasphere"] == (2, 2) and seats["rpg-battle"] == (2, 8)
+    shown = run("games").stdout
+    assert re.search(r"gammasphere .* 2 ", shown) and "2–2" not in shown and "2–8" in shown
+
+
+def test_the_last_page_of_the_log_says_it_is_the_last() -> None:
+    result = run("play", "rpg-battle", "--seed", "1", stdin="l\nl\nq\n")
+    assert "The game so far, page 1 of 1 (the last page)" in result.stdout
+    assert "(l: next page)" not in result.stdout
+    # A second l does not go round to page 1 again as if it were the next page.
+    assert "That was the last page (1); l 1 goes back to the first." in result.stdout
+    assert result.stdout.count("The game so far, page") == 1
+
+
+def test_repeated_agents_add_up_and_a_label_names_the_seat() -> None:
+    # --agents twice: both lists seated, as --deck repeats (issue 27, finding 6).
+    result = run("simulate", "rpg-battle", "--games", "2", "--seed", "1", "--json",
+                 "--agents", "greedy", "--agents", "random:name=Bob")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert set(json.loads(result.stdout)["agents"]) == {"greedy", "Bob"}
+    played = run("play", "getgem", "--seats", "3", "--seed", "1", "--agents",
+                 "greedy:name=Alice", "--agents", "random:name=Bob", stdin="q\n")  # fmt: skip
+    assert played.returncode == 130
+    assert "AI: Alice, Bob, seed 1" in played.stdout
+    assert "seat 1 (Alice)" in played.stdout and "seat 2 (Bob)" in played.stdout
 
 
 def test_simulate_table_reports_wins_per_agent_and_seat() -> None:
@@ -123,12 +202,12 @@ def test_play_explain_shows_the_ai_search_after_its_moves() -> None:
 
 def test_simulate_explain_keeps_stdout_json_and_explains_on_stderr() -> None:
     result = run(
-        "simulate", "rpg-battle", "--agents", "expectimax:nodes=300,greedy", "--games", "1",
-        "--json", "--explain",
+        "simulate", "rpg-battle", "--agents", "expectimax:nodes=300:name=deep,greedy", "--games",
+        "1", "--json", "--explain",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 1
     lines = result.stderr.splitlines()
-    explained = [line for line in lines if line.startswith("game 0, seat 0 (expectimax) depth")]
+    explained = [line for line in lines if line.startswith("game 1, seat 0 (deep) depth")]
     assert explained and sum("<- chosen" in line for line in lines) == len(explained)
     assert "(greedy)" not in result.stderr  # greedy does not search: nothing to explain

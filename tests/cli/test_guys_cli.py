@@ -70,6 +70,41 @@ def test_deck_list_shows_the_shipped_decks() -> None:
     assert run("deck", "list", "getgem").returncode == 2
 
 
+def test_deck_list_without_a_game_lists_every_game_of_own_decks() -> None:
+    listed = run("deck", "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    games = {(d["game"], d["deck"]) for d in json.loads(listed.stdout)}
+    assert ("rise-of-the-guys", "tempo-machine") in games
+    assert ("gammasphere", "saiyan-power-level") in games
+    table = run("deck", "list").stdout
+    assert "game" in table.splitlines()[1] and "gammasphere" in table
+
+
+def test_a_deck_for_another_game_says_so_in_one_line(tmp_path: Path) -> None:
+    deck = str(DECKS / "control.toml")
+    played = run("play", "gammasphere", "--deck", deck, "--seed", "1")
+    assert played.returncode == 2
+    assert played.stderr.strip().splitlines() == [
+        f"error: --deck {deck}: deck 'Comrade Control' is for rise-of-the-guys, not gammasphere"
+    ]
+
+
+def test_game_fills_a_missing_game_line(tmp_path: Path) -> None:
+    text = (DECKS / "tempo-machine.toml").read_text()
+    lines = [line for line in text.splitlines() if not line.startswith(("game ", "name "))]
+    bare = tmp_path / "bare.toml"
+    bare.write_text("\n".join(lines) + "\n")
+    result = run("deck", "validate", str(bare), "--game", "rise-of-the-guys")
+    assert result.returncode == 0, result.stderr
+    assert "legal (40 cards" in result.stdout
+    unsaid = run("deck", "validate", str(bare))
+    assert unsaid.returncode == 2
+    assert "has no `game` line: say which game with --game GAME" in unsaid.stderr
+    played = run("simulate", "rise-of-the-guys", "--deck", str(bare), "--games", "1",
+                 "--agents", "random")  # fmt: skip
+    assert played.returncode == 0, played.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -123,7 +123,7 @@ def test_the_mulligan_is_asked_as_card_numbers_not_a_menu_of_every_subset() -> N
         "Rock Thrower",
         "Mr. Doctor",
     ]
-    menu = Menu(seen.legal_actions(), picks)
+    menu = Menu("Mulligan:", picks=picks)
     legal = seen.legal_actions()
     assert len(legal) == 24
     for typed, meaning in (
@@ -133,7 +133,9 @@ def test_the_mulligan_is_asked_as_card_numbers_not_a_menu_of_every_subset() -> N
         ("1, 2 5", "put back 2 × Hothead and Mr. Doctor"),
         ("3 4", "put back Smack and Rock Thrower"),
     ):
-        action = menu.choose(typed)
+        plan = menu.choose(typed)
+        assert isinstance(plan, tuple) and len(plan) == 1, typed
+        action = plan[0]
         assert isinstance(action, Mulligan) and action in legal, typed
         assert view.describe_choice(seen, action) == meaning, typed
     for bad in ("", "x", "0 1", "6", "1 1", "-1", "²", "9" * 5000):

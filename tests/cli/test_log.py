@@ -20,7 +20,7 @@ from rich.console import Console
 import cli.table as table_cli
 from ai.agents import make_agent
 from cli.narration import PAGE, Narrator
-from cli.play import Menu, answer_to, run_local_game, show_news
+from cli.play import answer_to, menu_for, run_local_game, show_news
 from cli.views import RESHUFFLED, view_for
 from cli.wording import Seats, sentence, third_person
 from p2pcards import games
@@ -246,7 +246,7 @@ def test_question_mark_shows_the_game_s_own_help() -> None:
         view = view_for(game)
         out = console()
         narrator = Narrator(view, Seats(0))
-        assert answer_to("?", Menu(state.legal_actions()), state, narrator, out) is None
+        assert answer_to("?", menu_for(view, state), state, narrator, out) is None
         text = out.export_text()
         assert own in text and other not in text
         assert "l [N]" in text  # the keys, the history's among them
@@ -261,10 +261,13 @@ def test_the_history_key_pages_through_the_whole_game() -> None:
     narrator.tell([f"line {i}." for i in range(1, 2 * PAGE + 6)])
     out = console()
     for answer in ("l", "l", "l", "l", "l 2", "l 9"):
-        answer_to(answer, Menu(state.legal_actions()), state, narrator, out)
+        answer_to(answer, menu_for(narrator.view, state), state, narrator, out)
     text = out.export_text()
     pages = re.findall(r"page (\d) of 3", text)
-    assert pages == ["1", "2", "3", "1", "2"]
+    # After the last page, l says so instead of going round to page 1 (issue 27, finding 11).
+    assert pages == ["1", "2", "3", "2"]
+    assert "page 2 of 3 (l: next page)" in text and "page 3 of 3 (the last page)" in text
+    assert "That was the last page (3); l 1 goes back to the first." in text
     assert f"{2 * PAGE + 5:4}  line {2 * PAGE + 5}." in text
     assert "There are 3 pages" in text
 
@@ -432,7 +435,7 @@ def test_a_typed_number_int_cannot_read_is_asked_again_not_a_crash() -> None:
     state = RPG.new_initial_state(2)
     narrator = Narrator(view_for("rpg-battle"), Seats(0))
     out = console()
-    menu = Menu(state.legal_actions())
+    menu = menu_for(narrator.view, state)
     for typed in ("²", "9" * 5000, "l ²", "l " + "9" * 5000):
         assert answer_to(typed, menu, state, narrator, out) is None
     text = out.export_text()

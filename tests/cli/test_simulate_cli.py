@@ -38,15 +38,17 @@ def test_simulate_writes_a_record_per_game_that_replay_shows(tmp_path: Path) -> 
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     records = records_of(path)
-    assert [r["number"] for r in records] == [0, 1, 2]
+    assert [r["number"] for r in records] == [1, 2, 3]  # as the seeds 4–6 are counted
     assert [r["seed"] for r in records] == [4, 5, 6]
     assert records[0]["agents"] == ["greedy", "rnd"] and records[1]["agents"] == ["rnd", "greedy"]
     assert records[1]["specs"] == ["random:name=rnd", "greedy"]
     report = json.loads(done.stdout)
     assert report["agents"]["rnd"]["spec"] == "random:name=rnd" and report["failed_games"] == 0
-    shown = run("replay", str(path), "--game", "1")
+    shown = run("replay", str(path), "--game", "2")
     assert shown.returncode == 0, shown.stderr
-    assert "game 1 of 3" in shown.stdout and "seat 0 (rnd)" in shown.stdout
+    assert "game 2 of 3" in shown.stdout and "seat 0 (rnd)" in shown.stdout
+    # Games count from 1 as the seeds do: game 1 is the one of the first seed.
+    assert "game 1 of 3, getgem, 2 seats, seed 4;" in run("replay", str(path), "--game", "1").stdout
     assert "Traceback" not in shown.stderr
     missing = run("replay", str(path), "--game", "7")
     assert missing.returncode == 2 and "no game numbered 7" in missing.stderr
@@ -93,7 +95,7 @@ def test_tournament_records_are_the_same_whatever_the_workers(tmp_path: Path) ->
         return sorted(records_of(path), key=lambda r: r["number"])
 
     one = records("one", "1")
-    assert [r["number"] for r in one] == [0, 1, 2, 3]
+    assert [r["number"] for r in one] == [1, 2, 3, 4]
     assert one == records("two", "2")
     assert run("replay", str(tmp_path / "one.jsonl"), "--game", "3").returncode == 0
 
@@ -110,11 +112,11 @@ def test_a_crashing_bot_is_reported_with_its_log_and_exit_1(tmp_path: Path) -> N
     assert done.returncode == 1, done.stderr
     assert "2 of 2 games ended by an agent's failure: crasher crash 2" in done.stderr
     assert "crasher" in done.stdout and "crash 2" in done.stdout  # the table's failures column
-    assert sorted(p.name for p in logs.iterdir()) == ["game-0-seat-0.log", "game-1-seat-1.log"]
-    assert (logs / "game-1-seat-1.log").read_text() == "boom\n"
+    assert sorted(p.name for p in logs.iterdir()) == ["game-1-seat-0.log", "game-2-seat-1.log"]
+    assert (logs / "game-2-seat-1.log").read_text() == "boom\n"
     records = records_of(tmp_path / "r.jsonl")
     assert [r["result"]["status"] for r in records] == ["crash", "crash"]
-    shown = run("replay", str(tmp_path / "r.jsonl"), "--game", "1")
+    shown = run("replay", str(tmp_path / "r.jsonl"), "--game", "2")
     assert shown.returncode == 0 and "(crasher) lost by crash" in shown.stdout
 
 
@@ -139,6 +141,11 @@ BAD = [
     (["--agents", "wizard"], "unknown agent 'wizard'"),
     (["--deals", "DEALS"], "line 2: a seed is a whole number"),
     (["--deals", "MISSING"], "--deals"),
+    # Both would be taken and one silently ignored (issue 27, finding 6).
+    (["--seed", "3", "--deals", "DEALS"], "give --seed or --deals, not both"),
+    (["--tc", "40/"], "--tc is MOVES/SECONDS+INCREMENT as cutechess writes it"),
+    (["--tc", "40/0"], "--tc: seconds must be more than 0"),
+    (["--agents", "greedy", "--agents", "wizard"], "unknown agent 'wizard'"),  # both are read
 ]
 
 
@@ -168,6 +175,7 @@ def test_simulate_refuses_bad_input_in_one_line(
         (["--sprt", "elo0=x"], "needs a number"),
         (["--agents", "greedy,random,random:name=r", "--sprt", "elo1=5"], "exactly two agents"),
         (["--format", "swiss"], "round-robin or gauntlet"),
+        (["--jobs", "2", "--dask-local", "2"], "give --jobs or --cluster or --dask-local"),
     ],
 )
 def test_tournament_refuses_bad_input_in_one_line(

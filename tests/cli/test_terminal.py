@@ -53,3 +53,29 @@ def test_the_end_of_input_leaves_the_table_with_a_reason_for_the_others() -> Non
 def test_quitting_leaves_the_table() -> None:
     with pytest.raises(table_cli.LeaveTable, match="quit"):
         decide_with(["q\n"], seconds=5)
+
+
+def test_at_a_table_a_card_is_chosen_then_its_target_with_back_and_i_between(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The same menus at a LAN seat: the card, `0` back to the cards, `i N` to read a card,
+    the card again, then its target."""
+    state = GAME.new_initial_state(2)
+    for name in ("vex", "sera", "kalen", "gideon", "anya", "mystra"):
+        state.apply_action(Pick(name))
+    for card in ["attack"] * 5 + ["dodge"] + ["heal"] * 4:
+        state.apply_action(Deal(card))
+
+    async def run() -> object:
+        terminal = table_cli.Terminal()
+        terminal._lines = asyncio.Queue()
+        for line in ("2\n", "0\n", "i 1\n", "2\n", "2\n"):
+            terminal._lines.put_nowait(line)
+        return await terminal.decide(state.observation(0))
+
+    chosen = asyncio.run(run())
+    out = capsys.readouterr().out
+    assert isinstance(chosen, Play) and chosen.card == "attack" and chosen.target is not None
+    assert chosen in state.legal_actions()
+    assert "Attack — choose (0 or b: back):" in out
+    assert "Vex — your character" in out and "STR 4" in out

@@ -258,13 +258,13 @@ def test_json_on_stdout_a_deal_book_and_resume_taking_the_stored_seed(tmp_path: 
             "4", "--db", str(tmp_path / "t.sqlite"), "--round-cap", "15", "--jobs",
             "1"]  # fmt: skip
     first = subprocess.run(
-        [*args, "--seed", "77", "--deals", str(book), "--json", "--records",
+        [*args, "--deals", str(book), "--json", "--records",
          str(tmp_path / "r.jsonl")],
         capture_output=True, text=True, timeout=300, env=ENV,
     )  # fmt: skip
     assert first.returncode == 0, first.stderr
     data = json.loads(first.stdout)  # stdout is the JSON alone; the tables went to stderr
-    assert "W-D-L" in first.stderr and "seed 77" in first.stderr
+    assert "W-D-L" in first.stderr and "2 deals from the deal book" in first.stderr
     assert (
         data["config"]["deals"] == [11, 12] and data["agents"]["rnd"]["spec"] == "random:name=rnd"
     )
@@ -273,11 +273,11 @@ def test_json_on_stdout_a_deal_book_and_resume_taking_the_stored_seed(tmp_path: 
     assert 0 <= pairing["los"] <= 1
     seeds = [json.loads(line)["seed"] for line in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert sorted(seeds) == [11, 11, 12, 12]
-    # Carrying on without --seed and --deals takes the stored ones: nothing is left to play.
+    # Carrying on without --deals takes the stored ones: nothing is left to play.
     again = subprocess.run([*args, "--resume"], capture_output=True, text=True, timeout=300,
                            env=ENV)  # fmt: skip
     assert again.returncode == 0, again.stderr
-    assert "seed 77" in again.stderr and "4 of 4 games" in again.stdout
+    assert "2 deals from the deal book" in again.stderr and "4 of 4 games" in again.stdout
 
 
 def test_the_progress_line_shows_every_agents_score_and_the_llr(tmp_path: Path) -> None:

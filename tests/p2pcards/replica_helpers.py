@@ -8,6 +8,11 @@ against `observation(seat)` at every step, for any game.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+
+from p2pcards import games
+from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, ChanceOutcome, Sighting, State
 from p2pcards.zones import ZoneState
 
@@ -71,3 +76,20 @@ def unseen_cards(state: ZoneState, seat: int) -> set[str]:
         for _, _, card, mask in state.slots()
         if card is not None and not mask >> seat & 1 and card not in seen
     }
+
+
+def random_decisions(
+    game: str, seed: int, seat: int = 0, decks: list[str] | None = None
+) -> Iterator[State]:
+    """The whole state before each of `seat`'s decisions in a two-seat game (round cap 10)
+    where every seat chooses at random and a seeded dealer deals."""
+    options = {"decks": decks} if decks else {}
+    state = games.load(game).new_initial_state(2, round_cap=10, **options)
+    dealer, rng = LocalDealer(seed), random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(dealer.sample(state))
+            continue
+        if state.current_player() == seat:
+            yield state
+        state.apply_action(rng.choice(state.legal_actions()))

@@ -11,11 +11,13 @@ has a test named for it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 
 from gamma_helpers import DB, Table
 
+from p2pcards.abilities import Effect, Selector
 from p2pcards.games.gammasphere.actions import (
     DIRECT,
     Activate,
@@ -25,7 +27,7 @@ from p2pcards.games.gammasphere.actions import (
     Take,
     Target,
 )
-from p2pcards.games.gammasphere.effects import BATTLE_PROOF, UNATTACKABLE
+from p2pcards.games.gammasphere.cards import BATTLE_PROOF, UNATTACKABLE
 from p2pcards.games.gammasphere.state import ATTACK_MODE, DEFENSE_MODE
 
 
@@ -957,3 +959,41 @@ def test_every_card_of_the_set_with_abilities_has_a_test() -> None:
     ]
     assert missing == []
     assert sum(1 for c in DB.cards if c.abilities) == 45
+
+
+def test_its_over_9000_on_a_lone_character_gives_it_the_900_too() -> None:
+    """rules.md choice 25 and the card's text (rules.md line 470: "Raise target character's
+    level by 2. It gets +900 attack until end of turn."): with one character in play the
+    target is taken without asking, and "it" is still that character."""
+    t = Table(["its-over-9000", "saiyan-elite"])
+    st = t.state
+    t.pylons(4)
+    elite = t.play("saiyan-elite")
+    t.play("its-over-9000")
+    assert st.ask() is None
+    assert st.level(elite) == 6 and stats(t, elite) == (2250 + 900, 1800)
+    t.end()
+    assert st.level(elite) == 6 and stats(t, elite) == (2250, 1800)
+
+
+def test_a_condition_is_read_when_its_ability_fires() -> None:
+    """rules.md choice 26 (docs/abilities.md, "Conditions": every key holds "when the ability
+    would fire"). The Overlard is read here as "At the start of your turn: you lose 500 Power
+    Level"; it came into play first, so it resolves before the Saiyan Scout. The Scout's "if
+    your Power Level is less than 9000" was read as the turn began, at 9000: no level that
+    turn; the next turn begins at 8500, and it levels up."""
+    t = Table(["overlard", "saiyan-scout"])
+    st = t.state
+    book = st._book
+    kind = DB.index["overlard"]
+    (gain,) = book.abilities[kind]
+    lose = Effect("damage", amount=500, target=Selector(ref="you"))
+    patched = list(book.abilities)
+    patched[kind] = (dataclasses.replace(gain, effects=(lose,)),)
+    st._book = dataclasses.replace(book, abilities=tuple(patched))  # this state's only
+    t.play("overlard")
+    scout = t.play("saiyan-scout")
+    t.to_turn(3)
+    assert st.power(0) == 8500 and st.level(scout) == 2
+    t.to_turn(5)
+    assert st.power(0) == 8000 and st.level(scout) == 3

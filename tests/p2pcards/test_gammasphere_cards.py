@@ -129,3 +129,40 @@ def test_a_set_without_a_pylon_or_with_a_card_twice_is_refused() -> None:
     with pytest.raises(CardDataError, match="appears twice"):
         cards.parse({"card": [_card(), _card(), PYLON]})
     assert cards.load() is DB
+
+
+def _ability(**ability: Any) -> dict[str, Any]:
+    return _card(ability=[{"trigger": "played", **ability}])
+
+
+def _target(**selector: Any) -> dict[str, Any]:
+    return _ability(effects=[{"do": "destroy", "target": selector}])
+
+
+# Words of the vocabulary Gammasphere's board does not carry (issue 24: the loader accepted
+# them and the interpreter ignored them): refused, naming the card, the ability and the field.
+NOT_ITS_WORDS = [
+    (_ability(effects=[{"do": "loot", "amount": 2}]), "ability 1: effect 1: field 'do': 'loot'"),
+    (
+        _card(ability=[{"trigger": "vengeful", "effects": [{"do": "draw", "amount": 1}]}]),
+        "ability 1: field 'trigger': 'vengeful'",
+    ),
+    (_target(what="character", lane="this"), "effect 1: target: field 'lane'"),
+    (_target(what="character", cost_at_most=3), "effect 1: target: field 'cost_at_most'"),
+    (_target(what="character", count=2), "effect 1: target: field 'count'"),
+    (_target(side="each_opponent"), "effect 1: target: field 'what': 'guy'"),  # the default
+    (_target(what="character", side="left_of"), "effect 1: target: field 'side': 'left_of'"),
+    (
+        _ability(effects=[{"do": "damage", "amount": 500, "target": {"what": "character"}}]),
+        "effect 1: field 'target': a 'damage' reaches players only",
+    ),
+]
+
+
+@pytest.mark.parametrize(("card", "message"), NOT_ITS_WORDS)
+def test_a_word_the_game_does_not_support_is_refused(card: dict[str, Any], message: str) -> None:
+    """DESIGN.md §10: each game declares the words it supports; a card can never silently do
+    less than its text."""
+    with pytest.raises(CardDataError, match='card "test-grunt"') as caught:
+        cards.parse({"card": [card, PYLON]})
+    assert message in str(caught.value)

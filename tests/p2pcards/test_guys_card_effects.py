@@ -15,7 +15,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from guys_helpers import DB, Table, react_to
 
 from p2pcards.abilities import Selector
@@ -794,21 +793,19 @@ def test_every_card_of_the_set_has_an_expected_outcome() -> None:
 # --- The vocabulary ---------------------------------------------------------------------
 
 
-def test_a_same_target_takes_the_previous_effects_choice_without_asking_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_same_target_takes_the_previous_effects_choice_without_asking_again() -> None:
     """docs/abilities.md, `"same"`: a card's "it" is the target its previous effect chose. No
     card of the set says "it" twice yet, so the Nerfer is read here as "give target opposing
     Guy -1/-1, then give it -1/-0"."""
     t = Table(["nerfer"], ["mr-doctor", "hothead"])
-    rules = t.state._rules_g
+    book = t.state._book
     kind = DB.index["nerfer"]
-    (played,) = rules.abilities[kind]
+    (played,) = book.abilities[kind]
     again = dataclasses.replace(played.effects[0], health=None, target=Selector(ref="same"))
     nerf_twice = dataclasses.replace(played, effects=(*played.effects, again))
-    patched = list(rules.abilities)
+    patched = list(book.abilities)
     patched[kind] = (nerf_twice,)
-    monkeypatch.setattr(rules, "abilities", patched)  # the rules are shared: restored after
+    t.state._book = dataclasses.replace(book, abilities=tuple(patched))  # this state's only
     react_to(t, 6, ("mr-doctor", 0), ("hothead", 1))
     doctor, hothead = board(t, 1, 0), board(t, 1, 1)
     before = t.state.stats(doctor), t.state.stats(hothead)

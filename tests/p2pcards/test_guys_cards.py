@@ -161,7 +161,28 @@ BROKEN = [
         },
         "unknown field 'colour'",
     ),
-]
+    # Gammasphere's words, which this game's board does not carry (DESIGN.md §10)
+    (
+        {"ability": [{"trigger": "played",
+                      "effects": [{"do": "level", "amount": 1, "target": "this"}]}]},
+        "ability 1: effect 1: field 'do': 'level' is not a word of this game",
+    ),
+    (
+        {"ability": [{"trigger": "activated", "cost": {"tap": True},
+                      "effects": [{"do": "draw", "amount": 1}]}]},
+        "ability 1: field 'trigger': 'activated' is not a word of this game",
+    ),
+    (
+        {"ability": [{"trigger": "played",
+                      "effects": [{"do": "destroy", "target": {"what": "character"}}]}]},
+        "effect 1: target: field 'what': 'character' is not a word of this game",
+    ),
+    (
+        {"ability": [{"trigger": "played", "effects": [{"do": "draw", "amount": 1}],
+                      "condition": {"mode": "attack"}}]},
+        "ability 1: condition: field 'mode' is not a word of this game",
+    ),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("changes", "message"), BROKEN)

@@ -202,6 +202,13 @@ def random_gremlin(monkeypatch: pytest.MonkeyPatch) -> Position:
     patched = list(rules.cards)
     patched[kind] = dataclasses.replace(card, abilities=(ability,))
     monkeypatch.setattr(rules, "cards", tuple(patched))  # the rules are shared: restored after
+    # The interpreter reads abilities from the rules' book, which a state holds from its birth.
+    book = rules.book
+    abilities = list(book.abilities)
+    abilities[kind] = (ability,)
+    patched_book = dataclasses.replace(book, abilities=tuple(abilities))
+    monkeypatch.setattr(rules, "book", patched_book)
+    monkeypatch.setattr(t.state, "_book", patched_book)
     t.end()
     enemies = [t.play(card) for card in ("saiyan-pod-baby", "zerglet", "gas-probe")]
     t.end()

@@ -1,7 +1,7 @@
 """Gammasphere TCG Prototype 3 (`gammasphere`): two players, their own 40-card decks,
 characters with levels, buildings, weapons, events and Pylons.
 
-Rulebook: ../shared/seeds/004_8844080fa8b4f3e6.txt (it stops inside the attack rules); the
+Rulebook: the text 004_8844080fa8b4f3e6.txt (it stops inside the attack rules); the
 set is ours (cards.toml), and our reading and completion of the rules is
 docs/rules/gammasphere.md (rules.md here).
 """

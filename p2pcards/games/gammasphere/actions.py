@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pcards.answers import Discard, Take, Target
 from p2pcards.engine import Action
 from p2pcards.zones import CHANCE_TYPES
+
+__all__ = [
+    "ACTION_TYPES", "CONCEDE", "DIRECT", "END", "Activate", "Attack", "Concede", "Discard",
+    "End", "Play", "Switch", "Take", "Target",
+]  # fmt: skip
 
 DIRECT = -1
 """An attack's target when it is the opposing player."""
@@ -71,18 +77,6 @@ class End(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Discard(Action):
-    """Discard the card in hand slot `slot` (over the hand limit at the end of a turn)."""
-
-    kind = "discard"
-    slot: int
-    card: str
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
-
-
-@dataclass(frozen=True, slots=True)
 class Activate(Action):
     """Use activated ability number `ability` of the card in `slot`, paying its cost."""
 
@@ -92,29 +86,6 @@ class Activate(Action):
 
     def __str__(self) -> str:
         return f"activate slot {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class Target(Action):
-    """Choose the card in `slot` for the ability being resolved."""
-
-    kind = "target"
-    slot: int
-
-    def __str__(self) -> str:
-        return f"target slot {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class Take(Action):
-    """Take `card` from your deck into your hand (a search), shown to all; None: the deck
-    holds no card the search may take."""
-
-    kind = "take"
-    card: str | None
-
-    def __str__(self) -> str:
-        return "find nothing" if self.card is None else f"take {self.card}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-from p2pcards.abilities import Ability, Vocabulary, parse_abilities
+from p2pcards.abilities import Ability, Selector, Vocabulary, Words, parse_abilities
 from p2pcards.carddb import entries, read_toml, require
 from p2pcards.errors import CardDataError
 from p2pcards.games.gammasphere.rules import HIGHEST_LEVEL, LOWEST_LEVEL
@@ -25,6 +25,25 @@ TYPES: tuple[CardType, ...] = ("character", "building", "weapon", "event", "pylo
 ENTITIES = ("character", "building", "weapon")
 KEYWORDS = ("unattackable", "cannot_attack", "battle_proof")
 """Keywords in code: can't be attacked; can't attack; can't be destroyed by attacks."""
+UNATTACKABLE, CANNOT_ATTACK, BATTLE_PROOF = (1 << i for i in range(len(KEYWORDS)))
+KEYWORD_BITS = dict(zip(KEYWORDS, (UNATTACKABLE, CANNOT_ATTACK, BATTLE_PROOF), strict=True))
+WORDS = Words.of(
+    triggers=("played", "destroyed", "start_of_turn", "end_of_turn", "static", "activated"),
+    verbs=("damage", "heal", "destroy", "modify", "grant", "return", "draw", "discard",
+           "energy", "level", "mode", "tap", "untap", "search", "recycle"),
+    selector=("what", "side", "tribe", "self", "pick"),
+    condition=("count", "at_least", "at_most", "life_at_most", "hand_at_most", "mode",
+               "holder_tribe", "holder_attack_at_least"),
+    effect=("amount", "target", "attack", "defense", "duration", "keyword", "who", "how",
+            "card", "what", "tribe"),
+    ability=("condition", "cost"),
+    cost=("tap", "holder_tap", "resource", "jiggawatts"),
+    values=("character", "building", "weapon", "pylon", "entity", "you", "each_opponent",
+            "every_seat", "this", "holder", "same", "choose", "all", "random", "exclude",
+            "only", "turn", "permanent", "attack", "defense"),
+)  # fmt: skip
+"""The words of docs/abilities.md this game supports: any other is refused at load (no lanes,
+no face-down cards, no loot or tokens, no Vengeful; one target a choice)."""
 MAX_NUMBER = 10_000  # amounts in the cards' abilities: Power Level and gas are in thousands
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
 _FIELDS = {
@@ -144,8 +163,25 @@ def _card(entry: dict[str, Any], where: str, words: Vocabulary) -> Card:
         attack_mod=_stat(entry, "attack_mod", where, character),
         defense_mod=_stat(entry, "defense_mod", where, character),
         attach=attach,
-        abilities=parse_abilities(entry.get("ability"), where, words),
+        abilities=_players_only(parse_abilities(entry.get("ability"), where, words), where),
     )
+
+
+def _players_only(abilities: tuple[Ability, ...], where: str) -> tuple[Ability, ...]:
+    """Damage and healing are Power Level's here (rules.md): they reach players only."""
+    for i, ability in enumerate(abilities, 1):
+        for j, e in enumerate(ability.effects, 1):
+            sel = e.target
+            if e.do in ("damage", "heal") and sel is not None and not _names_players(sel):
+                raise CardDataError(
+                    f"{where}: ability {i}: effect {j}: field 'target': a {e.do!r} "
+                    "reaches players only in this game"
+                )
+    return abilities
+
+
+def _names_players(sel: Selector) -> bool:
+    return sel.what == "player" or sel.ref in ("you", "each_opponent", "every_seat", "left_of")
 
 
 def parse(data: dict[str, Any], where: str = "cards.toml") -> CardDatabase:
@@ -159,7 +195,9 @@ def parse(data: dict[str, Any], where: str = "cards.toml") -> CardDatabase:
         if card_id in seen:
             raise CardDataError(f"{place}: card {card_id!r} appears twice")
         seen.add(card_id)
-    words = Vocabulary(KEYWORDS, dict.fromkeys(seen, False), (), MAX_NUMBER, ("attack", "defense"))
+    words = Vocabulary(
+        WORDS, KEYWORDS, dict.fromkeys(seen, False), (), MAX_NUMBER, ("attack", "defense")
+    )
     cards = tuple(_card(entry, f'{where}: card "{entry["id"]}"', words) for _, entry in raw)
     if not any(c.type == "pylon" for c in cards):
         raise CardDataError(f"{where} has no Pylon (line 20)")

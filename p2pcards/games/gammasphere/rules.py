@@ -1,5 +1,5 @@
-"""The numbers of Gammasphere TCG Prototype 3 (rulebook: ../shared/seeds/004_8844080fa8b4f3e6.txt;
-our choices where it is open: rules.md beside this file)."""
+"""The numbers of Gammasphere TCG Prototype 3 (our reading of its rulebook, and our choices
+where it is open: rules.md beside this file)."""
 
 from __future__ import annotations
 

@@ -17,11 +17,12 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from p2pcards import interpreter
+from p2pcards.abilities import Cost, Effect
 from p2pcards.decks import deck_rows
 from p2pcards.digest import Canonical
 from p2pcards.engine import CHANCE, TERMINAL, Action
 from p2pcards.errors import IllegalActionError
-from p2pcards.games.gammasphere import effects
 from p2pcards.games.gammasphere.actions import (
     DIRECT,
     END,
@@ -33,13 +34,12 @@ from p2pcards.games.gammasphere.actions import (
     Play,
     Switch,
 )
-from p2pcards.games.gammasphere.cards import Card
-from p2pcards.games.gammasphere.effects import (
+from p2pcards.games.gammasphere.cards import (
     BATTLE_PROOF,
     CANNOT_ATTACK,
+    KEYWORD_BITS,
     UNATTACKABLE,
-    Ask,
-    Frame,
+    Card,
 )
 from p2pcards.games.gammasphere.rules import (
     DECK_SIZE,
@@ -52,6 +52,16 @@ from p2pcards.games.gammasphere.rules import (
     REFINERY,
     REFINERY_INCOME,
     START_GAS,
+)
+from p2pcards.interpreter import (
+    NO_BONUS,
+    Ask,
+    Bonus,
+    CardBook,
+    Facts,
+    Frame,
+    Modifiers,
+    player,
 )
 from p2pcards.zones import (
     UNKNOWN,
@@ -114,6 +124,13 @@ SLOT_COLUMNS = SlotColumns(
 )
 """Per-card state; the order is the digest's (`slot_rows`)."""
 
+_WORKING = tuple((seat, (zone_of(seat, FIELD), zone_of(seat, GEAR))) for seat in (0, 1))
+"""Each seat's zones whose cards' abilities work, in the order their triggers resolve."""
+
+
+OWN_VERBS = frozenset({"level", "mode", "tap", "untap"})
+"""The verbs only this game's board carries (the others are the interpreter's)."""
+
 
 class Stats(NamedTuple):
     """An entity's attack and defense."""
@@ -121,7 +138,7 @@ class Stats(NamedTuple):
     attack: int
     defense: int
 
-    def plus(self, bonus: effects.Bonus) -> Stats:
+    def plus(self, bonus: Bonus) -> Stats:
         """With the static abilities' bonus, never below 0."""
         return Stats(max(0, self.attack + bonus.attack), max(0, self.defense + bonus.defense))
 
@@ -139,10 +156,14 @@ class GammaRules(ZoneRules):
     def __init__(self, game: Any, cards: Sequence[Card], deck_model: Any) -> None:
         super().__init__(game, cards, deck_model)
         self.cards = tuple(cards)
-        # Each kind's static abilities: read whenever a stat is, so only cards that have
-        # some are looked at.
-        self.statics = tuple(
-            tuple(a for a in card.abilities if a.trigger == "static") for card in cards
+        # A card's tribe is the first word of its type line (a race: protoss, saiyan, ...).
+        self.book = CardBook.of(
+            [c.abilities for c in cards],
+            [Facts(c.id, c.type, c.types[:1]) for c in cards],
+            KEYWORD_BITS,
+            what_types={"entity": frozenset({"character", "building"})},
+            seat_order="controller_first",
+            hidden_in_play=False,
         )
 
 
@@ -151,6 +172,7 @@ class GammaState(ZoneState):
 
     __slots__ = (
         "_ask",
+        "_book",
         "_deals",
         "_frames",
         "_gas",
@@ -186,6 +208,7 @@ class GammaState(ZoneState):
         """`decks`: each seat's card counts, None for a deck this state may not know."""
         super().__init__(rules, 2, LAYOUT, own_decks(decks, DECK_SIZE), private_decks=True)
         self._rules_g = rules
+        self._book = rules.book
         self._options = options
         self._frames: list[Frame] = []
         self._ask: Ask | None = None
@@ -279,23 +302,23 @@ class GammaState(ZoneState):
         bonus, its modifiers and the static abilities in play; never below 0."""
         value = self._unmodified(slot).attack
         if statics:
-            value += effects.static_bonus(self, slot).attack
+            value += interpreter.static_bonus(self, slot).attack
         return max(0, value)
 
     def defense(self, slot: int) -> int:
         """A character's or building's defense, as `attack` (line 16)."""
-        return max(0, self._unmodified(slot).defense + effects.static_bonus(self, slot).defense)
+        return max(0, self._unmodified(slot).defense + interpreter.static_bonus(self, slot).defense)
 
     def stats(self, slot: int) -> Stats:
         """Attack and defense at once: the static abilities read once, not twice."""
-        return self._unmodified(slot).plus(effects.static_bonus(self, slot))
+        return self._unmodified(slot).plus(interpreter.static_bonus(self, slot))
 
     def field_stats(self) -> dict[int, Stats]:
         """`stats` of every character and building on the field, the static abilities read
         once for them all (what an evaluation reads at every leaf of a search)."""
-        bonuses = effects.static_bonuses(self)
+        bonuses = interpreter.static_bonuses(self)
         return {
-            slot: self._unmodified(slot).plus(bonuses.get(slot, effects.NO_BONUS))
+            slot: self._unmodified(slot).plus(bonuses.get(slot, NO_BONUS))
             for seat in (0, 1)
             for slot in self._zones[zone_of(seat, FIELD)]
         }
@@ -316,13 +339,13 @@ class GammaState(ZoneState):
         """Whether a card in play has a keyword (granted, or by a static ability)."""
         if (self._kw_p[slot] | self._kw_t[slot]) & keyword:
             return True
-        return bool(effects.static_bonus(self, slot).keywords & keyword)
+        return bool(interpreter.static_keywords(self, slot) & keyword)
 
     def ask(self) -> Ask | None:
         """The choice an ability waits for, if any."""
         return self._ask
 
-    def in_play(self, seat: int) -> list[int]:
+    def cards_in_play(self, seat: int) -> list[int]:
         """A seat's characters and buildings, then its weapons: its cards whose abilities
         work, in the order their triggers resolve."""
         return self._zones[zone_of(seat, FIELD)] + self._zones[zone_of(seat, GEAR)]
@@ -379,9 +402,9 @@ class GammaState(ZoneState):
         self._gas[seat] += INCOME + REFINERY_INCOME * refineries
         self._phase = "main"
         self._current = seat
-        effects.fire_turn(self, seat, "start_of_turn")
+        interpreter.fire_all(self, "start_of_turn", (seat,))
         self._then = "main"
-        effects.resolve(self)
+        self._resolve()
 
     def _go_on(self) -> None:
         """Every queued ability has resolved: the turn goes on where it was."""
@@ -396,9 +419,8 @@ class GammaState(ZoneState):
         elif self._phase == "draw":
             self._income(self.turn_seat())
         else:  # a card an ability drew, discarded at random, or a random target
-            if step.kind == "roll":
-                effects.rolled(self, value)
-            effects.resolve(self)
+            interpreter.after_chance(self, step, value)
+            self._resolve()
 
     def turn_seat(self) -> int:
         """Whose turn it is (public): seat 0 on odd turns (seat 0 plays first: rules.md)."""
@@ -421,14 +443,14 @@ class GammaState(ZoneState):
 
     def _decisions(self, cur: int) -> list[Action]:
         if self._ask is not None:
-            return effects.ask_actions(self, self._ask)
+            return interpreter.ask_actions(self, self._ask)
         if self._phase == "discard":
             hand = self._zones[zone_of(cur, HAND)]
             return [Discard(s, self.card(s).id) for s in hand]
         out: list[Action] = list(self._plays(cur))
         out += self._attacks(cur)
         out += [Switch(s) for s in self._switchable(cur)]
-        out += effects.activations(self, cur)
+        out += self._activations(cur)
         out.append(END)
         return out
 
@@ -458,7 +480,7 @@ class GammaState(ZoneState):
                     if self._weapon[host] < 0 and self.card(host).type in card.attach:
                         out.append(Play(slot, card.id, host=host))
             elif card.type != "event" or all(
-                effects.has_target(self, slot, seat, ab) for ab in card.abilities
+                interpreter.has_target(self, slot, seat, ab) for ab in card.abilities
             ):
                 out.append(Play(slot, card.id))
         return out
@@ -497,7 +519,7 @@ class GammaState(ZoneState):
         if isinstance(action, Concede):
             return
         if self._ask is not None:
-            effects.verify_answer(self, self._ask, action)
+            interpreter.verify_answer(self, self._ask, action)
             return
         if isinstance(action, Play | Discard):
             self._verify_card(cur, action)
@@ -509,7 +531,7 @@ class GammaState(ZoneState):
         elif isinstance(action, Switch):
             legal = action.slot in self._switchable(cur)
         elif isinstance(action, Activate):
-            legal = action in effects.activations(self, cur)
+            legal = action in self._activations(cur)
         else:
             legal = isinstance(action, End)
         if not legal:
@@ -543,11 +565,11 @@ class GammaState(ZoneState):
             self._end((1 - seat,))
         elif self._ask is not None:
             ask, self._ask = self._ask, None
-            effects.answer(self, ask, action)
-            effects.resolve(self)
+            interpreter.answer(self, ask, action)
+            self._resolve()
         elif isinstance(action, Activate):
-            effects.activate(self, action)
-            effects.resolve(self)
+            interpreter.activate(self, action.slot, action.ability)
+            self._resolve()
         elif isinstance(action, Play):
             self._play(seat, action)
         elif isinstance(action, Attack):
@@ -560,9 +582,9 @@ class GammaState(ZoneState):
             self._move(action.slot, zone_of(seat, DISCARD))
             self._finish_turn(seat)
         elif isinstance(action, End):
-            effects.fire_turn(self, seat, "end_of_turn")
+            interpreter.fire_all(self, "end_of_turn", (seat,))
             self._then = "end"
-            effects.resolve(self)
+            self._resolve()
 
     def _pay(self, seat: int, card: Card) -> None:
         """Gas, and Jiggawatts by tapping that many untapped Pylons (line 9, line 20)."""
@@ -597,8 +619,8 @@ class GammaState(ZoneState):
             self._tapped[slot] = False
             self._level[slot] = card.level
         if card.type != "pylon":
-            effects.fire(self, slot, "played", seat)
-            effects.resolve(self)
+            interpreter.fire_played(self, slot, seat)
+            self._resolve()
 
     def _attack(self, seat: int, attack: Attack) -> None:
         """Lines 35–39 and rules.md: the attacker taps; the outcome by mode and values."""
@@ -626,7 +648,7 @@ class GammaState(ZoneState):
                 self._fall(target)
                 self._fall(attacker)
         if not self._check_power():
-            effects.resolve(self)
+            self._resolve()
 
     def _fall(self, slot: int) -> None:
         """Destroyed by an attack, unless it can't be (battle_proof)."""
@@ -644,7 +666,7 @@ class GammaState(ZoneState):
         seat = self.controller(slot)
         self._move(slot, zone_of(self._home[slot], DISCARD))
         self._reset_slot(slot)
-        effects.fire(self, slot, "destroyed", seat)
+        interpreter.fire(self, slot, "destroyed", seat)
 
     def _return(self, slot: int) -> None:
         """An entity goes back to its owner's hand (its weapon to the discard pile)."""
@@ -674,11 +696,184 @@ class GammaState(ZoneState):
         """A level moves only by effects, within 1..10 (line 14, rules.md)."""
         self._level[slot] = max(LOWEST_LEVEL, min(HIGHEST_LEVEL, self._level[slot] + by))
 
+    # ------------------------------------------- the abilities (p2pcards/interpreter.py)
+
+    def _resolve(self) -> None:
+        """Resolve queued abilities until one asks a seat, needs the dealer, or all are done
+        (a Power Level at 0 ends the game after any effect); then the turn goes on."""
+        while self._frames and self._winners is None:
+            if self._ask is not None or self._chance is not None:
+                return
+            interpreter.step(self)
+            if self._check_power():
+                return
+        if self._winners is None and self._ask is None and self._chance is None:
+            self._go_on()
+
+    def _activations(self, seat: int) -> list[Activate]:
+        return [Activate(a.slot, a.ability) for a in interpreter.activations(self, seat)]
+
+    def in_play(self, seat: int | None = None) -> list[tuple[int, list[int]]]:
+        """Every card whose abilities work (of one seat, if given), as (controller, slots):
+        seat by seat, the field then the weapons."""
+        zones = self._zones
+        sides = _WORKING if seat is None else (_WORKING[seat],)
+        return [(side, zones[field] + zones[gear]) for side, (field, gear) in sides]
+
+    def pool(self, seat: int, what: str) -> list[int]:
+        """A seat's cards in play that are a `what` (Pylons apart; `hand_card`: the hand)."""
+        if what == "hand_card":
+            return self._zones[zone_of(seat, HAND)]
+        pile = self.pylons(seat) if what == "pylon" else self.cards_in_play(seat)
+        kinds, ident = self._book.kinds.get(what, frozenset()), self._ident
+        return [s for s in pile if ident[s] in kinds]
+
+    def face_down(self, slot: int) -> bool:
+        """No card in play is face down in Gammasphere."""
+        return False
+
+    def stat(self, slot: int, name: str, raw: bool) -> int:
+        """Attack or defense (`raw`: without the static abilities)."""
+        if name == "attack":
+            return self.attack(slot, statics=not raw)
+        return max(0, self._unmodified(slot).defense) if raw else self.defense(slot)
+
+    def attached_to(self, slot: int) -> int:
+        """The entity a weapon is attached to (-1: none)."""
+        return self._holder[slot]
+
+    def lane_of(self, slot: int) -> int:
+        """Gammasphere has no lanes."""
+        return -1
+
+    def lane_card(self, seat: int, lane: int) -> int:
+        """Gammasphere has no lanes."""
+        return -1
+
+    def in_mode(self, slot: int, mode: str) -> bool:
+        """Whether a character is in Attack or Defense Mode."""
+        return self._mode[slot] == (ATTACK_MODE if mode == "attack" else DEFENSE_MODE)
+
+    def life(self, seat: int) -> int:
+        """A seat's Power Level, as the condition `life_at_most` reads it."""
+        return self._power[seat]
+
+    def hurt(self, target: int, amount: int, source: int) -> None:
+        """A player loses Power Level (the loader lets `damage` reach players only)."""
+        self._power[player(target)] -= amount
+
+    def heal(self, target: int, amount: int | None) -> None:
+        """A player gains Power Level, up to 9000 (rules.md)."""
+        seat = player(target)
+        self._power[seat] = POWER if amount is None else min(POWER, self._power[seat] + amount)
+
+    def destroy(self, slot: int) -> None:
+        """An ability destroys a card in play."""
+        self._destroy(slot)
+
+    def bounce(self, slot: int) -> None:
+        """An ability returns a card in play to its owner's hand."""
+        self._return(slot)
+
+    def modifiers(self, permanent: bool) -> Modifiers:
+        """Attack, defense and keywords given while in play, or this turn."""
+        if permanent:
+            return Modifiers(self._atk_p, self._def_p, self._kw_p)
+        return Modifiers(self._atk_t, self._def_t, self._kw_t)
+
+    def gain(self, seat: int, amount: int) -> None:
+        """Vespene Gas an ability gives."""
+        self._gas[seat] += amount
+
+    def deck_out(self, seat: int) -> bool:
+        """Drawing from an empty deck loses, as at the start of a turn (rules.md)."""
+        self._end(tuple(s for s in range(self._n) if s != seat))
+        return False
+
+    def own_effect(self, f: Frame, e: Effect) -> bool:
+        """The verbs of characters, buildings and Pylons: level, mode, tap, untap."""
+        if e.do not in OWN_VERBS:
+            raise AssertionError(e.do)  # the loader lets no other verb in (cards.WORDS)
+        for t in f.targets:
+            if t < 0 or not self.is_in_play(t):
+                continue
+            is_character = self.card(t).type == "character"
+            if e.do == "level" and is_character:
+                self._change_level(t, e.amount if isinstance(e.amount, int) else 0)
+            elif e.do == "mode" and is_character:
+                self._mode[t] ^= 1
+            elif e.do in ("tap", "untap"):
+                self._tapped[t] = e.do == "tap"
+        return True
+
+    def own_ask_actions(self, ask: Ask) -> list[Action]:
+        """Gammasphere's abilities ask nothing beyond the shared questions."""
+        raise AssertionError(ask)
+
+    def verify_own_answer(self, ask: Ask, action: Action) -> None:
+        """Gammasphere's abilities ask nothing beyond the shared questions."""
+        raise AssertionError(ask)
+
+    def own_answer(self, ask: Ask, action: Action) -> None:
+        """Gammasphere's abilities ask nothing beyond the shared questions."""
+        raise AssertionError(ask)
+
+    def can_pay(self, slot: int, cost: Cost) -> bool:
+        """Whether an activated ability's cost can be paid now."""
+        if cost.tap and self._tapped[slot]:
+            return False
+        if cost.holder_tap:
+            holder = self._holder[slot]
+            if holder < 0 or self._tapped[holder]:
+                return False
+        seat = self.controller(slot)
+        return cost.resource <= self._gas[seat] and cost.jiggawatts <= self.jiggawatts(seat)
+
+    def pay(self, slot: int, cost: Cost) -> None:
+        """Tap this card or its holder, pay gas and Jiggawatts."""
+        seat = self.controller(slot)
+        if cost.tap:
+            self._tapped[slot] = True
+        if cost.holder_tap:
+            self._tapped[self._holder[slot]] = True
+        self._gas[seat] -= cost.resource
+        self._tap_pylons(seat, cost.jiggawatts)
+
+    def used(self, slot: int) -> int:
+        """The activated abilities of a card used this turn, one bit each."""
+        return self._used[slot]
+
+    def mark_used(self, slot: int, index: int) -> None:
+        """An activated ability was used this turn."""
+        self._used[slot] |= 1 << index
+
+    def _frames_public(self) -> list[list[int]]:
+        """The queue for digests, as it was digested before the one interpreter: a draw,
+        discard or search being asked counted its stage when asked, not when answered."""
+        rows = []
+        waiting = self._ask is not None or self._chance is not None
+        for i, f in enumerate(self._frames):
+            stage = f.stage
+            if i == 0 and waiting and f.effect < len(interpreter.ability(self, f).effects):
+                stage += interpreter.current_effect(self).do in ("draw", "discard", "search")
+            rows.append(
+                [f.source, f.kind, f.ability, f.controller, f.effect, int(f.picked), stage,
+                 *f.targets]
+            )  # fmt: skip
+        return rows
+
+    @staticmethod
+    def _ask_public(ask: Ask) -> list[Any]:
+        """A question for digests (a discard's options are the hand, public as a zone)."""
+        options = () if ask.kind == "discard" else ask.options
+        return [ask.kind, ask.seat, list(options)]
+
     # ------------------------------------------------------- copies and views
 
     def clone(self) -> GammaState:
         other = self._clone_zones()
         other._rules_g = self._rules_g
+        other._book = self._book
         other._options = self._options
         other._frames = self._frames[:]
         other._ask = self._ask
@@ -699,8 +894,8 @@ class GammaState(ZoneState):
                 "current": self._current,
                 "deals": list(self._deals),
                 "then": self._then,
-                "ask": None if self._ask is None else [*self._ask[:2], list(self._ask.options)],
-                "frames": effects.frames_public(self._frames),
+                "ask": None if self._ask is None else self._ask_public(self._ask),
+                "frames": self._frames_public(),
                 "winners": None if self._winners is None else list(self._winners),
             },
             "zones": self.zones_public(),

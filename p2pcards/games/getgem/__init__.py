@@ -1,6 +1,6 @@
 """GETGEM (`getgem`), お宝争奪カードゲーム: collect fire, water and thunder, declare, and hold out.
 
-Rulebook: ../shared/seeds/001_8f4b08e2e7b8d5ce.txt; our reading of its open points, the
+Rulebook: the text 001_8f4b08e2e7b8d5ce.txt; our reading of its open points, the
 card composition and the expansion's characters are in rules.md beside this file
 (docs/rules/getgem.md).
 """

@@ -1,6 +1,6 @@
 """Rise of the Guys (`rise-of-the-guys`): two players, their own 40-card decks, four lanes.
 
-Rulebook: ../shared/seeds/002_35243a55690da039.txt; the set is ours (cards.toml), and our
+Rulebook: the text 002_35243a55690da039.txt; the set is ours (cards.toml), and our
 reading of the rulebook's open points is docs/rules/rise-of-the-guys.md (rules.md here).
 """
 

@@ -11,8 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
+from p2pcards.answers import DECLINE, Decline, Discard, Target, TargetPlayer
 from p2pcards.engine import Action
 from p2pcards.zones import CHANCE_TYPES
+
+__all__ = [
+    "ACTION_TYPES", "CONCEDE", "DECLINE", "PASS", "Concede", "Decline", "Discard", "Lane",
+    "Mulligan", "Order", "Pass", "Play", "Prepare", "Reveal", "Target", "TargetPlayer",
+    "orders",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,28 +90,6 @@ class Pass(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Target(Action):
-    """Choose the card in `slot` for the ability being resolved."""
-
-    kind = "target"
-    slot: int
-
-    def __str__(self) -> str:
-        return f"target slot {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class TargetPlayer(Action):
-    """Choose a player for the ability being resolved."""
-
-    kind = "target-player"
-    seat: int
-
-    def __str__(self) -> str:
-        return f"target seat {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
 class Lane(Action):
     """Choose a lane (a Guy moving, a token made) for the ability being resolved."""
 
@@ -113,18 +98,6 @@ class Lane(Action):
 
     def __str__(self) -> str:
         return f"lane {self.lane + 1}"
-
-
-@dataclass(frozen=True, slots=True)
-class Discard(Action):
-    """Discard the card in hand slot `slot`, shown to everyone."""
-
-    kind = "discard"
-    slot: int
-    card: str
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,16 +116,6 @@ class Order(Action):
 
     def __str__(self) -> str:
         return "put the cards back" if self.order is None else f"order {self.order + 1}"
-
-
-@dataclass(frozen=True, slots=True)
-class Decline(Action):
-    """Decline an optional choice ("you may")."""
-
-    kind = "decline"
-
-    def __str__(self) -> str:
-        return "decline"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +141,6 @@ class Concede(Action):
 
 
 PASS = Pass()
-DECLINE = Decline()
 CONCEDE = Concede()
 
 

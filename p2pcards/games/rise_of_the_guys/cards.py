@@ -10,13 +10,32 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-from p2pcards.abilities import Ability, Vocabulary, parse_abilities
+from p2pcards.abilities import Ability, Vocabulary, Words, parse_abilities
 from p2pcards.carddb import entries, read_toml, require
 from p2pcards.errors import CardDataError
 
 CLASSES = ("madlad", "comrade", "doodad")  # line 30
 KEYWORDS = ("sneaky", "overarch", "patient", "stinky", "unhurtable")
-HANDLERS = ("swap_lanes",)  # effects in code (effects.py): a test lists the cards using them
+HANDLERS = ("swap_lanes",)  # effects in code (state.py): a test lists the cards using them
+WORDS = Words.of(
+    triggers=("played", "enhanced", "revealed", "destroyed", "start_of_turn", "end_of_turn",
+              "card_played", "token_made", "vengeful", "prepare", "static"),
+    verbs=("damage", "heal", "destroy", "modify", "grant", "move", "return", "loot", "draw",
+           "draw_to", "discard", "token", "energy", "play_free", "handler"),
+    selector=("what", "side", "lane", "tribe", "class", "type", "token", "self",
+              "attack_at_least", "health_at_least", "cost_at_most", "face", "pick", "count",
+              "optional"),
+    condition=("unopposed", "opposed", "count", "at_least", "at_most", "life_at_most",
+               "hand_at_most"),
+    effect=("amount", "target", "attack", "health", "duration", "keyword", "who", "how", "card",
+            "where", "side", "count", "name"),
+    ability=("by", "filter", "amount", "condition"),
+    values=("guy", "player", "pin", "hand_card", "you", "each_opponent", "every_seat", "this",
+            "opposing", "other", "adjacent", "any", "up", "down", "choose", "random", "all",
+            "exclude", "only", "holder", "trigger", "same", "turn", "permanent", "this_lane",
+            "choose_lane", "each_empty_lane"),
+)  # fmt: skip
+"""The words of docs/abilities.md this game supports: any other is refused at load."""
 RARITIES = ("common", "rare", "epic")
 _ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*\Z")
 _FIELDS = {
@@ -165,7 +184,7 @@ def parse(data: dict[str, Any], where: str = "cards.toml") -> CardDatabase:
         if card_id in ids:
             raise CardDataError(f"{place}: card {card_id!r} appears twice")
         ids[card_id] = entry.get("token") is True
-    words = Vocabulary(KEYWORDS, ids, HANDLERS)
+    words = Vocabulary(WORDS, KEYWORDS, ids, HANDLERS)
     cards = tuple(_card(entry, f'{where}: card "{entry["id"]}"', words) for _, entry in raw)
     if not cards:
         raise CardDataError(f"{where} holds no cards")

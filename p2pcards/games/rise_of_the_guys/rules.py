@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from p2pcards.engine import Game
 from p2pcards.games.rise_of_the_guys.cards import CardDatabase
+from p2pcards.interpreter import CardBook, Facts
 from p2pcards.zones import DeckModel, ZoneRules
 
 LIFE = 20  # line 65
@@ -40,6 +41,13 @@ class GuyRules(ZoneRules):
         self.cards = db.cards
         self.keywords = [keyword_bits(c.keywords) for c in db.cards]
         self.abilities = [c.abilities for c in db.cards]
+        self.book = CardBook.of(
+            self.abilities,
+            [Facts(c.id, c.type, c.tribes, c.classes, c.token, c.cost) for c in db.cards],
+            KEYWORDS,
+            seat_order="table",
+            hidden_in_play=True,  # a Sneaky Guy lies face down until revealed
+        )
         self.prepares = [any(a.trigger == "prepare" for a in c.abilities) for c in db.cards]
         self.statics = [
             tuple(i for i, a in enumerate(c.abilities) if a.trigger == "static") for c in db.cards

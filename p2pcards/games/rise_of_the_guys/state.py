@@ -1,4 +1,4 @@
-"""The rules of Rise of the Guys as a state machine (rulebook: ../shared/seeds/002_…txt;
+"""The rules of Rise of the Guys as a state machine (its rulebook in
 our reading of its open points: docs/rules/rise-of-the-guys.md).
 
 The cards are slots in zones (p2pcards/zones.py): per seat a deck, a hand, a discard pile,
@@ -7,31 +7,37 @@ play. What a card is doing lives in per-slot lists (damage taken this turn, modi
 keywords granted, prepared, the Guy a Pin is on); its attack and health are derived when
 read (base + modifiers + static abilities in force), never stored twice.
 
-The turn runs through `_run`: abilities being resolved first (`_frames`, the effects.py
-interpreter), then the turn's structure (draws, the three play phases, reveals, combat lane
-by lane, end of turn). It stops wherever a seat must decide (`_ask`, or a phase's plays) or
-the dealer must deal (`_chance`).
+The turn runs through `_run`: abilities being resolved first (`_frames`, by the one
+interpreter, p2pcards/interpreter.py), then the turn's structure (draws, the three play
+phases, reveals, combat lane by lane, end of turn). It stops wherever a seat must decide
+(`_ask`, or a phase's plays) or the dealer must deal (`_chance`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from p2pcards import interpreter
+from p2pcards.abilities import Effect
 from p2pcards.decks import deck_rows
 from p2pcards.digest import Canonical
 from p2pcards.engine import CHANCE, TERMINAL, Action, Game
 from p2pcards.errors import IllegalActionError
-from p2pcards.games.rise_of_the_guys import effects
 from p2pcards.games.rise_of_the_guys.actions import (
+    DECLINE,
     PASS,
     Concede,
+    Decline,
+    Lane,
     Mulligan,
+    Order,
     Pass,
     Play,
     Prepare,
     Reveal,
+    orders,
 )
 from p2pcards.games.rise_of_the_guys.rules import (
     DECK_SIZE,
@@ -41,15 +47,18 @@ from p2pcards.games.rise_of_the_guys.rules import (
     OVERARCH,
     PATIENT,
     SNEAKY,
+    STINKY,
+    UNHURTABLE,
     GuyRules,
 )
+from p2pcards.interpreter import NO_BONUS, Ask, Bonus, Frame, Modifiers, player
+from p2pcards.seats import seats_from
 from p2pcards.slots import UNKNOWN
 from p2pcards.zones import SlotColumn, SlotColumns, Step, Zone, ZoneState, own_decks
 
 Phase = Literal[
     "setup", "mulligan", "start", "lead", "react", "counter", "reveal", "combat", "end", "over"
 ]
-AskKind = Literal["mulligan", "target", "lane", "order", "discard", "free"]
 
 # Zones of one seat, at seat * PER_SEAT + offset; the last zone holds tokens gone from play.
 DECK, HAND, DISCARD, VEST, PINS, LANE0 = 0, 1, 2, 3, 4, 5
@@ -105,33 +114,11 @@ SLOT_COLUMNS = SlotColumns(
 """Per-card state; the order is the digest's (`slot_rows`)."""
 _NEXT_PHASE: dict[Phase, Phase] = {"lead": "react", "react": "counter", "counter": "reveal"}
 GONE = len(LAYOUT) - 1
+_PLAY_ZONE_SET = frozenset(PLAY_ZONES)
 
 
-class Ask(NamedTuple):
-    """A choice a seat must make inside an ability (or the mulligan), in public terms:
-    `options` are slot ids (players as -1 - seat), lanes, or the number of orders."""
-
-    kind: AskKind
-    seat: int
-    options: tuple[int, ...] = ()
-    optional: bool = False
-
-
-class Frame(NamedTuple):
-    """An ability being resolved: whose (`source` slot of card kind `kind`, ability number
-    `ability`, `controller`), which effect is next, the slot that set it off, the source's
-    lane when it fired, the targets chosen so far for the effect and how far it got."""
-
-    source: int
-    kind: int
-    ability: int
-    controller: int
-    effect: int = 0
-    trigger: int = -1
-    lane: int = -1
-    targets: tuple[int, ...] = ()
-    picked: bool = False
-    stage: int = 0
+OWN_VERBS = frozenset({"move", "loot", "token", "play_free", "handler"})
+"""The verbs only this game's board carries (the others are the interpreter's)."""
 
 
 class Spend(NamedTuple):
@@ -155,8 +142,9 @@ class GuysState(ZoneState):
     """A position of Rise of the Guys, or one seat's replica of it."""
 
     __slots__ = (
-        "_ask", "_draws", "_energy", "_first", "_frames", "_hurt", "_lane", "_leader", "_life",
-        "_log", "_options", "_phase", "_rules_g", "_spent", "_turn", "_winners",
+        "_ask", "_book", "_draws", "_energy", "_first", "_frames", "_hurt", "_lane", "_leader",
+        "_life", "_log", "_options", "_phase", "_public", "_rules_g", "_spent", "_turn",
+        "_winners",
         *SLOT_COLUMNS.names,
     )  # fmt: skip
 
@@ -179,6 +167,8 @@ class GuysState(ZoneState):
         """`decks`: each seat's card counts, None for a deck this state may not know."""
         super().__init__(rules, 2, LAYOUT, own_decks(decks, DECK_SIZE), private_decks=True)
         self._rules_g = rules
+        self._book = rules.book
+        self._public = self._everyone  # a face-up card's mask, read in the inner loops
         self._options = options
         self._life = [LIFE, LIFE]
         self._energy = [0, 0]
@@ -250,7 +240,7 @@ class GuysState(ZoneState):
 
     def face_down(self, slot: int) -> bool:
         """Whether a card on the board lies face down (its identity not public)."""
-        return self._known[slot] != 3
+        return self._known[slot] != self._public
 
     def controller(self, slot: int) -> int:
         """The seat whose zone the slot is in (a Pin on a Guy: who pinned it)."""
@@ -280,13 +270,13 @@ class GuysState(ZoneState):
         """A Guy's max health now: base, modifiers and static abilities."""
         return self.stats(slot)[1]
 
-    def stats(self, slot: int, bonuses: dict[int, effects.Bonus] | None = None) -> tuple[int, int]:
+    def stats(self, slot: int, bonuses: dict[int, Bonus] | None = None) -> tuple[int, int]:
         """A Guy's (attack, max health) now; `bonuses`: the statics' bonuses, when the caller
-        reads many cards at once (`effects.static_bonuses`)."""
+        reads many cards at once (`interpreter.static_bonuses`)."""
         card = self._rules_g.cards[self._kind_at(slot)]
         if bonuses is None:
-            bonuses = effects.static_bonuses(self) if self.any_static() else {}
-        bonus = bonuses.get(slot, effects.NO_BONUS)
+            bonuses = interpreter.static_bonuses(self) if self.any_static() else {}
+        bonus = bonuses.get(slot, NO_BONUS)
         atk = card.attack + self._atk[slot] + self._atk_t[slot] + bonus.attack
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
@@ -296,10 +286,10 @@ class GuysState(ZoneState):
         `granting`): most positions have none, and then no bonus need be worked out."""
         rules = self._rules_g
         table = rules.grants_statically if granting else rules.has_static
-        ident, known, zones = self._ident, self._known, self._zones
+        ident, known, zones, everyone = self._ident, self._known, self._zones, self._public
         for z in PLAY_ZONES:
             for s in zones[z]:
-                if known[s] == 3 and table[ident[s]]:
+                if known[s] == everyone and table[ident[s]]:
                     return True
         return False
 
@@ -313,7 +303,7 @@ class GuysState(ZoneState):
             return True
         if not self.any_static(granting=True):
             return False
-        return bool(effects.static_bonuses(self).get(slot, effects.NO_BONUS).keywords & keyword)
+        return bool(interpreter.static_keywords(self, slot) & keyword)
 
     def guys(self, seat: int) -> list[int]:
         """A seat's Guys on the board, lane by lane."""
@@ -362,7 +352,7 @@ class GuysState(ZoneState):
                 # lethal damage (taken face down), and a target picked must stay there.
                 self._check_deaths()
                 if self._winners is None:
-                    effects.step(self)
+                    interpreter.step(self)
                     self._check_deaths()
                 continue
             if not self._advance():
@@ -388,7 +378,7 @@ class GuysState(ZoneState):
         if step.kind == "draw" and self._draws:  # the turn's draws come before any ability
             self._draws.pop(0)
         else:
-            effects.after_chance(self, step, slot, value)
+            interpreter.after_chance(self, step, value)
         self._run()
 
     def _advance(self) -> bool:
@@ -408,7 +398,7 @@ class GuysState(ZoneState):
             return True
         if phase == "start":
             self._phase = "lead"
-            effects.fire_all(self, "start_of_turn")  # after both draws (line 73)
+            interpreter.fire_all(self, "start_of_turn")  # after both draws (line 73)
             return True
         if phase in ("lead", "react", "counter"):
             self._current = self._phase_player()
@@ -424,7 +414,7 @@ class GuysState(ZoneState):
         if phase == "combat":
             if self._lane >= LANES:
                 self._phase = "end"
-                effects.fire_all(self, "end_of_turn")
+                interpreter.fire_all(self, "end_of_turn")
                 return True
             self._combat(self._lane)
             self._lane += 1
@@ -492,12 +482,12 @@ class GuysState(ZoneState):
             else:
                 hits.append((guy, -2 + seat, amount))  # -1 - (1 - seat)
         for attacker, target, amount in hits:
-            effects.deal_damage(self, target, amount, attacker)
+            self.hurt(target, amount, attacker)
         self._check_deaths()
 
     def _check_deaths(self) -> None:
         """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life."""
-        bonuses: dict[int, effects.Bonus] | None = None
+        bonuses: dict[int, Bonus] | None = None
         safe = not self._rules_g.static_health_loss
         damage, hp, hp_t = self._damage, self._hp, self._hp_t
         for seat in (self._leader, 1 - self._leader):
@@ -507,9 +497,9 @@ class GuysState(ZoneState):
                 if safe and not damage[guy] and hp[guy] + hp_t[guy] >= 0:
                     continue
                 if bonuses is None:
-                    bonuses = effects.static_bonuses(self) if self.any_static() else {}
+                    bonuses = interpreter.static_bonuses(self) if self.any_static() else {}
                 if self._damage[guy] >= self.stats(guy, bonuses)[1]:
-                    effects.destroy(self, guy)
+                    self._destroy(guy)
                     bonuses = None  # a static may have left with it
         if self._winners is None and min(self._life) <= 0:
             self._end([s for s in (0, 1) if self._life[s] > 0])
@@ -519,7 +509,7 @@ class GuysState(ZoneState):
     def _decisions(self, cur: int) -> list[Action]:
         ask = self._ask
         if ask is not None:
-            return effects.ask_actions(self, ask)
+            return interpreter.ask_actions(self, ask)
         if self._phase == "reveal":
             slot = self._next_face_down()
             return [Reveal(slot, self._rules.card_ids[self._kind_at(slot)])]
@@ -580,7 +570,7 @@ class GuysState(ZoneState):
             return
         ask = self._ask
         if ask is not None:
-            effects.verify_answer(self, ask, action)
+            interpreter.verify_answer(self, ask, action)
             return
         if self._phase == "reveal":
             self._verify_reveal(action)
@@ -675,14 +665,14 @@ class GuysState(ZoneState):
                 assert isinstance(action, Mulligan)
                 self._mulligan(seat, action.mask)
             else:
-                effects.answer(self, ask, action)
+                interpreter.answer(self, ask, action)
         elif isinstance(action, Pass):
             self._pass()
         elif isinstance(action, Play):
             self._play(seat, action, free=False)
         elif isinstance(action, Prepare):
             self._prepared[action.slot] = True
-            effects.fire_self(self, action.slot, "prepare")
+            interpreter.fire(self, action.slot, "prepare", seat)
         elif isinstance(action, Reveal):
             self._reveal(action)
         self._run()
@@ -726,7 +716,7 @@ class GuysState(ZoneState):
         elif card.type == "pin" and card.pin_to == "vest":
             old = self.vest(seat)
             if old >= 0:  # the Vest holds one Pin: the old one is discarded (line 58)
-                effects.discard_card(self, old)
+                self._discard(old)
             self._move(slot, zone_of(seat, VEST))
         elif card.type == "pin":
             assert play.host is not None
@@ -734,18 +724,338 @@ class GuysState(ZoneState):
             self._host[slot] = play.host
         else:  # a Prank is discarded at once; its ability still resolves (line 46)
             self._move(slot, zone_of(seat, DISCARD))
-        effects.fire_played(self, slot, seat, enhanced=play.enhanced)
+        interpreter.fire_played(self, slot, seat, enhanced=play.enhanced)
 
     def _reveal(self, action: Reveal) -> None:
         slot = action.slot
         self._show(slot, action.card, 3)
-        effects.fire_revealed(self, slot, self.controller(slot))
+        interpreter.fire_revealed(self, slot, self.controller(slot))
+
+    # ------------------------------------------- the abilities (p2pcards/interpreter.py)
+
+    def in_play(self, seat: int | None = None) -> list[tuple[int, list[int]]]:
+        """Every face-up card in play (of one seat, if given) as (controller, slots), in the
+        order simultaneous triggers resolve: the Leading Player's side first, Guys lane by
+        lane, the Vest, then Pins on Guys in the order they were pinned (docs/abilities.md)."""
+        zones, known, everyone, n = self._zones, self._known, self._public, self._n
+        order = seats_from(self._leader, n) if seat is None else (seat,)
+        return [
+            (side, [s for z in SIDE_ZONES[side] for s in zones[z] if known[s] == everyone])
+            for side in order
+        ]
+
+    def pool(self, seat: int, what: str) -> list[int]:
+        """A seat's Guys lane by lane, its Pins (the Vest's first), or its hand."""
+        zones = self._zones
+        if what == "guy":
+            return [s for z in LANE_ZONES[seat] for s in zones[z]]
+        if what == "pin":
+            return zones[zone_of(seat, VEST)] + zones[zone_of(seat, PINS)]
+        return zones[zone_of(seat, HAND)] if what == "hand_card" else []
+
+    def is_in_play(self, slot: int) -> bool:
+        """Whether a card is in a lane, in a Vest or pinned to a Guy (face down or up)."""
+        return self._where[slot] in _PLAY_ZONE_SET
+
+    def stat(self, slot: int, name: str, raw: bool) -> int:
+        """A Guy's attack or health (`raw`: printed plus modifiers, no static abilities)."""
+        if raw:
+            card = self._rules_g.cards[self._ident[slot]]
+            if name == "attack":
+                return card.attack + self._atk[slot] + self._atk_t[slot]
+            return card.health + self._hp[slot] + self._hp_t[slot]
+        return self.stats(slot)[0 if name == "attack" else 1]
+
+    def attached_to(self, slot: int) -> int:
+        """The Guy a Pin is on (-1: none, or in the Vest)."""
+        return self._host[slot]
+
+    def lane_card(self, seat: int, lane: int) -> int:
+        """A seat's Guy in a lane, or -1."""
+        return self.lane_guy(seat, lane)
+
+    def in_mode(self, slot: int, mode: str) -> bool:
+        """Rise of the Guys has no modes (its cards cannot say `mode`)."""
+        return False
+
+    def hurt(self, target: int, amount: int, source: int) -> None:
+        """Damage a Guy or a player. A Guy that can't be hurt takes none (line 163); a Stinky
+        Guy's damage destroys the Guy it hurts (line 203); a player's fires Vengeful."""
+        if amount <= 0:
+            return
+        if target < 0:
+            seat = player(target)
+            before = self._hurt[seat]
+            self._life[seat] -= amount
+            self._hurt[seat] = before + amount
+            interpreter.fire_vengeful(self, seat, before, before + amount)
+            return
+        if self.has(target, UNHURTABLE):
+            return
+        self._damage[target] += amount
+        if (
+            source >= 0
+            and not self.face_down(source)
+            and self.has(source, STINKY)
+            and self.lane_of(source) >= 0
+        ):
+            self._damage[target] = max(self._damage[target], self.health(target))
+
+    def heal(self, target: int, amount: int | None) -> None:
+        """A player's life (never above 20), or a Guy's damage, healed."""
+        if target < 0:
+            seat = player(target)
+            self._life[seat] = LIFE if amount is None else min(LIFE, self._life[seat] + amount)
+        else:
+            self._damage[target] = 0 if amount is None else max(0, self._damage[target] - amount)
+
+    def destroy(self, slot: int) -> None:
+        """An ability destroys a Guy, or a Pin (to the discard pile)."""
+        if self._host[slot] < 0 and self.lane_of(slot) >= 0:
+            self._destroy(slot)
+        else:
+            self._discard(slot)
+
+    def bounce(self, slot: int) -> None:
+        """A Guy (and its Pins) goes back to its owner's hand; a token is removed."""
+        if self.lane_of(slot) < 0:
+            return
+        for pin in self.pins_on(slot):
+            self._discard(pin)
+        home = self._home[slot]
+        self._move(slot, GONE if home < 0 else zone_of(home, HAND))
+        self._reset_slot(slot)
+
+    def modifiers(self, permanent: bool) -> Modifiers:
+        """Attack, health and keywords given while in play, or this turn."""
+        if permanent:
+            return Modifiers(self._atk, self._hp, self._kw)
+        return Modifiers(self._atk_t, self._hp_t, self._kw_t)
+
+    def gain(self, seat: int, amount: int) -> None:
+        """Energy an ability gives this turn (logged, for the face-down plays' check)."""
+        self._energy[seat] += amount
+        self._log[seat] += (Spend(-amount),)
+
+    def deck_out(self, seat: int) -> bool:
+        """An effect's draw from an empty deck is ignored (rules §5)."""
+        return True
+
+    def _destroy(self, guy: int) -> None:
+        """Destroy a Guy: its Pins go with it (line 52), its When destroyed abilities fire."""
+        for pin in self.pins_on(guy):
+            self._discard(pin)
+        interpreter.fire(self, guy, "destroyed", self.controller(guy))
+        self._discard(guy)
+
+    def _discard(self, slot: int) -> None:
+        """A card leaves play for its owner's discard pile (a token ceases to exist)."""
+        home = self._home[slot]
+        self._move(slot, GONE if home < 0 else zone_of(home, DISCARD))
+        self._reset_slot(slot)
+
+    def _empty_lanes(self, seat: int) -> list[int]:
+        return [lane for lane in range(LANES) if self.lane_guy(seat, lane) < 0]
+
+    def _move_guy(self, guy: int, lane: int) -> None:
+        self._move(guy, zone_of(self.controller(guy), LANE0 + lane))
+
+    def _place_token(self, card: str, seat: int, lane: int) -> None:
+        """A token enters a lane (public from birth), and cards that watch for tokens fire."""
+        slot = self._make_token(self._kind(card), zone_of(seat, LANE0 + lane))
+        interpreter.fire_others(self, "token_made", slot, seat)
+
+    def _token_seat(self, e: Effect, f: Frame) -> int:
+        return interpreter.seats(self, e.side or "you", f.controller)[0]
+
+    def own_effect(self, f: Frame, e: Effect) -> bool:
+        """The verbs of lanes, decks and hands only this game has: move, loot, token,
+        play_free, and effects in code (`handler`)."""
+        do = e.do
+        amount = e.amount if isinstance(e.amount, int) else 0
+        if do == "move":
+            while f.stage < len(f.targets):
+                guy = f.targets[f.stage]
+                seat = self.controller(guy)
+                lanes = self._empty_lanes(seat)
+                if self.lane_of(guy) >= 0 and len(lanes) > 1:  # its controller picks (§20)
+                    self._ask_seat(Ask("lane", seat, tuple(lanes)))
+                    return False
+                if self.lane_of(guy) >= 0 and lanes:
+                    self._move_guy(guy, lanes[0])
+                f = self._frames[0] = f._replace(stage=f.stage + 1)
+        elif do == "loot":
+            deck = zone_of(f.controller, DECK)
+            n = min(amount, len(self._zones[deck]))
+            if f.stage < n:
+                self._ask_chance(Step("look", deck, -1, 1 << f.controller, depth=f.stage))
+                return False
+            if f.stage == n and n >= 2:
+                self._ask_seat(Ask("order", f.controller, (len(orders(n)),)))
+                self._frames[0] = f._replace(stage=n + 1)
+                return False
+        elif do == "token":
+            return self._tokens(f, e)
+        elif do == "play_free":
+            # Asked whenever the hand holds a card, whether or not one fits: who acts next
+            # must follow from public facts (DESIGN.md §3), and only the owner sees the hand.
+            count = e.target.count if e.target is not None else 1
+            if f.stage < count and self.hand_size(f.controller):
+                optional = e.target is not None and e.target.optional
+                self._ask_seat(Ask("free", f.controller, (), optional))
+                return False
+        elif do == "handler":
+            return HANDLERS[e.name or ""](self, f)
+        else:
+            raise AssertionError(do)
+        return True
+
+    def _tokens(self, f: Frame, e: Effect) -> bool:
+        seat = self._token_seat(e, f)
+        assert e.card is not None
+        if e.where == "this_lane":
+            if f.lane >= 0 and self.lane_guy(seat, f.lane) < 0:
+                self._place_token(e.card, seat, f.lane)
+        elif e.where == "each_empty_lane":
+            for lane in self._empty_lanes(seat):
+                self._place_token(e.card, seat, lane)
+        else:
+            while f.stage < (e.count or 1):
+                lanes = self._empty_lanes(seat)
+                if not lanes:
+                    break
+                if len(lanes) > 1:
+                    self._ask_seat(Ask("lane", f.controller, tuple(lanes)))
+                    return False
+                self._place_token(e.card, seat, lanes[0])
+                f = self._frames[0] = f._replace(stage=f.stage + 1)
+        return True
+
+    def _ask_seat(self, ask: Ask) -> None:
+        self._ask = ask
+        self._current = ask.seat
+
+    def _free_plays(self, f: Frame, e: Effect) -> list[Play]:
+        """The plays a play_free effect offers: hand cards its selector allows, at no cost."""
+        if e.target is None:
+            return []
+        hand = self._zones[zone_of(f.controller, HAND)]
+        allowed = [s for s in hand if interpreter.card_fits(self, e.target, s)]
+        return self._plays(f.controller, free=True, only=allowed) if allowed else []
+
+    def _may_decline(self, ask: Ask) -> bool:
+        """A free play may be declined when it is optional or nothing fits; a replica that
+        cannot see the hand takes the owner's word (the cards are checked when shown)."""
+        if ask.optional or (self.viewer is not None and self.viewer != ask.seat):
+            return True
+        return not self._free_plays(self._frames[0], interpreter.current_effect(self))
+
+    def own_ask_actions(self, ask: Ask) -> list[Action]:
+        """The answers to this game's own questions: a mulligan, a lane, an order, a free
+        play."""
+        if ask.kind == "mulligan":
+            return [Mulligan(mask) for mask in self._mulligans(ask.seat)]
+        if ask.kind == "lane":
+            return [Lane(lane) for lane in ask.options]
+        if ask.kind == "order":
+            return [Order(i) for i in range(ask.options[0])]
+        plays: list[Action] = list(
+            self._free_plays(self._frames[0], interpreter.current_effect(self))
+        )
+        return [*plays, DECLINE] if self._may_decline(ask) else plays
+
+    def _mulligans(self, seat: int) -> list[int]:
+        """The hand positions a mulligan may put back, as masks, one per different choice:
+        copies of a card are alike, so putting back k of them means the first k (the search
+        and the menu would otherwise weigh the same choice twice)."""
+        kinds = [self._kind_at(s) for s in self._zones[zone_of(seat, HAND)]]
+        out = []
+        for mask in range(1 << len(kinds)):
+            taken: dict[int, bool] = {}  # kind -> a copy was kept before (a later one may not go)
+            canonical = True
+            for i, k in enumerate(kinds):
+                back = bool(mask >> i & 1)
+                if back and taken.get(k):
+                    canonical = False
+                    break
+                if not back:
+                    taken[k] = True
+            if canonical:
+                out.append(mask)
+        return out
+
+    def verify_own_answer(self, ask: Ask, action: Action) -> None:
+        """The one check of an answer to this game's own questions: listed, or, for a
+        replica that cannot see the cards it names, the part it can check."""
+        if ask.kind == "free" and isinstance(action, Decline):
+            if not self._may_decline(ask):
+                raise IllegalActionError("a card fits: the free play must be made")
+            return
+        if ask.kind == "free" and isinstance(action, Play):
+            self._verify_free_play(ask, action)
+            return
+        if ask.kind == "order" and isinstance(action, Order) and action.order is None:
+            if self.viewer is None or self.viewer == ask.seat:
+                raise IllegalActionError("the looting seat must say in which order")
+            return
+        if ask.kind == "mulligan":
+            if not isinstance(action, Mulligan) or not 0 <= action.mask < 1 << self.hand_size(
+                ask.seat
+            ):
+                raise IllegalActionError("a mulligan names hand positions to put back")
+            return
+        if action not in self.own_ask_actions(ask):
+            raise IllegalActionError(f"{action} does not answer the {ask.kind} asked")
+
+    def _verify_free_play(self, ask: Ask, action: Play) -> None:
+        self._check_slot(action.slot)
+        k = self._ident[action.slot]
+        if action.card is None and action.face_down and k != UNKNOWN:
+            action = action.named(self._rules.card_ids[k])  # the player's own replica
+        if action.card is None:  # face down, unseen here: checked when revealed
+            legal = action.face_down and self.controller(action.slot) == ask.seat
+        elif k == UNKNOWN:
+            self._check_learnable(action.slot, self._kind(action.card))
+            self._ident[action.slot] = self._kind(action.card)
+            try:
+                legal = action in self.own_ask_actions(ask)
+            finally:
+                self._ident[action.slot] = UNKNOWN
+        else:
+            legal = action in self.own_ask_actions(ask)
+        if not legal:
+            raise IllegalActionError(f"{action} is not a play this ability allows")
+
+    def own_answer(self, ask: Ask, action: Action) -> None:
+        """Apply an answer to this game's own questions (a mulligan is the turn's)."""
+        f = self._frames[0]
+        if isinstance(action, Decline):  # no more free plays from this effect
+            self._frames[0] = f._replace(stage=99)
+        elif isinstance(action, Lane):
+            e = interpreter.current_effect(self)
+            if e.do == "move":
+                self._move_guy(f.targets[f.stage], action.lane)
+            else:
+                assert e.card is not None
+                self._place_token(e.card, self._token_seat(e, f), action.lane)
+            self._frames[0] = self._frames[0]._replace(stage=f.stage + 1)
+        elif isinstance(action, Order):
+            n = f.stage - 1  # the loot asked for the order with stage n + 1
+            order = None if action.order is None else orders(n)[action.order]
+            self._reorder_top(zone_of(f.controller, DECK), n, order)
+        elif isinstance(action, Play):
+            self._frames[0] = f._replace(stage=f.stage + 1)
+            self._play(ask.seat, action, free=True)
+        else:
+            raise AssertionError(action)
 
     # ------------------------------------------------------- copies and views
 
     def clone(self) -> GuysState:
         other = self._clone_zones()
         other._rules_g = self._rules_g
+        other._book = self._book
+        other._public = self._public
         other._options = self._options
         other._life = self._life[:]
         other._energy = self._energy[:]
@@ -834,3 +1144,22 @@ def new_state(
     """A table at the first deal: the two decks as card counts by id (None: not known here)."""
     del game
     return GuysState(rules, options, deck_rows(rules.card_index, decks))
+
+
+Handler = Callable[[GuysState, Frame], bool]
+"""An effect in code, by the name a card's `handler` effect gives (few: a test lists them)."""
+
+
+def _swap_lanes(st: GuysState, f: Frame) -> bool:
+    """Trade Places: two Guys of one side swap lanes at once (`move` goes only to an empty
+    lane, so the vocabulary cannot say it). The targets come from the effect's selector."""
+    if len(f.targets) == 2 and all(t >= 0 for t in f.targets):
+        a, b = f.targets
+        lane_a, lane_b = st.lane_of(a), st.lane_of(b)
+        if lane_a >= 0 and lane_b >= 0 and st.controller(a) == st.controller(b):
+            st._move_guy(a, lane_b)
+            st._move_guy(b, lane_a)
+    return True
+
+
+HANDLERS: dict[str, Handler] = {"swap_lanes": _swap_lanes}

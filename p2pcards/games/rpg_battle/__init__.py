@@ -1,6 +1,6 @@
 """RPG Battle Card Game (`rpg-battle`): draft characters, then battle with 100 action cards.
 
-Rulebook: ../shared/seeds/003_cfa394b9cdefb20c.txt; our reading of its open
+Rulebook: the text 003_cfa394b9cdefb20c.txt; our reading of its open
 points is in rules.md beside this file (docs/rules/rpg-battle.md).
 """
 
