@@ -359,3 +359,174 @@ def test_a_list_of_slots_has_one_form() -> None:
     for bad in ("9,3", "3,3", "3,", "-1", "a"):
         with pytest.raises(IllegalActionError):
             parse_slots(bad)
+
+
+def _fight(hands: list[list[str]], enemies: list[str], mission: str = "rag-rappy-den") -> Table:
+    """Seat 0 attempts `mission` with its whole party; seat 1 plays `enemies`; the Party
+    Attack step begins."""
+    t = Table(hands)
+    t.pass_until("play")
+    for card in hands[0][1:]:
+        if GAME.db.by_id[card].type == "character":
+            t.do(Recruit, card=card)
+        elif GAME.db.by_id[card].type == "reward":
+            t.do(Equip, card=card)
+    t.pass_until("mission")
+    t.do(Attempt, card=mission)
+    while t.state.phase == "party":
+        enlist = [a for a in t.state.legal_actions() if isinstance(a, Enlist)]
+        t.act(enlist[0] if enlist else PASS)
+    for card in enemies:
+        t.do(Oppose, card=card)
+    if t.state.phase == "enemies":
+        t.act(PASS)
+    assert t.state.phase == "party-attack"
+    return t
+
+
+def test_paralysis_stops_attack_and_support_and_outlasts_the_status_phase() -> None:
+    """Line 171: a paralysed character uses no Attack or Support; line 42: the Status phase
+    cures all but poison and paralysis."""
+    hands = [["vyse", "rag-rappy-den"], ["aika", "mantis-claw", "gazer"]]
+    t = _fight(hands, ["mantis-claw", "gazer"])
+    state = t.state
+    vyse = t.slots(0, ACTIVE)[0]
+    claw, gazer = state.zone_slots("enemies")
+    t.act(PASS)  # to the Enemy Attack step
+    t.act(Act(claw, claw, 0, slot_list([vyse])))  # 1, paralysis
+    t.act(Act(gazer, gazer, 0, slot_list([vyse])))  # 1, block
+    assert state.has_status(vyse, "paralysis") and state.has_status(vyse, "block")
+    t.act(PASS)
+    while not (state.phase == "mission" and state.turn_seat == 0):
+        t.act(PASS)
+    assert state.has_status(vyse, "paralysis") and not state.has_status(vyse, "block")
+
+
+def test_a_paralysed_member_has_no_attack_to_use() -> None:
+    """Line 171, in the Party Attack step of the next attempt."""
+    hands = [["vyse", "clear-the-forest", "clear-the-forest"], ["aika", "mantis-claw", "rag-rappy"]]
+    t = _fight(hands, ["mantis-claw"], "clear-the-forest")
+    state = t.state
+    vyse = t.slots(0, ACTIVE)[0]
+    (claw,) = state.zone_slots("enemies")
+    kinds = {state.card(a.source).actions[a.index].kind for a in state.legal_actions()
+             if isinstance(a, Act)}  # fmt: skip
+    assert kinds == {"attack", "support"}
+    t.act(PASS)
+    t.act(Act(claw, claw, 0, slot_list([vyse])))
+    assert state.has_status(vyse, "paralysis")
+    while not (state.phase == "mission" and state.turn_seat == 0):
+        t.act(PASS)
+    t.do(Attempt, card="clear-the-forest")
+    t.do(Enlist, slot=vyse)
+    t.do(Oppose, card="rag-rappy")
+    t.act(PASS)
+    assert state.phase == "party-attack"
+    assert not [a for a in state.legal_actions() if isinstance(a, Act)]
+
+
+def test_block_stops_magic_and_move_rewards() -> None:
+    """Line 172: a blocked character cannot use Magic or Move Rewards (Battle Cry is Move);
+    other Rewards stay usable."""
+    hands = [["vyse", "battle-cry", "pirate-cutlass", "clear-the-forest"], ["aika", "gazer"]]
+    t = _fight(hands, ["gazer"], "clear-the-forest")
+    state = t.state
+    vyse = t.slots(0, ACTIVE)[0]
+    cry, cutlass = t.slots(0, INVENTORY)
+    sources = {a.source for a in state.legal_actions() if isinstance(a, Act)}
+    assert {cry, cutlass, vyse} <= sources
+    t.act(PASS)
+    (gazer,) = state.zone_slots("enemies")
+    t.act(Act(gazer, gazer, 0, slot_list([vyse])))  # block
+    assert state.has_status(vyse, "block")
+    # Blocked in the Enemy Attack step, it would now find only the Cutlass usable.
+    usable = {source for source, _, _ in state._usable(vyse, ("attack", "support"))}
+    assert cutlass in usable and cry not in usable
+
+
+def test_support_adds_to_the_next_attack_and_recovery_heals_once_a_round() -> None:
+    """Line 102, 109, 123: a Support's +X (_) goes to the side's next attack; line 98, 113:
+    a card's Recovery once per round."""
+    hands = [["elena", "vyse", "rag-rappy-den"], ["aika", "de-rol-le"]]
+    t = _fight(hands, ["de-rol-le"])
+    state = t.state
+    elena, vyse = sorted(t.slots(0, ACTIVE), key=lambda s: state.card_at(s) != "elena")
+    (boss,) = state.zone_slots("enemies")
+    t.act(Act(vyse, vyse, 1, ""))  # Support +1
+    t.act(Act(elena, elena, 0, slot_list([boss])))  # 1 + 1
+    if state.windows:
+        t.act(PASS)  # De Rol Le keeps its Defense
+    assert state.hp_left(boss) == 8 - 2
+    t.act(PASS)
+    t.act(Act(boss, boss, 0, slot_list([elena, vyse])))  # 3(2)
+    assert state.hp_left(elena) == 2 and state.hp_left(vyse) == 3
+    t.act(PASS)  # the attempt fails
+    assert state.attempter == -1
+
+
+def test_recovery_heals_and_is_used_once_a_round() -> None:
+    """Line 96-98, 113: Recovery heals (never above full HP) and a card's once per round."""
+    hands = [["elena", "vyse", "rag-rappy-den", "rag-rappy-den"], ["aika", "booma", "booma"]]
+    t = _fight(hands, ["booma"])
+    state = t.state
+    elena, vyse = sorted(t.slots(0, ACTIVE), key=lambda s: state.card_at(s) != "elena")
+    (booma,) = state.zone_slots("enemies")
+    t.act(PASS)
+    t.act(Act(booma, booma, 0, slot_list([vyse])))  # 2
+    t.act(PASS)  # the attempt fails; seat 1's turn, then seat 0's
+    while not (state.phase == "mission" and state.turn_seat == 0):
+        t.act(PASS)
+    assert state.hp_left(vyse) == 4
+    t.do(Attempt, card="rag-rappy-den")
+    while state.phase == "party":
+        enlist = [a for a in state.legal_actions() if isinstance(a, Enlist)]
+        t.act(enlist[0] if enlist else PASS)
+    t.do(Oppose, card="booma")
+    t.act(PASS)
+    heal = Act(elena, elena, 1, slot_list([elena, vyse]))
+    t.act(heal)
+    assert state.hp_left(vyse) == 6 and state.hp_left(elena) == 5
+    assert not [a for a in state.legal_actions() if isinstance(a, Act) and a.index == 1
+                and a.source == elena]  # fmt: skip
+
+
+def test_an_attack_window_asks_only_the_seats_that_could_defend() -> None:
+    """Line 111 (choice 12): the window of an Attack asks, from the attacker's left, the seats
+    whose targeted cards could Defend; a seat with none is not asked (its pass is public)."""
+    hands = [["ryudo", "rag-rappy-den"], ["vyse", "rag-rappy"], ["aika", "booma"]]
+    t = Table(hands)
+    t.pass_until("mission")
+    t.do(Attempt, card="rag-rappy-den")
+    t.do(Enlist, slot=t.slots(0, PARTY)[0])
+    t.do(Oppose, card="rag-rappy")
+    t.act(PASS)
+    t.do(Oppose, card="booma")
+    t.act(PASS)
+    state = t.state
+    rappy, booma = state.zone_slots("enemies")
+    ryudo = t.slots(0, ACTIVE)[0]
+    t.act(Act(ryudo, ryudo, 0, slot_list([booma])))
+    # Seat 1 sits first on the attacker's left but controls no target: seat 2 is asked.
+    assert state.windows and state.current_player() == 2
+    assert state.legal_actions() == [Defend(booma, booma, 1), PASS]
+    t.act(PASS)
+    assert not state.windows and state.hp_left(booma) == 1 and state.current_player() == 0
+    assert state.hp_left(rappy) == 2
+    assert not [a for a in state.legal_actions() if isinstance(a, Act)]  # line 100: spent
+
+
+def test_another_seats_replica_refuses_a_play_naming_the_wrong_kind_of_card() -> None:
+    """Line 37-39 on a replica: seat 1 cannot see seat 0's hand, yet refuses a Character
+    play that names a Reward (the one check, on a copy that learns the named card)."""
+    t = Table(MISSION_TABLE)
+    t.pass_until("play")
+    replica = t.state.observation(1)
+    sword = t.slots(0, HAND, "broadsword")[0]
+    with pytest.raises(IllegalActionError, match="may not"):
+        replica.verify_action(Recruit(sword, "broadsword"))
+    elena = t.slots(0, HAND, "elena")[0]
+    replica.verify_action(Recruit(elena, "elena"))
+    banked = Bank(sword, "broadsword", -1, None)
+    assert banked.public().card is None
+    replica.apply_action(banked.public())
+    assert replica.zone_of(sword) == "bank:0" and replica.card_at(sword) is None

@@ -695,7 +695,7 @@ class RpgGetState(ZoneState):
         """The one check: the action is among the seat's decisions. A replica that cannot list
         another seat's hidden cards checks on a copy that learns the cards the action names;
         a banked card's public form names none, so only its place and the drop are checked
-        (the table proves the card, DESIGN §4)."""
+        (the table proves the card: docs/protocol/mental-poker.md)."""
         if isinstance(action, Bank) and action.card is None:
             self._check_hidden_bank(cur, action)
             return
