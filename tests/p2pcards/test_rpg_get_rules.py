@@ -530,3 +530,71 @@ def test_another_seats_replica_refuses_a_play_naming_the_wrong_kind_of_card() ->
     assert banked.public().card is None
     replica.apply_action(banked.public())
     assert replica.zone_of(sword) == "bank:0" and replica.card_at(sword) is None
+
+
+SLEEP_TABLE = [
+    ["elena", "ryudo", "dream-dust", "rag-rappy-den"],
+    ["vyse", "booma", "rag-rappy", "dream-moth"],
+]
+
+
+def _sleeping_booma() -> Table:
+    """Elena's Dream Dust has put seat 1's Booma to sleep; a Rag Rappy is awake."""
+    t = _fight(SLEEP_TABLE, ["booma", "rag-rappy"])
+    state = t.state
+    booma = state.zone_slots("enemies")[0]
+    (dust,) = t.slots(0, INVENTORY)
+    elena = t.slots(0, ACTIVE, "elena")[0]
+    t.act(Act(dust, elena, 0, slot_list([booma])))
+    while state.windows:
+        t.act(PASS)
+    assert state.has_status(booma, "sleep") and state.hp_left(booma) == 4
+    return t
+
+
+def test_an_attempt_with_only_sleeping_enemies_left_succeeds() -> None:
+    """Line 67-68: all enemies defeated but sleeping ones: the Enemy Attack and Enemy Status
+    steps are skipped, the sleepers not added back, and the attempt succeeds."""
+    t = _sleeping_booma()
+    state = t.state
+    booma, rappy = state.zone_slots("enemies")
+    ryudo = t.slots(0, ACTIVE, "ryudo")[0]
+    t.act(Act(ryudo, ryudo, 0, slot_list([rappy])))
+    assert [state.card_at(s) for s in t.slots(0, SCORE)] == ["rag-rappy-den"]
+    assert state.zone_of(booma) == "discard:1" and state.attempter == -1
+
+
+def test_sleeping_enemies_sit_out_the_enemy_attack_and_wake_after_the_status_step() -> None:
+    """Line 175: a sleeping enemy is out of the attempt (it does not act) but may be targeted;
+    line 62: after the Enemy Status step, with enemies remaining, it comes back and acts."""
+    t = _sleeping_booma()
+    state = t.state
+    booma, rappy = state.zone_slots("enemies")
+    t.act(PASS)  # to the Enemy Attack step
+    sources = {a.source for a in state.legal_actions() if isinstance(a, Act)}
+    assert state.current_player() == 1 and sources == {rappy}
+    t.act(PASS)
+    assert not state.has_status(booma, "sleep") and state.current_player() == 1
+    sources = {a.source for a in state.legal_actions() if isinstance(a, Act)}
+    assert sources == {booma}  # the woken one acts; the Rag Rappy had its turn
+    t.act(PASS)
+    assert state.attempter == -1 and not t.slots(0, SCORE)  # enemies remained: failure
+
+
+def test_a_sleeping_character_cannot_defend_and_wakes_when_the_attempt_ends() -> None:
+    """Line 175: a sleeping character is out of the attempt until the end of the Enemy Status
+    step (it uses no action, a Defense included) and goes back to the party."""
+    t = _fight(SLEEP_TABLE, ["dream-moth", "booma"])
+    state = t.state
+    moth, booma = state.zone_slots("enemies")
+    ryudo = t.slots(0, ACTIVE, "ryudo")[0]
+    t.act(PASS)
+    t.act(Act(moth, moth, 0, slot_list([ryudo])))
+    while state.windows:
+        t.act(PASS)
+    assert state.has_status(ryudo, "sleep")
+    t.act(Act(booma, booma, 0, slot_list([ryudo])))
+    assert not state.windows  # Ryudo's Defense is not offered: asleep
+    assert state.hp_left(ryudo) == 4
+    t.act(PASS)
+    assert state.zone_of(ryudo) == "party:0" and not state.has_status(ryudo, "sleep")

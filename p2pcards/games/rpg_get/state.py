@@ -91,7 +91,7 @@ PHASES: tuple[Phase, ...] = (
 ATTACKED, DEFENDED, SUPPORTED = 1, 2, 4
 """`_spent` bits: the card's Attack, Defense and Support of this attempt (line 100–104)."""
 STATUS_BIT = {status: 1 << i for i, status in enumerate(STATUSES)}
-POISON, PARALYSIS, BLOCK = (STATUS_BIT[s] for s in ("poison", "paralysis", "block"))
+POISON, PARALYSIS, BLOCK, SLEEP = (STATUS_BIT[s] for s in ("poison", "paralysis", "block", "sleep"))
 SPENT_BY_KIND = {"attack": ATTACKED, "defense": DEFENDED, "support": SUPPORTED, "recovery": 0}
 
 
@@ -128,7 +128,7 @@ class RpgGetState(ZoneState):
         "_attack", "_attempter", "_boost", "_boss", "_counters", "_damage", "_ep_used", "_g",
         "_live", "_mulligans", "_opening", "_order", "_order_at", "_phase", "_pp_used",
         "_public_zones", "_recovered", "_redraws", "_round", "_round_cap", "_spent", "_status",
-        "_turn_seat", "_windows", "_winners",
+        "_turn_seat", "_windows", "_winners", "_woken",
     )  # fmt: skip
     _damage: list[int]
     _spent: list[int]
@@ -177,6 +177,7 @@ class RpgGetState(ZoneState):
         self._attack: Attack | None = None
         self._windows = Windows()
         self._winners: tuple[int, ...] | None = None
+        self._woken: tuple[int, ...] = ()  # enemies woken in the Enemy Status step (line 62)
         # The digest's per-card rows cover the face-up zones, which grow with the seats.
         self._public_zones = tuple(
             z for z, zone in enumerate(layout) if zone.visibility == "everyone"
@@ -407,16 +408,22 @@ class RpgGetState(ZoneState):
             self._order_at += 1
         self._party_attack()
 
+    def _awake_enemies(self) -> list[int]:
+        """The enemies still in the attempt: a sleeping one is out of it until the Enemy
+        Status step, though it may be targeted (line 175)."""
+        return [s for s in self._zones[self.zone("enemies")] if not self._status[s] & SLEEP]
+
     def _party_attack(self) -> None:
-        if not self._zones[self.zone("enemies")]:
+        if not self._awake_enemies():
             self._resolve_attempt()
             return
         self._phase, self._current = "party-attack", self._attempter
 
     def _enemy_attack(self) -> None:
         """Enemy Attack step (line 57-59): each enemy's controller in turn from the
-        attempter's left acts with its enemies until it passes."""
-        controllers = {self._home[s] for s in self._zones[self.zone("enemies")]}
+        attempter's left acts with its enemies until it passes; after the Enemy Status step,
+        with the enemies that woke (line 62)."""
+        controllers = {self._home[s] for s in self._woken or self._awake_enemies()}
         self._order = tuple(s for s in seats_from(self._attempter + 1, self._n) if s in controllers)
         self._order_at = 0
         self._phase = "enemy-attack"
@@ -425,25 +432,37 @@ class RpgGetState(ZoneState):
     def _ask_enemy_attack(self) -> None:
         while self._order_at < len(self._order):
             seat = self._order[self._order_at]
-            if self._live >> seat & 1 and self._zones[self.zone("enemies")]:
+            if self._live >> seat & 1 and self._awake_enemies():
                 self._current = seat
                 return
             self._order_at += 1
         self._enemy_status()
 
     def _enemy_status(self) -> None:
-        """Enemy Status step (line 60-62): poisoned enemies take 1."""
-        for slot in list(self._zones[self.zone("enemies")]):
+        """Enemy Status step (line 60-62): poisoned enemies take 1; then, if enemies remain,
+        the sleeping ones wake and act as in the Enemy Attack step, once."""
+        if self._woken:
+            self._resolve_attempt()
+            return
+        enemies = self._zones[self.zone("enemies")]
+        for slot in list(enemies):
             if self._status[slot] & POISON:
                 self._hurt(slot, 1)
-        self._resolve_attempt()
+        sleepers = tuple(s for s in enemies if self._status[s] & SLEEP)
+        if not self._awake_enemies() or not sleepers:
+            self._resolve_attempt()  # line 67-68: sleepers left alone count as defeated
+            return
+        for slot in sleepers:
+            self._status[slot] &= ~SLEEP
+        self._woken = sleepers
+        self._enemy_attack()
 
     def _resolve_attempt(self) -> None:
         """Resolution (line 63-66): success scores the mission and its RP; either way the
         enemies left are discarded."""
         seat = self._attempter
         mission = self._zones[self.zone("mission")][0]
-        if self._live >> seat & 1 and not self._zones[self.zone("enemies")]:
+        if self._live >> seat & 1 and not self._awake_enemies():
             self._move(mission, self.zone_at(seat, SCORE))
             self._counters[seat] += self.card(mission).rp
             if self.victory_points(seat) >= VICTORY:  # line 13
@@ -458,11 +477,13 @@ class RpgGetState(ZoneState):
         for slot in list(self._zones[self.zone("enemies")]):
             self._to_discard(slot)
         for slot in list(self.pile(seat, ACTIVE)):
+            self._status[slot] &= ~SLEEP  # line 175: back to the party, awake
             self._move(slot, self.zone_at(seat, PARTY))
         self._spent = [0] * len(self._spent)
         self._boost = [0] * self._n
         self._attempter = -1
         self._order, self._order_at = (), 0
+        self._woken = ()
         if self._live >> seat & 1:
             self._reconcile()
         else:
@@ -524,8 +545,8 @@ class RpgGetState(ZoneState):
             if self._phase == "over":
                 return
         seat = self._attempter
-        if not self._live >> seat & 1 or not self._zones[self.zone("enemies")]:
-            self._resolve_attempt()
+        if not self._live >> seat & 1 or not self._awake_enemies():
+            self._resolve_attempt()  # line 67-68: the steps left are skipped
         elif self._phase == "party-attack":
             self._current = seat
         else:
@@ -554,6 +575,8 @@ class RpgGetState(ZoneState):
         Reward kind."""
         card = self.card(user)
         status = self._status[user]
+        if status & SLEEP:  # line 175: out of the attempt, it uses nothing
+            return
         for index, action in enumerate(card.actions):
             if action.kind in kinds and self._may_use(user, card, action, status, user):
                 yield user, index, action
@@ -668,7 +691,7 @@ class RpgGetState(ZoneState):
         if self._phase == "party-attack":
             users, foes, friends = active, enemies, active
         else:
-            users = [s for s in enemies if self._home[s] == cur]
+            users = [s for s in self._woken or enemies if self._home[s] == cur and s in enemies]
             foes, friends = active, enemies
         out: list[Action] = []
         for user in users:
@@ -902,6 +925,7 @@ class RpgGetState(ZoneState):
         other._attack = self._attack  # immutable: shared
         other._windows = self._windows
         other._winners = self._winners
+        other._woken = self._woken
         return other
 
     def _attempt_public(self) -> list[int | list[int]]:
@@ -912,7 +936,7 @@ class RpgGetState(ZoneState):
         ]  # fmt: skip
         return [
             self._attempter, self._pp_used, self._ep_used, int(self._boss),
-            list(self._order), self._order_at, list(self._boost), held,
+            list(self._order), self._order_at, list(self._boost), held, list(self._woken),
         ]  # fmt: skip
 
     def public_sections(self) -> dict[str, Canonical]:
@@ -960,6 +984,7 @@ class RpgGetState(ZoneState):
             attack,
             self._windows.key(),
             self._winners,
+            self._woken,
         )
 
     def __str__(self) -> str:
