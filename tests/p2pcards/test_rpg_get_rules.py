@@ -598,3 +598,25 @@ def test_a_sleeping_character_cannot_defend_and_wakes_when_the_attempt_ends() ->
     assert state.hp_left(ryudo) == 4
     t.act(PASS)
     assert state.zone_of(ryudo) == "party:0" and not state.has_status(ryudo, "sleep")
+
+
+def test_combo_repeats_an_attack_on_the_same_targets_each_a_distinct_attack() -> None:
+    """Line 133: Twin Fang 1(1), Combo 2: used again at once on the same target, without
+    another copy, each use a distinct attack (each opens its own window) and optional."""
+    hands = [["vyse", "twin-fang", "rag-rappy-den"], ["aika", "booma", "de-rol-le"]]
+    t = _fight(hands, ["booma"])
+    state = t.state
+    (booma,) = state.zone_slots("enemies")
+    (fang,) = t.slots(0, INVENTORY)
+    vyse = t.slots(0, ACTIVE)[0]
+    t.act(Act(fang, vyse, 0, slot_list([booma])))
+    assert state.windows and state.current_player() == 1
+    t.do(Defend, target=booma)  # Booma's Defense takes the 1 off the first attack
+    assert state.hp_left(booma) == 4 and state.zone_of(fang) == "bank:0"
+    again = Act(fang, vyse, 0, slot_list([booma]))
+    assert state.current_player() == 0 and state.legal_actions() == [again, PASS]
+    t.act(again)  # Booma's Defense is spent: no window
+    assert state.hp_left(booma) == 3 and state.legal_actions() == [again, PASS]
+    t.act(PASS)  # the third use is declined
+    assert state.hp_left(booma) == 3 and state.phase == "party-attack"
+    assert again not in state.legal_actions()

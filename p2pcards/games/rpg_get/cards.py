@@ -48,6 +48,8 @@ class CombatAction:
     targets: int
     keywords: frozenset[str]
     inflicts: Status | None
+    combo: int = 0
+    """Line 133: how many times the attack may be used again at once, on the same targets."""
 
     def __str__(self) -> str:
         if self.kind == "attack":
@@ -60,6 +62,7 @@ class CombatAction:
             text = f"support +{self.amount} (_)"
         if self.keywords:
             text += " " + "/".join(sorted(self.keywords))
+        text += f", combo {self.combo}" if self.combo else ""
         return text + (f", {self.inflicts}" if self.inflicts else "")
 
 
@@ -190,7 +193,7 @@ def _action(item: dict[str, Any], where: str) -> CombatAction:
     kind = require(item, "kind", str, where)
     if kind not in ACTION_KINDS:
         raise CardDataError(f"{where}: kind {kind!r} is not one of {', '.join(ACTION_KINDS)}")
-    extra = sorted(set(item) - {"kind", "amount", "targets", "keywords", "inflicts"})
+    extra = sorted(set(item) - {"kind", "amount", "targets", "keywords", "inflicts", "combo"})
     if extra:
         raise CardDataError(f"{where}: an action has no field {', '.join(map(repr, extra))}")
     targeted = kind in ("attack", "recovery")
@@ -203,9 +206,12 @@ def _action(item: dict[str, Any], where: str) -> CombatAction:
     inflicts = item.get("inflicts")
     if inflicts is not None and (kind != "attack" or inflicts not in STATUSES):
         raise CardDataError(f"{where}: only an attack inflicts, one of {', '.join(STATUSES)}")
+    combo = require(item, "combo", int, where, low=1, high=3) if "combo" in item else 0
+    if combo and kind != "attack":
+        raise CardDataError(f"{where}: only an attack has a combo")
     return CombatAction(
         kind, require(item, "amount", int, where, low=0, high=20), targets,
-        frozenset(keywords), inflicts,
+        frozenset(keywords), inflicts, combo,
     )  # fmt: skip
 
 

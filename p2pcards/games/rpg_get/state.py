@@ -102,15 +102,20 @@ class Reason(IntEnum):
 
 
 class Attack(NamedTuple):
-    """An attack waiting in its window: who made it, with what, how hard, on whom, and how
-    much each target's Defense takes off."""
+    """An attack waiting in its window: who made it, with which action of which card used by
+    whom, how hard, on whom, how much each target's Defense takes off (-1: none yet), and how
+    many Combo repeats it has left (line 133)."""
 
     seat: int
     source: int
+    user: int
+    which: int
+    """The number of the combat action on the source card."""
     amount: int
     inflicts: int
     targets: tuple[int, ...]
     reduced: tuple[int, ...]
+    combo: int
 
 
 class RpgGetRules(ZoneRules):
@@ -125,10 +130,33 @@ class RpgGetState(ZoneState):
     """A position of RPG Get!, or one seat's replica of it."""
 
     __slots__ = (
-        "_attack", "_attempter", "_boost", "_boss", "_counters", "_damage", "_ep_used", "_g",
-        "_live", "_mulligans", "_opening", "_order", "_order_at", "_phase", "_pp_used",
-        "_public_zones", "_recovered", "_redraws", "_round", "_round_cap", "_spent", "_status",
-        "_turn_seat", "_windows", "_winners", "_woken",
+        "_attack",
+        "_attempter",
+        "_boost",
+        "_boss",
+        "_counters",
+        "_damage",
+        "_ep_used",
+        "_g",
+        "_live",
+        "_mulligans",
+        "_opening",
+        "_order",
+        "_order_at",
+        "_phase",
+        "_pp_used",
+        "_public_zones",
+        "_recovered",
+        "_redraws",
+        "_repeat",
+        "_round",
+        "_round_cap",
+        "_spent",
+        "_status",
+        "_turn_seat",
+        "_windows",
+        "_winners",
+        "_woken",
     )  # fmt: skip
     _damage: list[int]
     _spent: list[int]
@@ -175,6 +203,7 @@ class RpgGetState(ZoneState):
         self._order_at = 0
         self._boost = [0] * num_players
         self._attack: Attack | None = None
+        self._repeat: Attack | None = None  # an attack its seat may Combo now (line 133)
         self._windows = Windows()
         self._winners: tuple[int, ...] | None = None
         self._woken: tuple[int, ...] = ()  # enemies woken in the Enemy Status step (line 62)
@@ -532,6 +561,9 @@ class RpgGetState(ZoneState):
             self._status[target] |= attack.inflicts
             self._hurt(target, max(0, attack.amount - max(0, reduced)))  # line 116
         self._check_parties()
+        alive = tuple(t for t in attack.targets if self._where[t] in fighting)
+        if attack.combo and alive:
+            self._repeat = attack._replace(targets=alive, reduced=(-1,) * len(alive))
 
     def _go_on(self) -> None:
         """After an act in the attempt: ask the window's seat, or resolve a closed window and
@@ -546,7 +578,10 @@ class RpgGetState(ZoneState):
                 return
         seat = self._attempter
         if not self._live >> seat & 1 or not self._awake_enemies():
+            self._repeat = None
             self._resolve_attempt()  # line 67-68: the steps left are skipped
+        elif self._repeat is not None:
+            self._current = self._repeat.seat
         elif self._phase == "party-attack":
             self._current = seat
         else:
@@ -613,6 +648,10 @@ class RpgGetState(ZoneState):
             attack = self._attack
             assert attack is not None
             return [*self._defenses(cur, attack), PASS]
+        repeat = self._repeat
+        if repeat is not None:
+            again = Act(repeat.source, repeat.user, repeat.which, slot_list(repeat.targets))
+            return [again, PASS]
         phase = self._phase
         if phase == "opening":
             return self._opening_decisions(cur)
@@ -759,6 +798,8 @@ class RpgGetState(ZoneState):
             self._learn(slot, self._kind(card))
         if self._windows:
             self._answer(seat, action)
+        elif self._repeat is not None:
+            self._combo(seat, action)
         elif isinstance(action, Start):
             self._show(action.slot, action.card, self._everyone)
             self._start(seat, action.slot)
@@ -876,9 +917,28 @@ class RpgGetState(ZoneState):
             inflicts = STATUS_BIT[combat.inflicts] if combat.inflicts else 0
             amount = combat.amount + self._boost[seat]
             self._boost[seat] = 0
-            self._attack = Attack(seat, source, amount, inflicts, targets, (-1,) * len(targets))
-            order = seats_from(seat + 1, self._n)
-            self._windows = self._windows.open(Reason.ATTACK, source, order)
+            no_defense = (-1,) * len(targets)
+            self._declare(
+                Attack(seat, source, action.user, action.index, amount, inflicts, targets,
+                       no_defense, combat.combo)
+            )  # fmt: skip
+        self._go_on()
+
+    def _declare(self, attack: Attack) -> None:
+        """An Attack opens a window asking from the attacker's left (line 111, choice 12)."""
+        self._attack = attack
+        order = seats_from(attack.seat + 1, self._n)
+        self._windows = self._windows.open(Reason.ATTACK, attack.source, order)
+
+    def _combo(self, seat: int, action: Action) -> None:
+        """Line 133: the same action again on the same targets, a distinct attack, or not."""
+        repeat = self._repeat
+        assert repeat is not None
+        self._repeat = None
+        if isinstance(action, Act):
+            amount = self.card(repeat.source).actions[repeat.which].amount + self._boost[seat]
+            self._boost[seat] = 0
+            self._declare(repeat._replace(amount=amount, combo=repeat.combo - 1))
         self._go_on()
 
     def _answer(self, seat: int, action: Action) -> None:
@@ -923,20 +983,17 @@ class RpgGetState(ZoneState):
         other._order_at = self._order_at
         other._boost = self._boost[:]
         other._attack = self._attack  # immutable: shared
+        other._repeat = self._repeat
         other._windows = self._windows
         other._winners = self._winners
         other._woken = self._woken
         return other
 
     def _attempt_public(self) -> list[int | list[int]]:
-        attack = self._attack
-        held = [] if attack is None else [
-            attack.seat, attack.source, attack.amount, attack.inflicts,
-            *attack.targets, *attack.reduced,
-        ]  # fmt: skip
         return [
             self._attempter, self._pp_used, self._ep_used, int(self._boss),
-            list(self._order), self._order_at, list(self._boost), held, list(self._woken),
+            list(self._order), self._order_at, list(self._boost), _attack_public(self._attack),
+            list(self._woken), _attack_public(self._repeat),
         ]  # fmt: skip
 
     def public_sections(self) -> dict[str, Canonical]:
@@ -985,11 +1042,20 @@ class RpgGetState(ZoneState):
             self._windows.key(),
             self._winners,
             self._woken,
+            self._repeat,
         )
 
     def __str__(self) -> str:
         vp = [self.victory_points(s) for s in range(self._n)]
         return f"<RPG Get! round {self._round} {self._phase}, seat {self._turn_seat}, VP {vp}>"
+
+
+def _attack_public(attack: Attack | None) -> list[int]:
+    """An attack's fields as ints, for the digest ([] for none)."""
+    if attack is None:
+        return []
+    head = (attack.seat, attack.source, attack.user, attack.which, attack.amount, attack.inflicts)
+    return [*head, attack.combo, *attack.targets, *attack.reduced]
 
 
 def _target_sets(pool: Sequence[int], most: int) -> list[tuple[int, ...]]:
