@@ -162,6 +162,24 @@ def test_a_character_of_the_same_name_replaces_the_one_in_play() -> None:
     assert [t.state.card_at(s) for s in t.slots(0, DISCARD)] == ["ryudo"]
 
 
+def test_the_party_attack_step_goes_on_while_something_can_be_done() -> None:
+    """Line 56: the attempter may end the step at any time; while an Attack is left it is
+    asked again after each one."""
+    t = on_mission()
+    t.do(Enlist, slot=t.slots(0, PARTY, "ryudo")[0])
+    t.do(Enlist, slot=t.slots(0, PARTY, "elena")[0])
+    t.do(Oppose, card="booma")
+    t.act(PASS)
+    state = t.state
+    (booma,) = state.zone_slots("enemies")
+    ryudo = t.slots(0, ACTIVE, "ryudo")[0]
+    t.act(Act(ryudo, ryudo, 0, slot_list([booma])))
+    t.act(PASS)  # Booma does not Defend
+    assert state.phase == "party-attack" and state.current_player() == 0  # Elena, the sword
+    t.act(PASS)
+    assert state.phase == "enemy-attack"
+
+
 def test_the_party_step_keeps_within_the_missions_party_points() -> None:
     """Line 50, 82: the active party's cost is at most the PP (Clear the Forest: 4)."""
     t = Table([["ryudo-lv2", "elena", "aika", "clear-the-forest"], ["vyse"]])
@@ -421,8 +439,8 @@ def test_a_paralysed_member_has_no_attack_to_use() -> None:
     t.do(Enlist, slot=vyse)
     t.do(Oppose, card="rag-rappy")
     t.act(PASS)
-    assert state.phase == "party-attack"
-    assert not [a for a in state.legal_actions() if isinstance(a, Act)]
+    # Vyse can use nothing, so the Party Attack step ends by itself (line 56, choice 13).
+    assert state.phase == "enemy-attack" and state.current_player() == 1
 
 
 def test_block_stops_magic_and_move_rewards() -> None:
@@ -510,9 +528,10 @@ def test_an_attack_window_asks_only_the_seats_that_could_defend() -> None:
     assert state.windows and state.current_player() == 2
     assert state.legal_actions() == [Defend(booma, booma, 1), PASS]
     t.act(PASS)
-    assert not state.windows and state.hp_left(booma) == 1 and state.current_player() == 0
-    assert state.hp_left(rappy) == 2
-    assert not [a for a in state.legal_actions() if isinstance(a, Act)]  # line 100: spent
+    assert not state.windows and state.hp_left(booma) == 1 and state.hp_left(rappy) == 2
+    # Ryudo's one Attack is spent (line 100) and nothing else is left: the Party Attack step
+    # ends by itself (line 56) and the Rag Rappy's controller, first on the left, acts.
+    assert state.phase == "enemy-attack" and state.current_player() == 1
 
 
 def test_another_seats_replica_refuses_a_play_naming_the_wrong_kind_of_card() -> None:

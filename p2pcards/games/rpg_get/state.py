@@ -446,7 +446,16 @@ class RpgGetState(ZoneState):
         if not self._awake_enemies():
             self._resolve_attempt()
             return
-        self._phase, self._current = "party-attack", self._attempter
+        self._phase = "party-attack"
+        self._ask_party_attack()
+
+    def _ask_party_attack(self) -> None:
+        """Line 56 (choice 13): the step ends by itself once nothing else can be done (a
+        public fact: the actions are on face-up cards)."""
+        if self._combat_decisions(self._attempter) == [PASS]:
+            self._enemy_attack()
+        else:
+            self._current = self._attempter
 
     def _enemy_attack(self) -> None:
         """Enemy Attack step (line 57-59): each enemy's controller in turn from the
@@ -461,7 +470,8 @@ class RpgGetState(ZoneState):
     def _ask_enemy_attack(self) -> None:
         while self._order_at < len(self._order):
             seat = self._order[self._order_at]
-            if self._live >> seat & 1 and self._awake_enemies():
+            # A controller with nothing its enemies could do is not asked (public).
+            if self._live >> seat & 1 and self._combat_decisions(seat) != [PASS]:
                 self._current = seat
                 return
             self._order_at += 1
@@ -583,7 +593,7 @@ class RpgGetState(ZoneState):
         elif self._repeat is not None:
             self._current = self._repeat.seat
         elif self._phase == "party-attack":
-            self._current = seat
+            self._ask_party_attack()
         else:
             self._ask_enemy_attack()
 
