@@ -12,8 +12,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from p2pcards.deckmodel import CardTraits, KnownDecksModel
-from p2pcards.decks import DeckRules, OwnDecksBase, deck_rows
+from p2pcards.decks import DeckRules, OwnDecksBase
 from p2pcards.engine import Game
 from p2pcards.errors import GameOptionError
 from p2pcards.games import GameInfo, GameOption
@@ -55,11 +54,7 @@ class RpgGetGame(OwnDecksBase, Game):
     @cached_property
     def rules(self) -> RpgGetRules:
         """The static tables, with a deck model that knows the shipped decks."""
-        rows = deck_rows(self.db.index, [deck.counts() for deck in self.decks.values()])
-        known = [row for row in rows if row is not None]
-        traits = [CardTraits(frozenset(), False) for _ in self.db.cards]
-        model = KnownDecksModel(traits, known, size=DECK_SIZE, max_copies=DECK_SIZE, max_classes=0)
-        return RpgGetRules(self, self.db.cards, model)
+        return RpgGetRules(self, self.db.cards, self.shipped_decks_model(self.db.index))
 
     def new_initial_state(self, num_players: int = 2, **options: Any) -> RpgGetState:
         """A table before the roll for the first seat. Options: decks (one per seat, None for
