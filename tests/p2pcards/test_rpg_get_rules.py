@@ -12,7 +12,7 @@ from rpg_get_helpers import FILLER, Table, deck
 
 from p2pcards.dealer import LocalDealer
 from p2pcards.errors import GameOptionError, IllegalActionError
-from p2pcards.games.rpg_get import GAME
+from p2pcards.games.rpg_get import GAME, RpgGetState
 from p2pcards.games.rpg_get.actions import (
     MULLIGAN,
     PASS,
@@ -20,7 +20,6 @@ from p2pcards.games.rpg_get.actions import (
     Attempt,
     Bank,
     Defend,
-    Discard,
     Enlist,
     Equip,
     Oppose,
@@ -131,6 +130,16 @@ def test_rewards_go_to_the_bank_free_or_the_inventory_for_their_cost() -> None:
     assert not [a for a in t.state.legal_actions() if isinstance(a, Equip)]  # Gibarta costs 3
     t.pass_until("mission")
     assert not [a for a in t.state.legal_actions() if isinstance(a, Equip)]
+
+
+def test_a_banked_reward_moves_to_the_inventory_for_its_cost() -> None:
+    """Line 38, 128: from the bank to the inventory in the Play phase, paying its RP."""
+    t = Table([["elena", "gibarta"], ["vyse"]])
+    t.pass_until("play")
+    t.do(Bank, card="gibarta")
+    (gibarta,) = t.slots(0, BANK)
+    t.do(Equip, slot=gibarta)
+    assert t.state.zone_of(gibarta) == "inventory:0" and t.state.counters(0) == 5 - 3
 
 
 def test_the_bank_holds_twenty_and_a_full_bank_discards_one_first() -> None:
@@ -352,23 +361,44 @@ def test_reconcile_draws_up_to_nine() -> None:
     assert t.state.turn_seat == 1 and len(t.slots(0, HAND)) == 9
 
 
-def test_a_seat_that_declines_to_pay_at_decking_loses() -> None:
-    """Line 15: cannot draw and does not pay 2 VP: loses; the other seat wins."""
-    state = GAME.new_initial_state(2, round_cap=None)
-    dealer, rng = LocalDealer(3), random.Random(3)
-    while not state.is_terminal():
+def _deck_out(seed: int) -> RpgGetState:
+    """A random 2-seat game (seeded) played to its first decking with a payment possible."""
+    state = GAME.new_initial_state(2)
+    dealer, rng = LocalDealer(seed), random.Random(seed)
+    while not (state.phase == "decking" and len(state.legal_actions()) > 1):
+        assert not state.is_terminal(), f"seed {seed} never decked with VP to pay"
         if state.is_chance_node():
             state.apply_action(dealer.sample(state))
-            continue
-        legal = state.legal_actions()
-        if state.phase == "decking":
-            seat = state.current_player()
-            assert all(isinstance(a, Reshuffle) for a in legal[:-1]) and legal[-1] == PASS
-            state.apply_action(PASS)
-            assert seat not in state.in_game()
-            continue
-        state.apply_action(rng.choice([a for a in legal if not isinstance(a, Discard)] or legal))
-    assert sum(state.returns()) == 1.0
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_decking_pays_two_vp_to_shuffle_the_discard_into_a_new_deck() -> None:
+    """Line 15, 165: a seat that cannot draw at the end of its turn may put scored missions
+    worth 2 VP or more out of play and shuffle its discard pile into a new deck."""
+    state = _deck_out(0)
+    seat = state.current_player()
+    assert not state.pile(seat, DECK) and len(state.pile(seat, HAND)) < 9
+    pay = state.legal_actions()[0]
+    assert isinstance(pay, Reshuffle)
+    paid = parse_slots(pay.missions)
+    assert sum(state.card(m).vp for m in paid) >= 2
+    vp, discards = state.victory_points(seat), len(state.pile(seat, DISCARD))
+    state.apply_action(pay)
+    assert all(state.zone_of(m) == f"out:{seat}" for m in paid)
+    assert state.victory_points(seat) == vp - sum(state.card(m).vp for m in paid)
+    assert not state.pile(seat, DISCARD) and len(state.pile(seat, DECK)) == discards
+    assert state.is_chance_node()  # the Reconcile phase draws on from the new deck
+
+
+def test_a_seat_that_declines_to_pay_at_decking_loses() -> None:
+    """Line 15: a seat that cannot draw and does not pay loses; the other seat wins."""
+    state = _deck_out(0)
+    seat = state.current_player()
+    assert state.legal_actions()[-1] == PASS
+    state.apply_action(PASS)
+    assert state.is_terminal() and state.returns()[seat] == 0.0 and sum(state.returns()) == 1.0
 
 
 def test_a_list_of_slots_has_one_form() -> None:
