@@ -669,3 +669,30 @@ def test_combo_repeats_an_attack_on_the_same_targets_each_a_distinct_attack() ->
     t.act(PASS)  # the third use is declined
     assert state.hp_left(booma) == 3 and state.phase == "party-attack"
     assert again not in state.legal_actions()
+
+
+def test_a_confused_card_rolls_its_targets_among_every_applicable_one() -> None:
+    """Line 174: a confused enemy's target is chosen at random among all active members and
+    enemies (itself included), by a roll of the table's beacon (choice 29)."""
+    hands = [["vyse", "hypno-spores", "rag-rappy-den"], ["aika", "booma", "rag-rappy"]]
+    t = _fight(hands, ["booma", "rag-rappy"])
+    state = t.state
+    booma, rappy = state.zone_slots("enemies")
+    (spores,) = t.slots(0, INVENTORY)
+    vyse = t.slots(0, ACTIVE)[0]
+    t.act(Act(spores, vyse, 0, slot_list([booma])))
+    while state.windows:
+        t.act(PASS)
+    assert state.has_status(booma, "confusion") and state.zone_of(spores) == "discard:0"
+    t.act(PASS)  # to the Enemy Attack step
+    rolled = Act(booma, booma, 0, "")
+    assert rolled in state.legal_actions()
+    assert not [a for a in state.legal_actions() if isinstance(a, Act) and a.source == booma
+                and a.targets]  # fmt: skip
+    state.apply_action(rolled)
+    assert state.is_chance_node()
+    everyone = sorted([vyse, booma, rappy])
+    assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 3] * 3)
+    state.apply_action(state.chance_outcome_for(None, everyone.index(rappy)))
+    # The roll chose the Rag Rappy: Booma's 2 kills its ally, which has no Defense to ask.
+    assert state.zone_of(rappy) == "discard:1" and state.hp_left(vyse) == 6

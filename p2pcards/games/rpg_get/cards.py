@@ -23,7 +23,7 @@ from p2pcards.errors import CardDataError
 
 CardType = Literal["character", "mission", "enemy", "roadblock", "reward"]
 ActionKind = Literal["attack", "defense", "recovery", "support"]
-Status = Literal["poison", "paralysis", "block", "sleep"]
+Status = Literal["poison", "paralysis", "block", "sleep", "confusion"]
 AfterUse = Literal["bank", "discard"]
 CARD_TYPES: tuple[CardType, ...] = get_args(CardType)
 ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)

@@ -91,7 +91,7 @@ PHASES: tuple[Phase, ...] = (
 ATTACKED, DEFENDED, SUPPORTED = 1, 2, 4
 """`_spent` bits: the card's Attack, Defense and Support of this attempt (line 100–104)."""
 STATUS_BIT = {status: 1 << i for i, status in enumerate(STATUSES)}
-POISON, PARALYSIS, BLOCK, SLEEP = (STATUS_BIT[s] for s in ("poison", "paralysis", "block", "sleep"))
+POISON, PARALYSIS, BLOCK, SLEEP, CONFUSION = (STATUS_BIT[s] for s in STATUSES)
 SPENT_BY_KIND = {"attack": ATTACKED, "defense": DEFENDED, "support": SUPPORTED, "recovery": 0}
 
 
@@ -118,6 +118,19 @@ class Attack(NamedTuple):
     combo: int
 
 
+class Confused(NamedTuple):
+    """A confused card's targeted action waiting for its targets, each a roll among every
+    applicable target (line 174): whose, which action of which card used by whom, how many
+    targets are still to roll, and those rolled so far."""
+
+    seat: int
+    source: int
+    user: int
+    which: int
+    left: int
+    chosen: tuple[int, ...]
+
+
 class RpgGetRules(ZoneRules):
     """The set with the tables the rules read."""
 
@@ -134,6 +147,7 @@ class RpgGetState(ZoneState):
         "_attempter",
         "_boost",
         "_boss",
+        "_confused",
         "_counters",
         "_damage",
         "_ep_used",
@@ -204,6 +218,7 @@ class RpgGetState(ZoneState):
         self._boost = [0] * num_players
         self._attack: Attack | None = None
         self._repeat: Attack | None = None  # an attack its seat may Combo now (line 133)
+        self._confused: Confused | None = None
         self._windows = Windows()
         self._winners: tuple[int, ...] | None = None
         self._woken: tuple[int, ...] = ()  # enemies woken in the Enemy Status step (line 62)
@@ -289,6 +304,8 @@ class RpgGetState(ZoneState):
             self._deal_opening()
         elif self._phase == "redraw":
             self._ask_redraw()
+        elif self._confused is not None:
+            self._confused_target(value)
         else:
             self._reconcile()
 
@@ -748,6 +765,9 @@ class RpgGetState(ZoneState):
                 if action.kind == "support":
                     out.append(Act(source, user, index, ""))
                     continue
+                if self._status[user] & CONFUSION:  # line 174: the targets are rolled
+                    out.append(Act(source, user, index, ""))
+                    continue
                 pool = foes if action.kind == "attack" else friends
                 out += [
                     Act(source, user, index, slot_list(t))
@@ -920,7 +940,44 @@ class RpgGetState(ZoneState):
             self._after_use(source)
         if combat.kind == "support":
             self._boost[seat] += combat.amount
-        elif combat.kind == "recovery":
+            self._go_on()
+        elif self._status[action.user] & CONFUSION:
+            left = min(combat.targets, len(self._everything()))
+            self._confused = Confused(seat, source, action.user, action.index, left, ())
+            self._roll_target()
+        else:
+            self._strike(seat, source, action.user, action.index, targets)
+
+    def _everything(self) -> list[int]:
+        """Every applicable target of a confused card: all active members and enemies."""
+        return sorted([*self.pile(self._attempter, ACTIVE), *self._zones[self.zone("enemies")]])
+
+    def _roll_target(self) -> None:
+        confused = self._confused
+        assert confused is not None
+        left = [t for t in self._everything() if t not in confused.chosen]
+        if confused.left and left:
+            self._ask_chance(Step("roll", sides=len(left)))
+            return
+        self._confused = None
+        seat, source, user, which, _, chosen = confused
+        self._strike(seat, source, user, which, tuple(sorted(chosen)))
+
+    def _confused_target(self, value: int) -> None:
+        """Line 174: the roll picks one of the targets not yet picked."""
+        confused = self._confused
+        assert confused is not None
+        left = [t for t in self._everything() if t not in confused.chosen]
+        chosen = (*confused.chosen, left[value])
+        self._confused = confused._replace(left=confused.left - 1, chosen=chosen)
+        self._roll_target()
+
+    def _strike(
+        self, seat: int, source: int, user: int, which: int, targets: tuple[int, ...]
+    ) -> None:
+        """An Attack or a Recovery lands on its targets (an Attack through its window)."""
+        combat = self.card(source).actions[which]
+        if combat.kind == "recovery":
             for target in targets:
                 self._damage[target] = max(0, self._damage[target] - combat.amount)
         else:
@@ -929,8 +986,8 @@ class RpgGetState(ZoneState):
             self._boost[seat] = 0
             no_defense = (-1,) * len(targets)
             self._declare(
-                Attack(seat, source, action.user, action.index, amount, inflicts, targets,
-                       no_defense, combat.combo)
+                Attack(seat, source, user, which, amount, inflicts, targets, no_defense,
+                       combat.combo)
             )  # fmt: skip
         self._go_on()
 
@@ -994,6 +1051,7 @@ class RpgGetState(ZoneState):
         other._boost = self._boost[:]
         other._attack = self._attack  # immutable: shared
         other._repeat = self._repeat
+        other._confused = self._confused
         other._windows = self._windows
         other._winners = self._winners
         other._woken = self._woken
@@ -1004,6 +1062,7 @@ class RpgGetState(ZoneState):
             self._attempter, self._pp_used, self._ep_used, int(self._boss),
             list(self._order), self._order_at, list(self._boost), _attack_public(self._attack),
             list(self._woken), _attack_public(self._repeat),
+            [] if self._confused is None else [*self._confused[:5], *self._confused.chosen],
         ]  # fmt: skip
 
     def public_sections(self) -> dict[str, Canonical]:
@@ -1053,6 +1112,7 @@ class RpgGetState(ZoneState):
             self._winners,
             self._woken,
             self._repeat,
+            self._confused,
         )
 
     def __str__(self) -> str:
