@@ -696,3 +696,40 @@ def test_a_confused_card_rolls_its_targets_among_every_applicable_one() -> None:
     state.apply_action(state.chance_outcome_for(None, everyone.index(rappy)))
     # The roll chose the Rag Rappy: Booma's 2 kills its ally, which has no Defense to ask.
     assert state.zone_of(rappy) == "discard:1" and state.hp_left(vyse) == 6
+
+
+def test_poison_kills_an_enemy_in_the_enemy_status_step_and_the_attempt_succeeds() -> None:
+    """Line 60-61: each poisoned enemy takes 1 after the actions; line 63: with no enemy left
+    the attempt succeeds."""
+    hands = [["aika", "vyse", "rag-rappy-den"], ["ryudo", "booma"]]
+    t = _fight(hands, ["booma"])
+    state = t.state
+    (booma,) = state.zone_slots("enemies")
+    aika, vyse = sorted(t.slots(0, ACTIVE), key=lambda s: state.card_at(s) != "aika")
+    t.act(Act(vyse, vyse, 0, slot_list([booma])))
+    t.do(Defend, target=booma)  # 2 - 1
+    t.act(Act(aika, aika, 0, slot_list([booma])))  # 2 and poison
+    assert state.hp_left(booma) == 1 and state.has_status(booma, "poison")
+    t.act(PASS)  # Vyse keeps its Support; to the Enemy Attack step
+    t.act(PASS)  # Booma does not attack: the Enemy Status step's poison kills it
+    assert state.zone_of(booma) == "discard:1"
+    assert [state.card_at(s) for s in t.slots(0, SCORE)] == ["rag-rappy-den"]
+
+
+def test_a_defense_larger_than_the_damage_leaves_it_at_zero() -> None:
+    """Line 116: damage never falls below 0 (a Buckler's 2 against a Rag Rappy's 1 heals
+    nothing)."""
+    hands = [["ryudo", "buckler", "rag-rappy-den"], ["vyse", "rag-rappy", "booma"]]
+    t = _fight(hands, ["rag-rappy", "booma"])
+    state = t.state
+    rappy, booma = state.zone_slots("enemies")
+    ryudo = t.slots(0, ACTIVE)[0]
+    (buckler,) = t.slots(0, INVENTORY)
+    t.act(Act(ryudo, ryudo, 0, slot_list([booma])))
+    t.act(PASS)  # no Defense; Ryudo has nothing left, so the Enemy Attack step begins
+    t.act(Act(booma, booma, 0, slot_list([ryudo])))  # 2
+    t.do(Defend, target=ryudo, source=ryudo)  # Ryudo's own Defense 1
+    assert state.hp_left(ryudo) == 6 - 1
+    t.act(Act(rappy, rappy, 0, slot_list([ryudo])))  # 1
+    t.do(Defend, target=ryudo, source=buckler)  # 2: nothing, not a heal
+    assert state.hp_left(ryudo) == 5 and state.zone_of(buckler) == "bank:0"
