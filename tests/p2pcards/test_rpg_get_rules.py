@@ -501,6 +501,7 @@ def test_support_adds_to_the_next_attack_and_recovery_heals_once_a_round() -> No
     elena, vyse = sorted(t.slots(0, ACTIVE), key=lambda s: state.card_at(s) != "elena")
     (boss,) = state.zone_slots("enemies")
     t.act(Act(vyse, vyse, 1, ""))  # Support +1
+    assert Act(vyse, vyse, 1, "") not in state.legal_actions()  # line 109: once an attempt
     t.act(Act(elena, elena, 0, slot_list([boss])))  # 1 + 1
     if state.windows:
         t.act(PASS)  # De Rol Le keeps its Defense
