@@ -450,9 +450,13 @@ def _fought(before: GuysState, after: GuysState) -> bool:
 
 def _combat(before: GuysState, seats: Seats) -> str:
     """Combat lane by lane, as the board stood before it: who hits whom. A face-down Guy still
-    to be revealed makes the board unknown until then: only the outcome is told."""
+    to be revealed makes the board unknown until then: only the outcome is told. Combat stops
+    at the lane that brings a player to 0 life (rules.md §10), so no later lane is told."""
     strikes = []
+    life = [before.life(seat) for seat in (0, 1)]
     for lane in range(LANES):
+        if min(life) <= 0:
+            break
         guys = [before.lane_guy(seat, lane) for seat in (0, 1)]
         if any(g >= 0 and before.face_down(g) for g in guys):
             return "Combat."
@@ -464,6 +468,7 @@ def _combat(before: GuysState, seats: Seats) -> str:
                 victim = f"{seats.whose(1 - seat)} {slot_name(before, other)}"
             else:
                 victim = seats.label(1 - seat)
+                life[1 - seat] -= before.attack(guy)
             who = f"{seats.whose(seat)} {slot_name(before, guy)}"
             strikes.append(f"lane {lane + 1}: {who} hits {victim} for {before.attack(guy)}")
     return "Combat — " + "; ".join(strikes) + "." if strikes else "Combat: nobody strikes."

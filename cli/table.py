@@ -266,7 +266,9 @@ def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
 
 def _save_path(node: Node, rejoin: bool) -> Path:
     assert node.roster is not None
-    path = node.me.home / "tables" / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt"
+    # Named by the session id: a host that reuses its table id gets a new file all the same.
+    name = f"{node.roster.session_id[:16].hex()}-seat{node.seat}.p2pt"
+    path = node.me.home / "tables" / name
     if rejoin:  # keep the file we resumed from until the new one has it all
         stem = path.stem
         n = 1

@@ -116,6 +116,8 @@ class _Auditor:
             else:
                 self.messages.setdefault(entry.step, []).append((seat, entry))
         self.shuffles: dict[int, dict[int, ShuffleSecrets]] = {}
+        # Seats whose disclosed encryption key is the one the roster gives them.
+        self.genuine: dict[int, X25519PrivateKey] = {}
         self.beacons: dict[int, dict[int, bytes]] = {}
         self.card_origin: list[tuple[int, int]] = []  # global card -> (shuffle step, index)
         self.plain: dict[int, Point] = {}  # global card -> its card point, where derivable
@@ -156,18 +158,22 @@ class _Auditor:
     def _read_secrets(self) -> None:
         for seat, disclosed in self.disclosed.items():
             try:
-                public = X25519PrivateKey.from_private_bytes(disclosed.encryption_key).public_key()
-                own = public.public_bytes_raw() == self.encryption_keys[seat].public_bytes_raw()
+                private = X25519PrivateKey.from_private_bytes(disclosed.encryption_key)
+                public = private.public_key().public_bytes_raw()
+                if public == self.encryption_keys[seat].public_bytes_raw():
+                    self.genuine[seat] = private
             except ValueError:
-                own = False
-            if not own:
+                pass
+            if seat not in self.genuine:
                 self.fault(seat, disclosed.step, "disclosed an encryption key that is not its own")
             for step, *committed in disclosed.shuffles:
-                size = self._size(step)
-                if size is None:
+                if step not in self.starts:
                     continue  # a shuffle this peer never started: nothing to check it against
+                size = self._size(step)
                 permutation, card_masks = committed[1], committed[2]
-                if len(permutation) != size or len(card_masks) != size:
+                # Size unknown: the table stopped before any pile of it came, so only its
+                # commitment can be checked (an own deck's owner commits before it deals).
+                if size is not None and (len(permutation) != size or len(card_masks) != size):
                     self.fault(
                         seat, step, f"disclosed secrets for {len(card_masks)} cards of {size}"
                     )
@@ -191,20 +197,20 @@ class _Auditor:
                 self.fault(
                     seat, step, "committed to a shuffle but disclosed no valid secrets for it"
                 )
+        size = self._size(step)
+        if size is None:
+            self._check_commitments(step, commits, secrets)
+            return  # no pile of it ever came: nothing was dealt from it
         owner = None if start.seat < 0 else start.seat
         pile: tuple[Point, ...] = start.points
-        size = self._size(step) or 0
         if owner is not None:
             pile = secrets[owner].deck if owner in secrets else ()
             if owner in secrets and start.cards:
                 self._check_redeal(owner, step, pile, start.cards)
             elif owner in secrets:
                 self._check_deck(owner, step, pile, size)
+        self._check_commitments(step, commits, secrets)
         for seat, secret in secrets.items():
-            if seat in commits and not opens(
-                commits[seat], self.table_id, seat, step, secret.committed()
-            ):
-                self.fault(seat, step, "disclosed shuffle secrets that do not match its commitment")
             if sorted(secret.permutation) != list(range(size)):
                 self.fault(seat, step, "its shuffle permutation is not a permutation of the pile")
         plain: list[Point] | None = list(pile) if len(pile) == size else None
@@ -230,6 +236,15 @@ class _Auditor:
         self.card_origin.extend((step, i) for i in range(size))
         for i, point in enumerate(plain or ()):
             self.plain[first + i] = point
+
+    def _check_commitments(
+        self, step: int, commits: Mapping[int, bytes], secrets: Mapping[int, ShuffleSecrets]
+    ) -> None:
+        for seat, secret in secrets.items():
+            if seat in commits and not opens(
+                commits[seat], self.table_id, seat, step, secret.committed()
+            ):
+                self.fault(seat, step, "disclosed shuffle secrets that do not match its commitment")
 
     def _check_relock(self, start: OpStart, messages: list[tuple[int, Body]]) -> None:
         """A private reorder: every card the owner put back is one it took, masked by the
@@ -304,16 +319,22 @@ class _Auditor:
             if isinstance(m, KeyShare):
                 key = m.key
             elif isinstance(m, SealedKey):
-                reader_secret = self.disclosed.get(m.reader)
-                if reader_secret is None or not 0 <= m.reader < self.n:
+                if not 0 <= m.reader < self.n:
+                    continue
+                # Either end's genuine key opens it (X25519 agreement is symmetric): the
+                # sender's own first, so that a reader disclosing a false key, named for
+                # that, cannot make an honest sender's key look sealed wrong.
+                if seat in self.genuine:
+                    own, other = self.genuine[seat], self.encryption_keys[m.reader]
+                elif m.reader in self.genuine:
+                    own, other = self.genuine[m.reader], self.encryption_keys[seat]
+                else:
                     continue
                 header = canonical(["sealed-key", m.step, m.card, seat, m.reader])
                 try:
                     key = open_sealed(
-                        X25519PrivateKey.from_private_bytes(reader_secret.encryption_key),
-                        self.encryption_keys[seat], self.table_id,
-                        seat, m.reader, m.step, m.sealed, header,
-                    )  # fmt: skip
+                        own, other, self.table_id, seat, m.reader, m.step, m.sealed, header
+                    )
                 except (RemoteProtocolError, ValueError):
                     self.fault(seat, m.step, f"sealed a key for seat {m.reader} that does not open")
                     continue

@@ -66,6 +66,7 @@ from protocol.invite import Invite, new_secret
 from protocol.roster import (
     MAX_CERT,
     MAX_NAME,
+    NONCE_BYTES,
     Member,
     Roster,
     TableSetupError,
@@ -373,9 +374,15 @@ class Connection:
             self._on_end(error)
 
 
-def _join_proof(secret: str, identity: bytes, seal: bytes, port: int, host_key: bytes) -> bytes:
-    data = canonical(["p2pcards/join/1", identity, seal, port, host_key])
+def _join_proof(
+    secret: str, identity: bytes, seal: bytes, port: int, host_key: bytes, nonce: bytes
+) -> bytes:
+    data = canonical(["p2pcards/join/2", identity, seal, port, host_key, nonce])
     return hmac.new(secret.encode(), data, hashlib.sha256).digest()
+
+
+def _fresh_nonce() -> bytes:
+    return secrets.token_bytes(NONCE_BYTES)
 
 
 def _hello_bytes(table_id: bytes, seat: int, to_seat: int, nonce: bytes) -> bytes:
@@ -411,6 +418,7 @@ class HostedTable:
     options: dict[str, Any]
     secret: str = field(default_factory=new_secret)
     table_id: bytes = field(default_factory=lambda: secrets.token_bytes(16))
+    nonce: bytes = field(default_factory=_fresh_nonce)  # the host's part of the session id
 
 
 @dataclass
@@ -561,6 +569,7 @@ class Node:
             self._advertise,
             self.port,
             self.cert_der,
+            table.nonce,
         )
         roster = Roster(
             table.table_id,
@@ -673,17 +682,20 @@ class Node:
         seal = field_of(message, "seal", bytes, 32)
         port = int_field(message, "port", 1, 65535)
         proof = field_of(message, "proof", bytes, 32)
+        nonce = field_of(message, "nonce", bytes, NONCE_BYTES)
         cert = field_of(message, "cert", bytes)
         name = text_field(message, "name", MAX_NAME)
         if len(cert) > MAX_CERT or certificate_key(cert) != identity:
             raise TableSetupError("the certificate sent does not carry the identity key")
-        expected = _join_proof(table.secret, identity, seal, port, self.me.identity.public_bytes)
+        host_key = self.me.identity.public_bytes
+        expected = _join_proof(table.secret, identity, seal, port, host_key, nonce)
         if not hmac.compare_digest(proof, expected):
             raise TableSetupError("wrong invite secret")
         taken = {j.member.identity for j in self._joiners} | {self.me.identity.public_bytes}
         if identity in taken:
             raise TableSetupError("that identity already has a seat")
-        joiner = _Joiner(Member(name, identity, seal, check_host(address), port, cert), conn)
+        member = Member(name, identity, seal, check_host(address), port, cert, nonce)
+        joiner = _Joiner(member, conn)
         self._joiners.append(joiner)
         await conn.send({"kind": "welcome", "seats": table.seats, "game": table.game})
         log.info("%s (%s) took a seat", name, fingerprint(identity))
@@ -730,6 +742,10 @@ class Node:
             raise TableSetupError("the host's key does not match the invite code's fingerprint")
         seal = self.me.seal.public_key().public_bytes_raw()
         identity = self.me.identity.public_bytes
+        # Our own fresh part of the table's session id: whatever the host and the others
+        # chose, nothing signed at another table verifies at this one.
+        nonce = _fresh_nonce()
+        proof = _join_proof(invite.secret, identity, seal, self.port, host_key, nonce)
         await conn.send(
             {
                 "kind": "join",
@@ -738,7 +754,8 @@ class Node:
                 "seal": seal,
                 "port": self.port,
                 "cert": self.cert_der,
-                "proof": _join_proof(invite.secret, identity, seal, self.port, host_key),
+                "nonce": nonce,
+                "proof": proof,
             }
         )
         reply = await conn.recv(timeout=10)
@@ -764,6 +781,10 @@ class Node:
                     raise TableSetupError("the roster does not seat us, or not at the host's table")
                 if roster.members[seats[0]].seal != seal:
                     raise TableSetupError("the roster gives us another sealing key")
+                if roster.members[seats[0]].nonce != nonce or not roster.fresh:
+                    raise TableSetupError(
+                        "the roster leaves out our fresh nonce: it could be an old table's"
+                    )
                 await conn.send(
                     {"kind": "roster-sign", "signature": self.me.identity.key.sign(roster.digest())}
                 )
@@ -838,7 +859,7 @@ class Node:
             raise RemoteProtocolError(other, "presented a certificate that is not its roster key")
         nonce = secrets.token_bytes(16)
         signature = self.me.identity.key.sign(
-            _hello_bytes(self.roster.table_id, self.seat, other, nonce)
+            _hello_bytes(self.roster.session_id, self.seat, other, nonce)
         )
         hello = {"kind": "hello", "seat": self.seat, "nonce": nonce, "signature": signature}
         await conn.send({**hello, "rejoin": rejoin})
@@ -866,7 +887,7 @@ class Node:
         verify_signature(
             roster.members[seat].identity,
             signature,
-            _hello_bytes(roster.table_id, seat, self.seat, nonce),
+            _hello_bytes(roster.session_id, seat, self.seat, nonce),
             f"seat {seat}'s hello",
         )
         await conn.send({"kind": "hello-ok"})
@@ -970,7 +991,7 @@ class Node:
             except DeckError as exc:
                 raise TableSetupError(str(exc)) from None
             self.table = TablePeer(
-                game, roster.options, roster.table_id, self.seat, keys, None, self.me.test_seed,
+                game, roster.options, roster.session_id, self.seat, keys, None, self.me.test_seed,
                 deck,
             )  # fmt: skip
         self.table.on_step = self.me.watch  # from here on: replayed steps are old news

@@ -5,6 +5,13 @@ to be honest, so every field is checked for type, size and range before it is
 kept: names and addresses are short printable text, ports are ports, the game
 options a flat map of plain values (they are hashed canonically, and passed to
 the game as keyword arguments).
+
+A table is one history: every seat puts a fresh nonce of its own into the roster,
+and everything signed at the table is bound to the table's session id, a hash of
+the roster's seats and keys with every seat's nonce (`Roster.session_id`). So nothing
+signed at one table verifies at another, even one with the same host, the same
+people and the same table id the host chose; no seat has to trust the others to
+make its table new.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from protocol.wire import WireError, field_of, int_field, text_field
 MAX_NAME = 40
 MAX_CERT = 4096
 MAX_OPTIONS = 16
+NONCE_BYTES = 16
 MIN_SEATS, MAX_SEATS = 2, 16
 _HOSTNAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 _GAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
@@ -74,10 +82,12 @@ class Member:
     host: str
     port: int
     cert: bytes  # its TLS certificate (DER), self-signed with its identity key
+    # Fresh randomness of its own for this table (b"": a roster saved before seats gave one).
+    nonce: bytes = b""
 
     def to_wire(self) -> dict[str, Any]:
-        """As a map."""
-        return {
+        """As a map (a member of before the nonces, saved so, keeps its bytes)."""
+        wire = {
             "name": self.name,
             "identity": self.identity,
             "seal": self.seal,
@@ -85,6 +95,7 @@ class Member:
             "port": self.port,
             "cert": self.cert,
         }
+        return {**wire, "nonce": self.nonce} if self.nonce else wire
 
     @staticmethod
     def from_wire(data: Any) -> Member:
@@ -101,6 +112,7 @@ class Member:
             check_host(text_field(data, "host", 253)),
             int_field(data, "port", 1, 65535),
             cert,
+            field_of(data, "nonce", bytes, NONCE_BYTES) if "nonce" in data else b"",
         )
         if certificate_key(member.cert) != member.identity:
             raise WireError(f"{member.name!r}'s certificate does not carry its identity key")
@@ -147,11 +159,35 @@ class Roster:
         )
         if len({m.identity for m in roster.members}) != len(roster.members):
             raise WireError("the roster seats one identity twice")
+        if len({bool(m.nonce) for m in roster.members}) != 1:
+            raise WireError("the roster gives some seats a nonce and others none")
         return roster
 
     def digest(self) -> bytes:
         """What every seat signs."""
         return hashlib.sha256(canonical(["p2pcards/roster/1", self.to_wire()])).digest()
+
+    @property
+    def fresh(self) -> bool:
+        """Whether every seat gave the roster a nonce of its own (every table formed since)."""
+        return all(m.nonce for m in self.members)
+
+    @property
+    def session_id(self) -> bytes:
+        """What every signature, commitment and sealed message at this table is bound to.
+
+        A hash of the roster's seats, keys, game and every seat's fresh nonce: an honest
+        seat's own nonce makes it new, whatever the others chose. A roster saved before seats
+        gave nonces is read as it was signed then, bound to its host's table id alone
+        (such a table is not formed any more: a joiner refuses a roster without its nonce).
+        """
+        if not self.fresh:
+            return self.table_id
+        # Who sits where, with which keys and nonces, playing what: not names or addresses,
+        # which say how to reach a seat (a seat may come back from another address).
+        seats = [[m.identity, m.seal, m.nonce] for m in self.members]
+        bound = [self.table_id, self.game, self.options, self.rules, seats]
+        return hashlib.sha256(canonical(["p2pcards/session/1", *bound])).digest()
 
 
 def check_same_rules(roster: Roster) -> None:

@@ -63,8 +63,8 @@ class SavedTable:
 
     @property
     def table_id(self) -> bytes:
-        """The table's id."""
-        return self.roster.table_id
+        """What every signature at the table is bound to (`Roster.session_id`)."""
+        return self.roster.session_id
 
     @property
     def num_seats(self) -> int:
@@ -313,6 +313,7 @@ def rebuild(
         return TablePeer.restore(
             game, saved.roster.options, saved.table_id, saved.seat, keys,
             saved.own_secrets, saved.record, decisions, test_seed,
+            judged_round=saved.roster.fresh,  # a table of before ended without that round
         )  # fmt: skip
     except (P2PCardsError, ProtocolError, TypeError) as exc:
         raise SaveFileError(f"the saved table does not replay: {exc}") from None

@@ -14,7 +14,9 @@ A receiver compares both with its own at once, so
 
 `Leave` says a seat is going (it may come back with `join --resume`). `Abort`
 says a seat stopped the table, naming who it holds responsible and carrying
-the signed messages that show it, or that a seat is gone for good.
+the signed messages that show it, or that a seat is gone for good. `Judged`
+closes a seat's say: every accusation it makes comes before it, so every seat
+judges the same accusations.
 """
 
 from __future__ import annotations
@@ -158,6 +160,12 @@ class Abort:
             raise RemoteProtocolError(sender, f"malformed abort: {problem}")
         assert isinstance(seat, int) and isinstance(reason, str) and isinstance(evidence, list)
         return Abort(None if seat < 0 else seat, cause, reason, tuple(evidence))  # type: ignore[arg-type]
+
+
+def judged_body() -> dict[str, Any]:
+    """A `judged` message body (without its sync): the sender holds every disclosure and
+    has made every accusation it will; the others judge once every seat has said so."""
+    return {"kind": "judged"}
 
 
 def leave_body(reason: str) -> dict[str, Any]:

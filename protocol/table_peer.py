@@ -50,6 +50,7 @@ from protocol.table_messages import (
     Sync,
     compact_state,
     differing_sections,
+    judged_body,
     leave_body,
     leave_reason,
 )
@@ -102,6 +103,8 @@ class Accusation:
     reason: str
     step: int = -1
     evidence: tuple[Envelope, ...] = ()
+    carrier: Envelope | None = None  # the accuser's abort, as we took it (not for our own)
+    late: bool = False  # made after its maker said `judged`: some seats judge without it
 
 
 class Taken(NamedTuple):
@@ -175,8 +178,11 @@ class TablePeer:
         saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
         test_seed: int | None = None,
         deck: Mapping[str, int] | None = None,
+        judged_round: bool = True,
     ) -> None:
-        """`deck`: our own deck, in a game of own decks (default: the game's for our seat)."""
+        """`deck`: our own deck, in a game of own decks (default: the game's for our seat).
+        `judged_round`: judge only once every seat has said `judged` (off: a table saved
+        before that round, replayed as it was played)."""
         num_seats = len(keys.verify)
         self.num_seats = num_seats
         self.keys = keys
@@ -213,6 +219,8 @@ class TablePeer:
         self.accusations: list[Accusation] = []
         self.gone: dict[int, str] = {}  # seats given up on, and why
         self.left: dict[int, str] = {}  # seats that said they are leaving, and why
+        self.judged_round = judged_round
+        self._judged: set[int] = set()  # seats that said `judged` (ourselves included)
         self.events: list[TableEvent] = []
         self.phase: Phase = "playing"
         self.stop_reason: str | None = None
@@ -276,7 +284,7 @@ class TablePeer:
                 return self.mental.waiting_for(self._waiting) - {self.seat}
             return set()
         if self.phase == "stopping":
-            return self._undisclosed()
+            return self._undisclosed() or self._unjudged()
         return set()
 
     def waiting_on_decision(self) -> bool:
@@ -341,8 +349,12 @@ class TablePeer:
         except RemoteProtocolError as exc:  # a bad signature or a gap: only our link saw it
             if not any(a.by == self.seat and a.seat == seat for a in self.accusations):
                 self._refused(envelope)
-                self._accuse(seat, "link", exc.reason)  # past its first fault, a seat's
-            return  # chain is broken here: what follows cannot fit, and says nothing new
+                # What the link delivered goes with it: the others cannot see who made it,
+                # but they can see whether it was in fact the seat's next message.
+                self._accuse(seat, "link", exc.reason, evidence=(envelope,))
+            # Past its first fault, a seat's chain is broken here: what follows cannot fit,
+            # and says nothing new.
+            return
         self._held[(seat, envelope.seq)] = len(self.transcript)
         self.transcript.append(envelope)
         self.record.append(Taken(envelope, refused=False))
@@ -365,7 +377,8 @@ class TablePeer:
             sync = Sync.from_wire(message.get("sync"), self.num_seats, seat)
             abort = Abort.from_wire(message, self.num_seats, seat) if kind == "abort" else None
             reason = leave_reason(message, seat) if kind == "leave" else ""
-            body = None if kind in ("abort", "leave") else codec.decode(message, seat)
+            table_message = kind in ("abort", "leave", "judged")
+            body = None if table_message else codec.decode(message, seat)
             if body is None:
                 self._table_messages[seat] += 1
                 if self._table_messages[seat] > MAX_TABLE_MESSAGES:
@@ -380,6 +393,9 @@ class TablePeer:
         if kind == "leave":
             self.left[seat] = reason
             self.events.append(TableEvent("left", seat, reason))
+            return
+        if kind == "judged":
+            self._judged.add(seat)
             return
         assert body is not None
         if seat in self.left and not isinstance(body, SecretsReveal):
@@ -418,7 +434,7 @@ class TablePeer:
         try:
             self._receiver.verify(other)
         except RemoteProtocolError as exc:
-            self._accuse(other.seat, "link", exc.reason)
+            self._accuse(other.seat, "link", exc.reason, evidence=(other,))
             return
         self._accuse(
             other.seat, "equivocation",
@@ -493,7 +509,8 @@ class TablePeer:
             return
         ours = self.steps[steps - 1].digests if steps else self.replica.section_digests()
         sections = differing_sections(ours, state)
-        self.desync = Desync(seat, steps, sections, ours, state.hex())
+        if self.desync is None:  # the first is the report: later ones follow from it
+            self.desync = Desync(seat, steps, sections, ours, state.hex())
         self._accuse(
             seat, "state",
             f"its replica after step {steps} differs from ours in: {', '.join(sections)}",
@@ -510,27 +527,41 @@ class TablePeer:
             except RemoteProtocolError:
                 self._accuse(sender, "message", "passed on evidence that is no signed message",
                              evidence=(envelope,))  # fmt: skip
-        self.accusations.append(
-            Accusation(sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence))
+        late = sender in self._judged
+        accusation = Accusation(
+            sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence), envelope, late
         )
+        self.accusations.append(accusation)
         if abort.cause == "gone" and abort.seat is not None and abort.seat != self.seat:
             self.gone.setdefault(abort.seat, f"is gone ({abort.reason}, says seat {sender})")
-        # Evidence first: a conflict it shows must go out before our disclosure does.
-        for item in evidence:
+        # Evidence first: a conflict it shows must go out before our disclosure does. A link
+        # fault's evidence is what the accuser refused, bad signature and all: judged, not
+        # taken (`_judge_link`).
+        for item in evidence if abort.cause != "link" else ():
             self._take_evidence(sender, item, envelope)
         who = "" if abort.seat is None else f" (seat {abort.seat})"
         self.events.append(TableEvent("stopped", sender, f"{abort.reason}{who}"))
         self._stop(f"seat {sender} stopped the table: {abort.reason}")
 
     def _take_evidence(self, source: int, item: Envelope, carrier: Envelope) -> None:
-        """A message another seat passed on: it may extend a chain, or conflict with it."""
-        if item.seat == self.seat or not 0 <= item.seat < self.num_seats:
+        """A message another seat passed on: it may extend a chain, or conflict with it.
+
+        One of ours is checked too, against what we sent: we know what we signed, so a
+        message passed on as ours that is not is the passer's doing (we would otherwise
+        be the one seat that cannot tell, and name nobody).
+        """
+        if not 0 <= item.seat < self.num_seats:
             return
         try:
             self._receiver.verify(item)
         except RemoteProtocolError:
             self._accuse(source, "message", "passed on a message with a bad signature",
                          evidence=(carrier,))  # fmt: skip
+            return
+        if item.seat == self.seat:
+            if item.seq >= len(self.sent) or self.sent[item.seq] != item:
+                self._accuse(source, "message", "passed on a message of ours we never sent",
+                             evidence=(carrier,))  # fmt: skip
             return
         index = self._held.get((item.seat, item.seq))
         if index is not None:
@@ -563,12 +594,17 @@ class TablePeer:
             (a.seat, a.cause, a.reason) == (seat, cause, reason) for a in ours
         ):
             return
-        self.accusations.append(Accusation(self.seat, seat, cause, reason, step, evidence))
+        late = self.seat in self._judged
+        self.accusations.append(
+            Accusation(self.seat, seat, cause, reason, step, evidence, late=late)
+        )
         packed = tuple(e.packed for e in evidence)
         self._send_body(Abort(seat, cause, reason, packed).to_wire())
         who = "a seat" if seat is None else f"seat {seat}"
         self.events.append(TableEvent("stopped", self.seat, f"{who}: {reason}"))
         self._stop(f"{who}: {reason}")
+        # Already stopping: the seat we accuse may be the last we waited for.
+        self._maybe_finish()
 
     def _stop(self, reason: str | None) -> None:
         """Stop playing and disclose: at the game's end (`reason` None) or on a fault."""
@@ -592,9 +628,25 @@ class TablePeer:
             - {self.seat}
         )
 
+    def _unjudged(self) -> set[int]:
+        """Seats whose `judged` we wait for, once we have said ours."""
+        if not self.judged_round or self.seat not in self._judged:
+            return set()
+        accused = {a.seat for a in self.accusations if a.by == self.seat and a.seat is not None}
+        return set(range(self.num_seats)) - self._judged - set(self.gone) - accused
+
     def _maybe_finish(self) -> None:
+        """Judge once every seat still at the table has disclosed and, after that, said it
+        has made every accusation it will (`judged`): a seat's accusation that its own
+        disclosure came before (a cheater's message still on its way when the table
+        stopped) then still reaches every seat before it judges."""
         disclosed = self.seat in self.mental.disclosed
-        if self.phase == "stopping" and disclosed and not self._undisclosed():
+        if self.phase != "stopping" or not disclosed or self._undisclosed():
+            return
+        if self.judged_round and self.seat not in self._judged:
+            self._judged.add(self.seat)
+            self._send_body(judged_body())
+        if not self._unjudged():
             self._conclude()
 
     def _conclude(self) -> None:
@@ -609,7 +661,17 @@ class TablePeer:
         equivocation = bool(self._disputes) or any(
             a.cause == "equivocation" for a in self.accusations
         )
-        for accusation in self.accusations:
+        # Every seat weighs the same accusations: those made before their maker's `judged`,
+        # which reach every seat before it judges (a seat that has not said it is waited
+        # for). One made after may reach a seat that has already judged, so nobody weighs it.
+        weighed = [a for a in self.accusations if not a.late or a.cause == "gone"]
+        notes = [
+            f"seat {a.by} reported {'' if a.seat is None else f'seat {a.seat}: '}{a.reason} "
+            "(after it had judged: too late for every seat to weigh it)"
+            for a in self.accusations
+            if a.late and a.cause != "gone"
+        ]
+        for accusation in weighed:
             if accusation.by == self.seat and accusation.seat is not None:
                 if accusation.cause == "state" and equivocation:
                     continue
@@ -623,8 +685,7 @@ class TablePeer:
                 faults.append(
                     Fault(claimer, -1, f"acknowledged messages of seat {seat} it never showed")
                 )
-        notes = []
-        for accusation in self.accusations:
+        for accusation in weighed:
             if accusation.by != self.seat:
                 fault, note = self._judge(accusation, {f.seat for f in faults if f.kind == "cheat"})
                 if fault is not None:
@@ -658,6 +719,14 @@ class TablePeer:
         claim = f"seat {by} reported {'' if seat is None else f'seat {seat}: '}{accusation.reason}"
         if cause == "gone" or (seat is not None and seat in named):
             return None, ""
+        for item in accusation.evidence:
+            # Its evidence against what we hold, whenever we took it: a second message signed
+            # under a number we hold another message of is proof, to every seat alike.
+            index = self._held.get((item.seat, item.seq))
+            if index is not None and self.transcript[index] != item and self._signed(item):
+                return Fault(
+                    item.seat, -1, f"signed two different messages numbered {item.seq}"
+                ), ""
         if cause == "state" and any(a.cause == "equivocation" for a in self.accusations):
             return None, f"{claim} (explained: a seat told seats different things)"
         if cause == "unmask" or seat is None:
@@ -667,11 +736,48 @@ class TablePeer:
                 return Fault(by, -1, "reported a card that unmasks to no card, but every key "
                              "and shuffle checks out"), ""  # fmt: skip
             return None, f"{claim} (not checkable here)"
+        if cause == "link":
+            return self._judge_link(accusation, claim)
         if cause in ("message", "state") and accusation.evidence:
             item = accusation.evidence[0]
             if item.seat == seat and self._checked(item, cause):
                 return Fault(by, -1, f"accused seat {seat} falsely: {accusation.reason}"), ""
         return None, f"{claim} (not checkable here)"
+
+    def _judge_link(self, accusation: Accusation, claim: str) -> tuple[Fault | None, str]:
+        """A fault only the accuser's link saw. Nobody else can tell who made a message with
+        a bad signature, but everyone can tell whether what the accuser refused was in fact
+        the seat's next message, validly signed and chained to what the accuser said (in
+        its abort's own sync) it held: refusing that is a false accusation."""
+        seat, carrier = accusation.seat, accusation.carrier
+        if seat is None or carrier is None or not accusation.evidence:
+            return None, f"{claim} (seen on its link alone, with nothing passed on to check)"
+        item = accusation.evidence[0]
+        try:
+            sync = Sync.from_wire(carrier.message.get("sync"), self.num_seats, carrier.seat)
+            self._receiver.verify(item)
+        except (RemoteProtocolError, WireError):
+            return (
+                None,
+                f"{claim} (seen on its link alone: what it passed on is not seat "
+                f"{seat}'s signature, which shows that the message was bad, not who made it)",
+            )
+        held, chain = sync.acks[seat]
+        if item.seat == seat and item.seq == held and item.prev == chain:
+            return Fault(accusation.by, -1, f"accused seat {seat} falsely: it refused seat "
+                         f"{seat}'s next message, validly signed and chained"), ""  # fmt: skip
+        return (
+            None,
+            f"{claim} (seen on its link alone: what it passed on is seat {seat}'s, "
+            "but not the message it held next: a gap)",
+        )
+
+    def _signed(self, item: Envelope) -> bool:
+        try:
+            self._receiver.verify(item)
+        except RemoteProtocolError:
+            return False
+        return True
 
     def _checked(self, item: Envelope, cause: Cause) -> bool:
         """Whether we took `item` and found nothing wrong with it (in the way `cause` says)."""
@@ -836,6 +942,7 @@ class TablePeer:
         record: Sequence[Envelope],
         decisions: Sequence[Action],
         test_seed: int | None = None,
+        judged_round: bool = True,
     ) -> TablePeer:
         """Rebuild a seat by playing its saved record through again (see `TablePeer.record`:
         the envelopes it took, refused ones included, in order).
@@ -849,7 +956,9 @@ class TablePeer:
         the file does not replay.
         """
         deck = own_decklist(game, saved_secrets.values())
-        peer = cls(game, options, table_id, seat, keys, saved_secrets, test_seed, deck)
+        peer = cls(
+            game, options, table_id, seat, keys, saved_secrets, test_seed, deck, judged_round
+        )
         ours = [e for e in record if e.seat == seat]
         peer._sender.expect(ours)
         choices = iter(decisions)

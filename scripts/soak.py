@@ -207,7 +207,8 @@ async def play_game(soak: Soak, number: int, slot: int) -> int:
                 assert node.roster is not None
                 folder = node.me.home / "tables"
                 folder.mkdir(exist_ok=True)
-                saves.append(folder / f"{node.roster.table_id.hex()}-seat{node.seat}.p2pt")
+                name = f"{node.roster.session_id[:16].hex()}-seat{node.seat}.p2pt"
+                saves.append(folder / name)
             with contextlib.ExitStack() as stack:
                 files = [stack.enter_context(path.open("wb")) for path in saves]
                 outcomes = await together(

@@ -65,7 +65,15 @@ from protocol.roster import Roster
 from protocol.savefile import SaveFileError, load
 from protocol.table_peer import TableKeys, TablePeer
 from protocol.transcript import Envelope, Receiver, Sender
-from protocol.wire import FrameDecoder, WireError, decode_payload
+from protocol.wire import (
+    PEER,
+    STRANGER,
+    FrameDecoder,
+    Limits,
+    WireError,
+    decode_payload,
+    encode_frame,
+)
 
 # ------------------------------------------------------------------ a real table
 
@@ -88,9 +96,8 @@ class RealTable:
 
     @property
     def table_id(self) -> bytes:
-        """The table's id, as the envelopes are signed under it."""
-        value: bytes = self.roster["table"]
-        return value
+        """What the envelopes are signed under: the roster's session id."""
+        return Roster.from_wire(self.roster).session_id
 
     def verify_keys(self) -> list[Ed25519PublicKey]:
         """Every seat's identity key."""
@@ -145,17 +152,18 @@ def _actions() -> list[dict[str, Any]]:
 # ------------------------------------------------------------------ the targets
 
 
-def frames(data: bytes) -> None:
-    """A peer's byte stream, cut into frames (in two reads, as a socket may deliver it)."""
-    decoder = FrameDecoder()
+def frames(limits: Limits, data: bytes) -> None:
+    """A byte stream cut into frames (in two reads, as a socket may deliver it), within the
+    limits for a seated peer or for a stranger (a connection that has proved nothing)."""
+    decoder = FrameDecoder(limits)
     half = len(data) // 2
     decoder.feed(data[:half])
     decoder.feed(data[half:])
 
 
-def payload(data: bytes) -> None:
-    """One frame's payload."""
-    decode_payload(data)
+def payload(limits: Limits, data: bytes) -> None:
+    """One frame's payload, within a peer's or a stranger's limits."""
+    decode_payload(data, limits)
 
 
 def _message(data: bytes) -> dict[str, Any]:
@@ -373,6 +381,20 @@ def _frame_seeds() -> list[bytes]:
     return [b"".join(len(f).to_bytes(4, "big") + f for f in frames[i : i + 4]) for i in (0, 8)]
 
 
+def _stranger_messages() -> list[bytes]:
+    """What a stranger sends first (a JOIN, a HELLO), packed: seeds within its limits."""
+    member = real_table().roster["members"][1]
+    join = {"kind": "join", "nonce": bytes(16), "proof": bytes(32)}
+    join |= {k: member[k] for k in ("name", "identity", "seal", "port", "cert")}
+    hello = {"kind": "hello", "seat": 1, "nonce": bytes(16), "signature": bytes(64)}
+    return [encode_frame(m)[4:] for m in (join, {**hello, "rejoin": True})]
+
+
+def _stranger_frame_seeds() -> list[bytes]:
+    joined = [len(m).to_bytes(4, "big") + m for m in _stranger_messages()]
+    return [b"".join(joined), joined[1]]
+
+
 def _data_file(package: str) -> bytes:
     return resources.files(package).joinpath("cards.toml").read_bytes()
 
@@ -456,8 +478,14 @@ class Target:
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in [
-        Target("frames", frames, (ProtocolError,), _frame_seeds, "frames"),
-        Target("payload", payload, (ProtocolError,), lambda: real_table().frames[:16], "msgpack"),
+        Target("frames", functools.partial(frames, PEER), (ProtocolError,), _frame_seeds,
+               "frames"),
+        Target("payload", functools.partial(payload, PEER), (ProtocolError,),
+               lambda: real_table().frames[:16], "msgpack"),
+        Target("frames-stranger", functools.partial(frames, STRANGER), (ProtocolError,),
+               _stranger_frame_seeds, "frames"),
+        Target("payload-stranger", functools.partial(payload, STRANGER), (ProtocolError,),
+               _stranger_messages, "msgpack"),
         Target("envelope", envelope, (ProtocolError,), _envelope_seeds, "msgpack",
                all_seeds_pass=False),
         Target("mental", mental, (ProtocolError,), lambda: real_table().bodies, "msgpack"),

@@ -163,3 +163,18 @@ def react_to(t: Table, turn: int, *plays: tuple[str, int]) -> None:
     for card, lane in plays:
         t.play(card, lane)
     t.act(PASS)
+
+
+def first_lane_decides() -> Table:
+    """Turn 5 at its last pass before combat, both players at 2 life: seat 0's Mr. Doctor
+    (attack 3) unopposed in lane 1, seat 1's Mr. Doctor and Robutt (attack 1) unopposed in
+    lanes 2 and 3. Lane 1 fights first (line 91) and brings seat 1 to 0 or less."""
+    t = Table(["mr-doctor"], ["mr-doctor", "robutt"])
+    t.to_turn(5)  # seat 0 leads
+    t.play("mr-doctor", 0)
+    t.act(PASS)
+    t.play("mr-doctor", 1)
+    t.play("robutt", 2)
+    t.act(PASS)
+    t.state._life[:] = [2, 2]  # the life two players have after a long game, set at once
+    return t

@@ -412,6 +412,28 @@ def test_replays_give_the_same_digests(
     assert list(replay.slots()) == list(first.slots())
 
 
+def non_int_parts(key: object, path: str = "key") -> list[str]:
+    """Where a search key holds anything but ints (bools among them) and tuples."""
+    if isinstance(key, int):
+        return []
+    if isinstance(key, tuple):
+        return [bad for i, part in enumerate(key) for bad in non_int_parts(part, f"{path}[{i}]")]
+    return [f"{path}: {type(key).__name__} {key!r:.40}"]
+
+
+@pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
+def test_search_keys_hold_only_ints_and_tuples(
+    name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int
+) -> None:
+    """`search_key()` and `luck_key()` are built of ints and tuples (State.search_key): a
+    string's hash differs from process to process and None's is its address, so a seeded
+    search that hashes the key would not replay the same game in another process."""
+    state = new_state(name, seats, options, round_cap)
+    for _ in play(state, name, seed):
+        assert non_int_parts(state.search_key()) == []
+        assert non_int_parts(state.luck_key()) == []
+
+
 @pytest.mark.parametrize(("name", "seats", "options", "round_cap", "seed"), CASES)
 def test_determinized_worlds_agree_with_the_observation(
     name: str, seats: int, options: dict[str, Any], round_cap: int | None, seed: int

@@ -43,3 +43,13 @@ def bot(
     tmp: Path, invite: str, index: int, *extra: str, env: dict[str, str] = ENV
 ) -> subprocess.Popen[str]:
     return start("bot", invite, "--home", str(tmp / f"bot{index}"), "--json", *extra, env=env)
+
+
+def in_another_interpreter(program: str) -> str:
+    """What `program` prints in a fresh interpreter with another hash seed than ours: a value
+    made there must not depend on anything of this process (a cache, set or dict order)."""
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=True
+    )
+    return done.stdout.strip()

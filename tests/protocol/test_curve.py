@@ -1,6 +1,7 @@
 """Card points and masks: distinct points, commuting masks, strict checks on what arrives."""
 
 import pytest
+from lan_helpers import in_another_interpreter
 
 from p2pcards import games
 from protocol.curve import ORDER, Mask, P, check_point, clamp, clamped_representative, on_curve
@@ -23,7 +24,13 @@ def test_every_physical_card_has_its_own_point_and_decodes_back() -> None:
 
 
 def test_points_are_reproducible_across_processes() -> None:
-    assert card_points(GAME) == card_points(GAME)
+    """Every peer hashes the cards itself: a second interpreter (another hash seed, so no
+    set or dict order can leak in) must make the very same points."""
+    program = (
+        "from p2pcards import games; from protocol.mental_dealer import card_points; "
+        "print(b''.join(card_points(games.load('rpg-battle'))).hex())"
+    )
+    assert bytes.fromhex(in_another_interpreter(program)) == b"".join(card_points(GAME))
 
 
 def test_masks_commute_and_come_off_in_any_order() -> None:

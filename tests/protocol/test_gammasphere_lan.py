@@ -26,4 +26,5 @@ def test_two_ai_seats_play_gammasphere_to_the_end_and_the_save_checks_out(tmp_pa
         [P2PCARDS, "replay", str(saved)], capture_output=True, text=True, env=ENV
     )
     assert replayed.returncode == 0, replayed.stderr
-    assert "Game over" in replayed.stdout or "before its end" in replayed.stdout
+    assert "Game over" in replayed.stdout and "Winner:" in replayed.stdout  # to its end
+    assert "before its end" not in replayed.stdout and "ended early" not in replayed.stdout

@@ -10,10 +10,13 @@ really send. Each test checks the verdict of every honest seat.
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ai.agents import make_agent
 from protocol.curve import Mask, P
@@ -58,13 +61,16 @@ def cheat_on(peer: TablePeer, kind: str, nth: int, change: Change) -> list[bool]
 
 
 def verdicts(mesh: TableMesh, cheater: int = CHEATER) -> list[tuple[list[int], list[str]]]:
-    """(seats named as cheaters, fault texts) of every honest seat."""
+    """(seats named as cheaters, fault texts) of every honest seat; no honest seat's own
+    faults list holds anything, whatever the others sent (issue 26)."""
     out = []
     for peer in mesh.peers:
         if peer.seat == cheater:
             continue
         assert peer.outcome is not None, f"seat {peer.seat} never finished"
-        out.append((peer.outcome.cheaters, [str(f) for f in peer.outcome.faults]))
+        faults = [str(f) for f in peer.outcome.faults]
+        assert not any(f.seat == peer.seat for f in peer.outcome.faults), faults
+        out.append((peer.outcome.cheaters, faults))
     return out
 
 
@@ -237,6 +243,67 @@ def test_messages_far_ahead_of_the_game_are_named_not_buffered(seats: int) -> No
         assert len(peer.mental._early) <= 64
 
 
+@SEATS
+def test_a_false_encryption_key_in_a_disclosure_names_that_seat_alone(seats: int) -> None:
+    """The audit opened the keys sealed for that seat with the false key, and named their
+    honest sender too ('sealed a key for seat 1 that does not open')."""
+    mesh = table(seats, seed=3)
+    false_key = X25519PrivateKey.generate().private_bytes_raw()
+    fired = cheat_on(
+        mesh.peers[CHEATER], "secrets", 0, lambda b: {**b, "encryption_key": false_key}
+    )
+    mesh.run()
+    assert fired[0]
+    sealed_for_it = [
+        e for e in mesh.peers[0].transcript
+        if e.seat != CHEATER and e.message["kind"] == "sealed-key"
+        and e.message["reader"] == CHEATER
+    ]  # fmt: skip
+    assert sealed_for_it  # the deals are seeded: an honest seat sealed it a key
+    assert_named(mesh, "disclosed an encryption key that is not its own")
+
+
+def another_tables(envelope: Envelope, key: Ed25519PrivateKey) -> Envelope:
+    """The same message, signed by the same seat at another table (another session id)."""
+    unsigned = dataclasses.replace(envelope, signature=b"")
+    signature = key.sign(unsigned.signed_bytes(secrets.token_bytes(32)))
+    return dataclasses.replace(unsigned, signature=signature)
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [("rpg-battle", 2), ("rpg-battle", 3), ("rpg-battle", 4), ("rise-of-the-guys", 2)],
+)
+@pytest.mark.parametrize("nth", [0, 1, 5])
+def test_another_tables_message_names_its_sender_and_never_the_seat_that_refused_it(
+    game: str, seats: int, nth: int
+) -> None:
+    """At a Rise of the Guys table an honest seat whose opponent's first message was
+    another table's named itself too ('committed to a shuffle but disclosed no valid
+    secrets': its own deck's shuffle had not dealt a pile yet); at 3 seats a seat whose
+    own accusation excused the last seat it waited for never reached its verdict."""
+    agents = [make_agent("greedy", s) for s in range(seats)]
+    mesh = TableMesh(game, agents, {"round_cap": 30}, seed=1, shuffle_seed=1)
+    key = mesh.peers[CHEATER].keys.signing
+    assert key is not None
+
+    def replay(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if sender == CHEATER and envelope.seq == nth:
+            return [another_tables(envelope, key)]
+        return [envelope]
+
+    mesh.tamper = replay
+    mesh.run()
+    assert_named(mesh, "bad signature")
+    honest = mesh.peers[0]  # and its save file says the same: the audit replays its record
+    audited = TablePeer.restore(
+        honest.game, honest.options, honest.table_id, 0,
+        dataclasses.replace(honest.keys, signing=None), dict(honest.mental.secret_log),
+        [t.envelope for t in honest.record], honest.decisions,
+    )  # fmt: skip
+    assert audited.outcome == honest.outcome
+
+
 # ------------------------------------------------------------ table messages
 
 
@@ -343,6 +410,53 @@ def test_a_forged_signature_is_named_by_the_seats_that_receive_it(seats: int) ->
 
 
 @SEATS
+def test_a_forged_signature_one_link_saw_is_named_by_that_seat_and_checked_by_the_others(
+    seats: int,
+) -> None:
+    """Seat 0 alone gets the forgery and names the cheater; the others see what it passed on
+    (a message without the cheater's signature: who made it nobody else can tell) and name
+    nobody for it, least of all seat 0."""
+
+    def forge_to_seat_0(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if sender == CHEATER and to == 0 and envelope.seq == 9:
+            return [dataclasses.replace(envelope, signature=bytes(64))]
+        return [envelope]
+
+    mesh = table(seats, tamper=forge_to_seat_0)
+    mesh.run()
+    seat_0 = mesh.peers[0].outcome
+    assert seat_0 is not None and seat_0.cheaters == [CHEATER]
+    for peer in mesh.peers[2:]:
+        assert peer.outcome is not None
+        assert peer.outcome.cheaters == [], peer.outcome.faults
+        assert any("seen on its link alone" in note for note in peer.outcome.notes)
+    verdicts(mesh)  # and nobody names itself
+
+
+@SEATS
+def test_a_seat_that_refuses_a_good_message_as_a_link_fault_is_named_itself(seats: int) -> None:
+    """A link fault used to be an accusation nobody could check; the message refused now goes
+    with it, and refusing seat 0's next message, validly signed, is a false accusation."""
+    mesh = table(seats)
+    cheater = mesh.peers[CHEATER]
+    take = cheater.receive
+    fired = [False]
+
+    def refuse_seat_0s_eighth(envelope: Envelope) -> None:
+        if envelope.seat == 0 and envelope.seq == 7 and not fired[0]:
+            fired[0] = True
+            reason = "bad signature: forged or altered message"
+            cheater._send_body(Abort(0, "link", reason, (envelope.packed,)).to_wire())
+            return
+        take(envelope)
+
+    cheater.receive = refuse_seat_0s_eighth  # type: ignore[method-assign]
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "accused seat 0 falsely")
+
+
+@SEATS
 def test_a_message_that_fits_no_operation_is_named(seats: int) -> None:
     """Spoken for a step where another seat was to act, or that never comes."""
     mesh = table(seats)
@@ -358,6 +472,45 @@ def test_a_message_that_fits_no_operation_is_named(seats: int) -> None:
     assert_named(
         mesh, "another seat was to announce", "fits no operation", "unexpected", "to decide"
     )
+
+
+@pytest.mark.parametrize(
+    ("seed", "number", "named"),
+    [
+        (1, 8, [1, 2]), (2, 3, [1, 2]), (3, 3, [1, 2]), (5, 1, [1, 2]), (6, 1, [1, 2]),
+        # Seat 1's twelfth message is an abort it sends after its disclosure: seat 0 catches
+        # it only after it has said `judged`, so that finding is a note, at both seats alike.
+        (5, 11, [2]),
+    ],
+)  # fmt: skip
+def test_two_cheaters_each_caught_on_one_link_are_named_alike_by_every_honest_seat(
+    seed: int, number: int, named: list[int]
+) -> None:
+    """At 4 seats, seats 1 and 2 each send one honest seat, and only it, a malformed signed
+    message under one number: each honest seat catches one of them, passes its message on,
+    and the other finds the cheater by it (two signatures under one number). Both honest
+    seats name both cheaters. A cheater's message still on its way when the table stopped
+    used to be caught after its finder had disclosed, by when the other had judged: they
+    named different cheaters (seeds 2 and 3). Now every seat says when it has made every
+    accusation it will (`judged`), and judges only once every seat has said so."""
+    mesh = table(4, seed=seed)
+    victim_of = {1: 0, 2: 3}
+
+    def twin_to_one_seat(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        if victim_of.get(sender) != to or envelope.seq != number:
+            return [envelope]
+        key = mesh.peers[sender].keys.signing
+        assert key is not None
+        body = pack_body({**envelope.message, "step": 1.5})
+        unsigned = Envelope(sender, envelope.seq, envelope.prev, body, b"")
+        return [dataclasses.replace(unsigned, signature=key.sign(unsigned.signed_bytes(
+            mesh.peers[sender].table_id)))]  # fmt: skip
+
+    mesh.tamper = twin_to_one_seat
+    mesh.run()
+    for peer in (mesh.peers[0], mesh.peers[3]):
+        assert peer.outcome is not None
+        assert peer.outcome.cheaters == named, peer.outcome.faults
 
 
 # ------------------------------------------------------------ silence

@@ -1,6 +1,5 @@
 """Frames, invite codes and identities: the parts of the network layer that need no socket."""
 
-import contextlib
 import random
 
 import msgpack
@@ -13,6 +12,7 @@ from protocol.wire import (
     PEER,
     STRANGER,
     FrameDecoder,
+    Limits,
     WireError,
     decode_payload,
     encode_frame,
@@ -87,11 +87,41 @@ def test_a_stranger_gets_small_frames() -> None:
     assert FrameDecoder(PEER).feed(frame)[0]["kind"] == "join"
 
 
-def test_random_bytes_give_messages_or_a_wire_error_nothing_else() -> None:
+def random_value(rng: random.Random, depth: int) -> object:
+    """A plain value of the kinds messages hold, nested up to `depth`."""
+    kind = rng.randrange(6 if depth else 4)
+    if kind == 0:
+        return rng.randint(-(2**40), 2**40)
+    if kind == 1:
+        return "".join(rng.choice("kindseatxyé") for _ in range(rng.randint(0, 12)))
+    if kind == 2:
+        return rng.randbytes(rng.randint(0, 40))
+    if kind == 3:
+        return rng.choice([None, True, False])
+    if kind == 4:
+        return [random_value(rng, depth - 1) for _ in range(rng.randint(0, 5))]
+    return {f"k{i}": random_value(rng, depth - 1) for i in range(rng.randint(0, 5))}
+
+
+@pytest.mark.parametrize("limits", [STRANGER, PEER], ids=["stranger", "peer"])
+def test_random_bytes_give_messages_or_a_wire_error_nothing_else(limits: Limits) -> None:
+    """Random payloads under a length within the limit, so that they reach the decoder (64
+    random bytes used to stop at the length check, every one: their first four bytes say
+    gigabytes), and some random streams with their own lengths too."""
+    decoded = refused_inside = 0
     for seed in range(500):
-        data = random.Random(seed).randbytes(64)
-        with contextlib.suppress(WireError):  # any other exception fails the test
-            FrameDecoder(STRANGER).feed(data)
+        rng = random.Random(seed)
+        payload = bytearray(msgpack.packb(random_value(rng, 3)))
+        for _ in range(seed % 3):  # a third whole, the rest with a byte or two changed
+            payload[rng.randrange(len(payload))] = rng.randrange(256)
+        if seed % 7 == 0:
+            payload = bytearray(rng.randbytes(rng.randint(0, 64)))
+        data = len(payload).to_bytes(4, "big") + payload if seed % 11 else rng.randbytes(64)
+        try:  # any other exception than WireError fails the test
+            decoded += len(FrameDecoder(limits).feed(data))
+        except WireError as exc:
+            refused_inside += "-byte limit" not in exc.reason
+    assert decoded > 50 and refused_inside > 50  # the decoder was reached, both ways
 
 
 def test_a_truncated_frame_is_pending_not_delivered() -> None:

@@ -47,6 +47,7 @@ class GuyRules(ZoneRules):
             KEYWORDS,
             seat_order="table",
             hidden_in_play=True,  # a Sneaky Guy lies face down until revealed
+            blind_types=frozenset({"prank", "pin"}),  # line 199: a Guy's abilities reach it
         )
         self.prepares = [any(a.trigger == "prepare" for a in c.abilities) for c in db.cards]
         self.statics = [

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from p2pcards import interpreter
 from p2pcards.abilities import Effect
@@ -59,6 +59,8 @@ from p2pcards.zones import SlotColumn, SlotColumns, Step, Zone, ZoneState, own_d
 Phase = Literal[
     "setup", "mulligan", "start", "lead", "react", "counter", "reveal", "combat", "end", "over"
 ]
+PHASE_CODES = {phase: code for code, phase in enumerate(get_args(Phase))}
+"""Phases as numbers in the search key, which holds ints and tuples only."""
 
 # Zones of one seat, at seat * PER_SEAT + offset; the last zone holds tokens gone from play.
 DECK, HAND, DISCARD, VEST, PINS, LANE0 = 0, 1, 2, 3, 4, 5
@@ -538,7 +540,7 @@ class GuysState(ZoneState):
             if rules.keywords[k] & PATIENT and phase == "lead":  # "can't" beats "can"
                 continue
             costs = [(0 if free else card.cost, False)]
-            if card.enhance is not None and not free:
+            if card.enhance is not None:  # a free play keeps Enhance at its cost (line 195)
                 costs.append((card.enhance, True))
             for cost, enhanced in costs:
                 if cost > left:
@@ -700,7 +702,7 @@ class GuysState(ZoneState):
             self._log[seat] += (Spend(0, slot, free),)
         else:
             card = self._rules_g.cards[k]
-            cost = 0 if free else card.enhance if play.enhanced else card.cost
+            cost = card.enhance if play.enhanced else 0 if free else card.cost
             assert cost is not None
             self._spent[seat] += cost
             self._log[seat] += (Spend(cost),)
@@ -1091,13 +1093,13 @@ class GuysState(ZoneState):
             tuple(self._log),
             self._turn,
             self._leader,
-            self._phase,
+            PHASE_CODES[self._phase],
             self._lane,
             tuple(self._draws),
             tuple(self._frames),
-            self._ask,
+            interpreter.ask_key(self._ask),
             self._current,
-            self._winners,
+            -1 if self._winners is None else self._winners,
         )
 
     def public_sections(self) -> dict[str, Canonical]:
