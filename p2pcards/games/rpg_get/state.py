@@ -1107,12 +1107,12 @@ class RpgGetState(ZoneState):
             self._order,
             self._order_at,
             tuple(self._boost),
-            attack,
+            () if attack is None else attack,  # ints and tuples only: no None
             self._windows.key(),
-            self._winners,
+            -1 if self._winners is None else self._winners,
             self._woken,
-            self._repeat,
-            self._confused,
+            () if self._repeat is None else self._repeat,
+            () if self._confused is None else self._confused,
         )
 
     def __str__(self) -> str:
