@@ -2,8 +2,9 @@
 attack and defense, and their weapons; buildings), Pylons, gas and Power Levels, the hand
 with costs, prompts, help and the log's sentences.
 
-What a step did beyond the action (entities destroyed, Power Level lost) is read off the
-difference between the states before and after it.
+What a step did beyond the action (gas paid, levels and stats changed, entities destroyed,
+Power Level lost) is told by cli/happenings.py from this view's scenes (`scene`), in the
+order it happened.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cli.happenings import Gauge, InPlay, Scene, zone_scene
 from cli.look import Seen
 from cli.views import Drew, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, sentence
@@ -350,7 +352,12 @@ def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -
         found = "nothing" if action.card is None else name_of(before, action.card)
         takes = seats.verb(actor, "take")
         told.append(f"{says(actor, 'search')} {seats.its(actor)} deck and {takes} {found}.")
-    told.extend(_consequences(before, after, seats))
+    return told
+
+
+def closing(before: GammaState, after: GammaState, seats: Seats) -> list[Told]:
+    """After what a step did: a new turn, or the result."""
+    told: list[Told] = []
     if after.turn() > before.turn() and not after.is_terminal():
         told.append(seats.turn(after.turn_seat(), f"turn {after.turn()}"))
     if after.is_terminal() and not before.is_terminal():
@@ -358,23 +365,35 @@ def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -
     return told
 
 
-def _consequences(before: GammaState, after: GammaState, seats: Seats) -> list[str]:
-    """Power Level lost or gained, and entities destroyed."""
-    out: list[str] = []
-    if before.is_chance_node():
-        return out
+def scene(state: GammaState, seats: Seats) -> Scene:
+    """The board as `state` knows it, for telling what a step changed (cli/happenings.py)."""
+    gauges = tuple(
+        (
+            Gauge(state.power(seat), "lose {n} Power Level", "gain {n} Power Level", "Power Level"),
+            Gauge(state.gas(seat), "pay {n} gas", "gain {n} gas", "gas", refills=True),
+        )
+        for seat in (0, 1)
+    )
+    in_play: dict[int, InPlay] = {}
     for seat in (0, 1):
-        for slot in before.field(seat):
-            if slot not in after.field(seat):
-                out.append(f"{sentence(seats.whose(seat))} {slot_name(after, slot)} is destroyed.")
-    for seat in (0, 1):
-        was, now = before.power(seat), after.power(seat)
-        if now != was:
-            verb = "lose" if now < was else "gain"
-            out.append(
-                f"{sentence(seats.says(seat, verb))} {abs(was - now)} Power Level ({was} → {now})."
-            )
-    return out
+        for slot in state.field(seat):
+            card = state.card(slot)
+            numbers: tuple[tuple[str, int], ...] = (("defense", state.defense(slot)),)
+            marks = {"tapped"} if state.tapped(slot) else set()
+            if card.type == "character":
+                numbers = (("level", state.level(slot)), ("attack", state.attack(slot)), *numbers)
+                marks.add(
+                    "in Defense Mode" if state.mode(slot) == DEFENSE_MODE else "in Attack Mode"
+                )
+            in_play[slot] = InPlay(card.name, seat, "", numbers, frozenset(marks))
+            weapon = state.weapon_of(slot)
+            if weapon >= 0:
+                in_play[weapon] = InPlay(slot_name(state, weapon), seat, f"on {card.name}", ())
+    known = state.card_at
+    elsewhere = zone_scene(
+        state.slot_count(), state.zone_of, lambda s: known(s) and slot_name(state, s), in_play
+    )
+    return Scene(state.turn(), gauges, in_play, elsewhere)
 
 
 def result(state: GammaState, seats: Seats) -> str:

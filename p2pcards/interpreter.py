@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol, get_args
+from typing import Literal, NamedTuple, Protocol, cast, get_args
 
 from p2pcards.abilities import Ability, Condition, Cost, Effect, Selector, carried_targets
 from p2pcards.answers import DECLINE, Decline, Discard, Take, Target, TargetPlayer
@@ -31,7 +31,7 @@ from p2pcards.engine import Action
 from p2pcards.errors import IllegalActionError
 from p2pcards.seats import seats_from
 from p2pcards.slots import UNKNOWN
-from p2pcards.zones import Step
+from p2pcards.zones import Listener, Step, ZoneState
 
 AskKind = Literal["mulligan", "target", "lane", "order", "discard", "free", "search"]
 
@@ -189,6 +189,7 @@ class Table(Protocol):
     _zones: list[list[int]]
     _where: list[int]
     _pools: list[list[int] | None]
+    _listener: Listener | None
 
     @property
     def num_players(self) -> int: ...
@@ -292,6 +293,12 @@ class Table(Protocol):
 def ability(st: Table, f: Frame) -> Ability:
     """The ability a frame resolves."""
     return st._book.abilities[f.kind][f.ability]
+
+
+def resolving(st: Table) -> int:
+    """The slot of the card whose ability is being resolved (-1: none): a question asked or
+    a card dealt now is that ability's."""
+    return st._frames[0].source if st._frames else -1
 
 
 def current_effect(st: Table) -> Effect:
@@ -727,7 +734,13 @@ def step(st: Table) -> None:
         if picked is None:
             return
         f = st._frames[0] = picked
-    if _apply(st, f, e) and st._frames:
+    told = st._listener
+    if told is not None:  # what happened before this effect is told apart from it
+        told(cast(ZoneState, st), "", -1)
+    applied = _apply(st, f, e)
+    if told is not None and applied:
+        told(cast(ZoneState, st), "effect", f.source)
+    if applied and st._frames:
         f = st._frames[0]  # the effect may have moved on a stage: its targets are the same
         carried = carried_targets(a, f.effect + 1, f.targets)
         st._frames[0] = f._replace(

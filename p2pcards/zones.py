@@ -287,13 +287,18 @@ def seat_zones(num_players: int, kinds: Sequence[tuple[str, Visibility]]) -> lis
     ]
 
 
+Listener = Callable[["ZoneState", str, int], None]
+"""Told of the public moments inside one step (`ZoneState.listen`): the state as it stands, a
+label and a number (docs/abilities.md, "What the log is told")."""
+
+
 class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
     __slots__ = (
         "_chance", "_current", "_deck_zones", "_generation", "_home", "_ident", "_journal",
-        "_known", "_layout", "_n", "_pools", "_private", "_rules", "_where", "_zone_index",
-        "_zones", "viewer",
+        "_known", "_layout", "_listener", "_n", "_pools", "_private", "_rules", "_where",
+        "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
@@ -324,6 +329,7 @@ class ZoneState(State):
         self._rules = rules
         self._n = num_players
         self.viewer: int | None = None
+        self._listener: Listener | None = None
         self._layout = tuple(layout)
         self._zone_index = {zone.name: i for i, zone in enumerate(self._layout)}
         self._zones: list[list[int]] = [[] for _ in self._layout]
@@ -372,6 +378,12 @@ class ZoneState(State):
 
     def current_player(self) -> int:
         return self._current
+
+    def listen(self, listener: Listener | None) -> None:
+        """Be told the public moments inside each step applied from now on (an ability's
+        effect before and after it lands, a lane's combat): a log tells a step in the order
+        it happened from them. Copies are not told."""
+        self._listener = listener
 
     def zone(self, name: str) -> int:
         """The index of the zone called `name`."""
@@ -890,6 +902,7 @@ class ZoneState(State):
         other._rules = self._rules
         other._n = self._n
         other.viewer = self.viewer
+        other._listener = None  # a copy (a search's, an observation) is nobody's to tell
         other._layout = self._layout
         other._zone_index = self._zone_index
         other._zones = [pile[:] for pile in self._zones]

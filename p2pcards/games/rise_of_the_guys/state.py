@@ -470,6 +470,9 @@ class GuysState(ZoneState):
     def _combat(self, lane: int) -> None:
         """Both Guys of a lane strike at once (line 91): an opposed Guy hits the Guy opposite,
         an unopposed or Overarch one the opposing player (lines 93, 185)."""
+        told = self._listener
+        if told is not None:  # the lane's strikes are told as the board stands now
+            told(self, "lane", lane)
         guys = [self.lane_guy(seat, lane) for seat in (0, 1)]
         hits: list[tuple[int, int, int]] = []  # (attacker, target slot or -1 - seat, amount)
         for seat, guy in enumerate(guys):
@@ -485,6 +488,8 @@ class GuysState(ZoneState):
                 hits.append((guy, -2 + seat, amount))  # -1 - (1 - seat)
         for attacker, target, amount in hits:
             self.hurt(target, amount, attacker)
+        if told is not None:  # damage taken, then the deaths it caused
+            told(self, "", -1)
         self._check_deaths()
 
     def _check_deaths(self) -> None:
