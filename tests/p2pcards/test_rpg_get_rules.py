@@ -1,7 +1,7 @@
-"""RPG Get!'s rules, each test citing the rulebook line it checks
-(../shared/seeds/000_34065cf589791de6.txt, numbered as `cat -n` numbers it) and, where the
-text is open, the choice of rules.md it follows. Positions are reached through the real rules
-(rpg_get_helpers.Table)."""
+"""RPG Get!'s rules, each test citing the rulebook line it checks (the text
+000_34065cf589791de6.txt, not part of p2pcards, numbered as `cat -n` numbers it) and, where
+the text is open, the choice of rules.md it follows. Positions are reached through the real
+rules (rpg_get_helpers.Table)."""
 
 from __future__ import annotations
 

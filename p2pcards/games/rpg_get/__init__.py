@@ -1,10 +1,10 @@
 """RPG Get! CCG (`rpg-get`): 2 to 5 seats, each with its own 80-card deck; missions attempted
 by a party against the enemies the other seats play, with combat actions X(Y).
 
-Rulebook: ../shared/seeds/000_34065cf589791de6.txt; the set is ours (cards.toml), and our
-reading of the rules is rules.md here (docs/rules/rpg-get.md links to it). Not registered for
-players yet: it has no terminal view or evaluation (issue 25); the conformance suite holds it
-to the engine's contract at every seat count.
+Rulebook: the text 000_34065cf589791de6.txt (not part of p2pcards); the set is ours
+(cards.toml), and our reading of the rules is rules.md here (docs/rules/rpg-get.md links to
+it). Not registered for players yet: it has no terminal view or evaluation (issue 25); the
+conformance suite holds it to the engine's contract at every seat count.
 """
 
 from __future__ import annotations
