@@ -842,13 +842,14 @@ class ZoneState(State):
         for name, default in self.slot_columns.turn:
             setattr(self, name, [default] * n)
 
-    def slot_rows(self) -> list[list[int]]:
-        """The public per-card columns of every card in play (`play_zones`), a row per card
-        headed by its slot, for digests."""
+    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+        """The public per-card columns of every card in play (`zones`, by default
+        `play_zones`; a game whose layout grows with the seats passes its own), a row per
+        card headed by its slot, for digests."""
         columns = self.slot_columns.get_public(self)
         return [
             [s, *[int(values[s]) for values in columns]]
-            for z in self.play_zones
+            for z in (self.play_zones if zones is None else zones)
             for s in self._zones[z]
         ]
 

@@ -5,7 +5,8 @@ For each game the cases come from its registration (`games.info`): the fewest, a
 the most seats, and each on/off option turned on, every one under a round cap (the cap every
 game takes) or none. The toy own-deck game kept for the tests (`toygame`, not registered for
 players) is held to the same contract at every seat count it takes, 2 to 6: it is the proof that
-nothing in the core assumes two seats. Each case plays a few whole games, a seeded `LocalDealer`
+nothing in the core assumes two seats; RPG Get!, not offered to players until it has a view and
+an evaluation, is held to it at 2 to 5. Each case plays a few whole games, a seeded `LocalDealer`
 at chance nodes and uniformly random legal actions elsewhere, and checks at every step: the game
 ends; every physical card is in exactly one place and none is made or lost; no observation names
 a card its seat may not know; replicas driven as a table drives them keep the complete state's
@@ -35,6 +36,8 @@ from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, ChanceOutcome, Game, State
 from p2pcards.errors import GameOptionError, IllegalActionError, UnknownGameError
 from p2pcards.games import GameInfo
+from p2pcards.games.rpg_get import GAME as RPG_GET
+from p2pcards.games.rpg_get import INFO as RPG_GET_INFO
 from p2pcards.slots import SlotState
 from p2pcards.zones import ZoneState
 
@@ -47,8 +50,9 @@ SEEDS = range(5)  # games played per table
 ROUND_CAPS = (None, 3, 12)  # no cap, a short one, a long one: each table gets each in turn
 
 
-UNREGISTERED = {TOY_INFO.name: (TOY_INFO, TOY)}
-"""Games held to the contract that players are not offered: their registration and game."""
+UNREGISTERED = {TOY_INFO.name: (TOY_INFO, TOY), RPG_GET_INFO.name: (RPG_GET_INFO, RPG_GET)}
+"""Games held to the contract that players are not offered: their registration and game (RPG
+Get! until its view and evaluation come, issue 25)."""
 
 
 def registration(name: str) -> GameInfo:
