@@ -15,6 +15,7 @@ from typing import Protocol
 # The built-in agents: name -> factory, or "module:attribute" until first used (the search
 # is imported only when an expectimax agent is made).
 from ai.defaults import AGENTS as AGENTS
+from ai.defaults import EXTRAS
 from ai.errors import AgentSpecError
 from ai.evaluation import evaluation
 from p2pcards.engine import Action, State
@@ -101,7 +102,15 @@ def _builtin(name: str) -> AgentFactory | None:
     factory = AGENTS.get(name)
     if isinstance(factory, str):
         module, _, attribute = factory.partition(":")
-        found: AgentFactory = getattr(importlib.import_module(module), attribute)
+        try:
+            found: AgentFactory = getattr(importlib.import_module(module), attribute)
+        except ImportError as exc:
+            if name not in EXTRAS:
+                raise
+            raise AgentSpecError(
+                f"{name} needs the {EXTRAS[name]} extra "
+                f"(pip install 'p2pcards[{EXTRAS[name]}]'): {exc}"
+            ) from None
         return found
     return factory
 
@@ -190,6 +199,8 @@ def make_agent(spec: str, seed: int | None = None, move_timeout: float | None = 
 
         return ScriptAgent(_unquote(rest), seed)
     name, *options = spec.strip().split(":")
+    if options and f"{name}:{options[0]}" in AGENTS:  # a two-part name: openspiel:ismcts
+        name = f"{name}:{options.pop(0)}"
     factory = _builtin(name)
     if factory is None:
         loader = plugins().get(name)

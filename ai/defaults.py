@@ -20,4 +20,9 @@ AGENTS: dict[str, AgentFactory | str] = {
     "random": "ai.agents:RandomAgent",
     "greedy": "ai.agents:GreedyAgent",
     "expectimax": "ai.expectimax:ExpectimaxAgent",
+    # OpenSpiel's searches, with the `openspiel` extra (docs/adapters.md).
+    "openspiel:ismcts": "ai.openspiel_agents:ISMCTSAgent",
+    "openspiel:mcts": "ai.openspiel_agents:MCTSAgent",
 }
+EXTRAS = {"openspiel:ismcts": "openspiel", "openspiel:mcts": "openspiel"}
+"""The optional extra a built-in agent needs, for the error when it is not installed."""

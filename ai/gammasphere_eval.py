@@ -42,11 +42,15 @@ def gamma_features(
     if stats is None:
         stats = state.field_stats()
     attack = defense = 0.0
-    for slot in state.characters(seat):
-        defense += stats[slot].defense
-        if state.mode(slot) == ATTACK_MODE:
-            attack += stats[slot].attack
-    walls = sum(stats[s].defense for s in state.buildings(seat))
+    walls = 0
+    for slot in state.field(seat):  # one pass: this runs at every leaf of a search
+        kind = state.card(slot).type
+        if kind == "character":
+            defense += stats[slot].defense
+            if state.mode(slot) == ATTACK_MODE:
+                attack += stats[slot].attack
+        elif kind == "building":
+            walls += stats[slot].defense
     power = state.power(seat)
     return (
         power / 1000,

@@ -16,7 +16,7 @@ from ai.tuning import OwnDecks
 from p2pcards.engine import State
 from p2pcards.games.rise_of_the_guys.rules import LANES
 from p2pcards.games.rise_of_the_guys.state import GuysState
-from p2pcards.interpreter import static_bonuses
+from p2pcards.interpreter import Bonus
 
 GUYS_FEATURES = (
     "life", "danger", "board_attack", "board_health", "hidden_guys", "pressure", "hand", "deck",
@@ -38,10 +38,14 @@ class GuysWeights:
         return cls(tuple(values[name] for name in GUYS_FEATURES), values["scale"])
 
 
-def guys_features(state: GuysState, seat: int) -> tuple[float, ...]:
-    """One seat's features (GUYS_FEATURES), from what `state` knows."""
+def guys_features(
+    state: GuysState, seat: int, bonuses: dict[int, Bonus] | None = None
+) -> tuple[float, ...]:
+    """One seat's features (GUYS_FEATURES), from what `state` knows; `bonuses`: the static
+    bonuses (`GuysState.bonuses`), if the caller has them."""
     other = 1 - seat
-    bonuses = static_bonuses(state) if state.any_static() else {}
+    if bonuses is None:
+        bonuses = state.bonuses()
     attack = health = hidden = pressure = 0.0
     for lane in range(LANES):
         guy = state.lane_guy(seat, lane)
@@ -81,7 +85,8 @@ class GuysEvaluation:
         if state.is_terminal():
             return [terminal_value(state, s) for s in range(2)]
         vector = self.weights.vector
-        scores = [weighted(vector, guys_features(state, s)) for s in range(2)]
+        bonuses = state.bonuses()
+        scores = [weighted(vector, guys_features(state, s, bonuses)) for s in range(2)]
         return relative(scores, self.weights.scale)
 
 

@@ -2,8 +2,9 @@
 attack and defense, and their weapons; buildings), Pylons, gas and Power Levels, the hand
 with costs, prompts, help and the log's sentences.
 
-What a step did beyond the action (entities destroyed, Power Level lost) is read off the
-difference between the states before and after it.
+What a step did beyond the action (gas paid, levels and stats changed, entities destroyed,
+Power Level lost) is told by cli/happenings.py from this view's scenes (`scene`), in the
+order it happened.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cli.happenings import Gauge, InPlay, Scene, zone_scene
 from cli.look import Seen
-from cli.views import Drew, Told, piles_and_hand, sorted_hand
+from cli.views import Drew, HandLine, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, sentence
 from p2pcards.engine import Action
 from p2pcards.games.gammasphere.actions import (
@@ -282,7 +284,7 @@ def choice_path(state: GammaState, action: Action) -> tuple[str, ...]:
     attacker, then its target. Any other decision is one line."""
     if isinstance(action, Play):
         card = card_of(state, action.card)
-        head = f"Play {card.name} ({_cost(card)})"
+        head = _play_head(card)
         if card.type == "character":
             return (head, "in Defense Mode" if action.defense else "in Attack Mode")
         if action.host is not None:
@@ -296,6 +298,39 @@ def choice_path(state: GammaState, action: Action) -> tuple[str, ...]:
         who = f"Attack with {slot_name(state, action.attacker)} ({state.attack(action.attacker)})"
         return (who, _attacked(state, action))
     return (describe_choice(state, action),)
+
+
+def _play_head(card: Card) -> str:
+    """A card's first line in the menus: 'Play Pylon (100 gas)'."""
+    return f"Play {card.name} ({_cost(card)})"
+
+
+def _why_not(state: GammaState, card: Card) -> str:
+    """Why a card of the hand may not be played now, as far as the view can cheaply say:
+    its cost (line 29), a unique card in play (line 9), a weapon or an event with nothing
+    to go on; '' otherwise."""
+    seat = state.current_player()
+    short = [f"{card.gas} gas"] if card.gas > state.gas(seat) else []
+    if card.jw > state.jiggawatts(seat):
+        short.append(f"{card.jw} JW")
+    if short:
+        return "needs " + " and ".join(short)
+    in_play = [s for p in (0, 1) for f in state.field(p) for s in (f, state.weapon_of(f)) if s >= 0]
+    if card.unique and any(state.card(s).id == card.id for s in in_play):
+        return "unique, and one is in play"
+    return {"weapon": "nothing of yours can wield it", "event": "nothing to target"}.get(
+        card.type, ""
+    )
+
+
+def hand_lines(state: GammaState) -> list[HandLine] | None:
+    """In the main phase, each card of the hand in its order, playable now or not."""
+    if state.ask() is not None or state.phase() != "main":
+        return None
+    hand = sorted_hand(state, state.current_player(), lambda c: hand_key(state, c))
+    return [
+        HandLine(_play_head(card_of(state, c)), _why_not(state, card_of(state, c))) for c, _ in hand
+    ]
 
 
 def follows_up(before: GammaState, after: GammaState) -> bool:
@@ -350,7 +385,12 @@ def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -
         found = "nothing" if action.card is None else name_of(before, action.card)
         takes = seats.verb(actor, "take")
         told.append(f"{says(actor, 'search')} {seats.its(actor)} deck and {takes} {found}.")
-    told.extend(_consequences(before, after, seats))
+    return told
+
+
+def closing(before: GammaState, after: GammaState, seats: Seats) -> list[Told]:
+    """After what a step did: a new turn, or the result."""
+    told: list[Told] = []
     if after.turn() > before.turn() and not after.is_terminal():
         told.append(seats.turn(after.turn_seat(), f"turn {after.turn()}"))
     if after.is_terminal() and not before.is_terminal():
@@ -358,23 +398,35 @@ def narrate(before: GammaState, event: Event, after: GammaState, seats: Seats) -
     return told
 
 
-def _consequences(before: GammaState, after: GammaState, seats: Seats) -> list[str]:
-    """Power Level lost or gained, and entities destroyed."""
-    out: list[str] = []
-    if before.is_chance_node():
-        return out
+def scene(state: GammaState, seats: Seats) -> Scene:
+    """The board as `state` knows it, for telling what a step changed (cli/happenings.py)."""
+    gauges = tuple(
+        (
+            Gauge(state.power(seat), "lose {n} Power Level", "gain {n} Power Level", "Power Level"),
+            Gauge(state.gas(seat), "pay {n} gas", "gain {n} gas", "gas", refills=True),
+        )
+        for seat in (0, 1)
+    )
+    in_play: dict[int, InPlay] = {}
     for seat in (0, 1):
-        for slot in before.field(seat):
-            if slot not in after.field(seat):
-                out.append(f"{sentence(seats.whose(seat))} {slot_name(after, slot)} is destroyed.")
-    for seat in (0, 1):
-        was, now = before.power(seat), after.power(seat)
-        if now != was:
-            verb = "lose" if now < was else "gain"
-            out.append(
-                f"{sentence(seats.says(seat, verb))} {abs(was - now)} Power Level ({was} → {now})."
-            )
-    return out
+        for slot in state.field(seat):
+            card = state.card(slot)
+            numbers: tuple[tuple[str, int], ...] = (("defense", state.defense(slot)),)
+            marks = {"tapped"} if state.tapped(slot) else set()
+            if card.type == "character":
+                numbers = (("level", state.level(slot)), ("attack", state.attack(slot)), *numbers)
+                marks.add(
+                    "in Defense Mode" if state.mode(slot) == DEFENSE_MODE else "in Attack Mode"
+                )
+            in_play[slot] = InPlay(card.name, seat, "", numbers, frozenset(marks))
+            weapon = state.weapon_of(slot)
+            if weapon >= 0:
+                in_play[weapon] = InPlay(slot_name(state, weapon), seat, f"on {card.name}", ())
+    known = state.card_at
+    elsewhere = zone_scene(
+        state.slot_count(), state.zone_of, lambda s: known(s) and slot_name(state, s), in_play
+    )
+    return Scene(state.turn(), gauges, in_play, elsewhere)
 
 
 def result(state: GammaState, seats: Seats) -> str:

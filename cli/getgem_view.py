@@ -7,13 +7,12 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.look import Seen
-from cli.views import RESHUFFLED, Drew, Told, reshuffled
+from cli.views import RESHUFFLED, Drew, HandLine, Told, reshuffled
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
 from p2pcards.games.getgem import GetGemState
 from p2pcards.games.getgem.actions import (
     Barrier,
-    Deal,
     Declare,
     Discard,
     Element,
@@ -29,6 +28,7 @@ from p2pcards.games.getgem.actions import (
     Trade,
 )
 from p2pcards.history import Event
+from p2pcards.zones import Deal
 
 HELP = """\
 GETGEM: hold fire, water and thunder (gem cards or element cards) to win.
@@ -268,10 +268,43 @@ def _cards(state: GetGemState, seat: int) -> str:
 
 def _played(state: GetGemState, action: Play) -> str:
     """'Steal', or 'Steal & Push (the Steal & Push / Barrier card)' for one half of a card."""
-    text = card_name(state, action.card).plain
-    return (
-        text if action.effect == action.card else f"{effect_name(action.effect)} (the {text} card)"
-    )
+    return _play_head(state, action.card, action.effect)
+
+
+def _play_head(state: GetGemState, card: str, effect: str) -> str:
+    """A card's effect as its first line in the menus (_played)."""
+    text = card_name(state, card).plain
+    return text if effect == card else f"{effect_name(effect)} (the {text} card)"
+
+
+def _why_not(state: GetGemState, effect: str) -> str:
+    """Why an action card's effect may not be played now (line 40, 100); '' if not said."""
+    you = state.current_player()
+    if effect in ("steal", "steal-push"):
+        others = [s for s in range(state.num_players) if s != you and state.hand_size(s)]
+        return "" if others else "no one else holds a card"
+    if effect == "peeping-draw" and state.peeping_draws():
+        return "one a turn, played already"
+    if effect == "excavation-arm" and not state.discard_pile():
+        return "the discard pile is empty"
+    return ""
+
+
+def hand_lines(state: GetGemState) -> list[HandLine] | None:
+    """In the action phase, each action card of the hand (a line an effect of a dual card,
+    but its Barrier, an answer only) in the set's order, playable now or not; the gems are
+    paid in the lines after them."""
+    if state.decision().kind != "action":
+        return None
+    held = {c for c in state.hand(state.current_player()) if c is not None}
+    kinds = sorted((state.card_type(c) for c in held), key=lambda kind: (kind.line, kind.name))
+    return [
+        HandLine(_play_head(state, kind.id, effect), _why_not(state, effect))
+        for kind in kinds
+        if kind.kind == "action"
+        for effect in kind.effects
+        if effect != "barrier"
+    ]
 
 
 def _describe_play(state: GetGemState, action: Play) -> str:

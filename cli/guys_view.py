@@ -3,7 +3,8 @@ the hand with costs, prompts, help and the log's sentences.
 
 A face-down card shows as such to whoever may not know it; the log names a card only where
 the viewer knows it. What a step did beyond the action itself (damage, Guys destroyed, tokens
-made, combat) is read off the difference between the states before and after it.
+made, each lane's combat) is told by cli/happenings.py from this view's scenes (`scene`,
+`strikes`), in the order it happened.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cli.happenings import Gauge, InPlay, Scene, zone_scene
 from cli.look import Seen
-from cli.views import Drew, Picks, Told, piles_and_hand, sorted_hand
+from cli.views import Drew, HandLine, Picks, Told, piles_and_hand, sorted_hand
 from cli.wording import Seats, count, listed, sentence
-from p2pcards.engine import CHANCE, Action
+from p2pcards.engine import Action
 from p2pcards.games.rise_of_the_guys.actions import (
     Concede,
     Decline,
@@ -37,7 +39,7 @@ from p2pcards.games.rise_of_the_guys.cards import Card
 from p2pcards.games.rise_of_the_guys.rules import LANES, OVERARCH, STINKY, UNHURTABLE
 from p2pcards.games.rise_of_the_guys.state import GuysState
 from p2pcards.history import Event
-from p2pcards.zones import Deal, Pick
+from p2pcards.zones import Deal
 
 HELP = """\
 Rise of the Guys: bring your opponent from 20 life to 0. Each turn both players draw (not
@@ -338,8 +340,7 @@ def choice_path(state: GuysState, action: Action) -> tuple[str, ...]:
     if not isinstance(action, Play) or action.card is None:
         return (describe_choice(state, action),)
     card = state.rules.cards[state.rules.card_index[action.card]]
-    free = state.ask() is not None
-    head = f"Play {card.name}" + ("" if free else f" ({card.cost})")
+    head = _play_head(card, free=state.ask() is not None)
     how = []
     if action.enhanced:
         how.append(f"enhanced ({card.enhance})")
@@ -350,6 +351,40 @@ def choice_path(state: GuysState, action: Action) -> tuple[str, ...]:
     if action.host is not None:
         how.append(f"on {slot_name(state, action.host)} {_where(state, action.host, you)}")
     return (head, " ".join(how)) if how else (head,)
+
+
+def _play_head(card: Card, free: bool = False) -> str:
+    """A card's first line in the menus: 'Play Chicken (1)', without a cost when free."""
+    return f"Play {card.name}" + ("" if free else f" ({card.cost})")
+
+
+def _why_not(state: GuysState, card: Card) -> str:
+    """Why a card of the hand may not be played now, as far as the view can cheaply say:
+    energy, the phase, no empty lane or no Guy to go on; '' otherwise."""
+    seat = state.current_player()
+    cheapest = min(c for c in (card.cost, card.enhance) if c is not None)
+    phase = state.phase()
+    if cheapest > state.energy(seat):
+        return f"needs {cheapest} energy"
+    if "patient" in card.keywords and phase == "lead":
+        return f"Patient: not in {PHASES[phase]}"
+    if card.type == "guy" and phase == "counter":
+        return f"no Guy is played in {PHASES[phase]}"
+    if card.type == "guy" and all(state.lane_guy(seat, lane) >= 0 for lane in range(LANES)):
+        return "no empty lane of yours"
+    if card.type == "pin" and card.pin_to == "guy":
+        return "no Guy face up to go on"
+    return ""
+
+
+def hand_lines(state: GuysState) -> list[HandLine] | None:
+    """In a phase where cards are played, each card of the hand in its order, playable now
+    or not."""
+    if state.ask() is not None or state.phase() not in ("lead", "react", "counter"):
+        return None
+    hand = sorted_hand(state, state.current_player(), lambda c: hand_key(state, c))
+    cards = [state.rules.cards[state.rules.card_index[c]] for c, _ in hand]
+    return [HandLine(_play_head(card), _why_not(state, card)) for card in cards]
 
 
 def _facing(state: GuysState, you: int, lane: int) -> str:
@@ -388,9 +423,6 @@ def narrate(before: GuysState, event: Event, after: GuysState, seats: Seats) -> 
         else:
             to = event.to if event.to is not None else move.to
             told.append(Drew(to, None if action.card is None else name_of(before, action.card)))
-    elif isinstance(action, Pick):
-        card = name_of(before, action.card) if action.card else "a card"
-        told.append(f"A random card is picked: {card}.")
     elif isinstance(action, Mulligan):
         n = bin(action.mask).count("1")
         if n:
@@ -430,9 +462,12 @@ def narrate(before: GuysState, event: Event, after: GuysState, seats: Seats) -> 
         told.append(f"{says(actor, 'decline')}.")
     elif isinstance(action, Concede):
         told.append(f"{says(actor, 'concede')}.")
-    if _fought(before, after):
-        told.append(_combat(before, seats))
-    told.extend(_consequences(before, after, seats))
+    return told
+
+
+def closing(before: GuysState, after: GuysState, seats: Seats) -> list[Told]:
+    """After what a step did: a new turn, or the result."""
+    told: list[Told] = []
     if after.turn() > before.turn() and not after.is_terminal():
         told.append(f"— turn {after.turn()}: {seats.says(after.leader(), 'lead')} —")
     if after.is_terminal() and not before.is_terminal():
@@ -440,68 +475,63 @@ def narrate(before: GuysState, event: Event, after: GuysState, seats: Seats) -> 
     return told
 
 
-def _fought(before: GuysState, after: GuysState) -> bool:
-    """Whether combat was fought during the step (it runs through in one go)."""
-    fighting = ("counter", "reveal", "combat")
-    return before.phase() in fighting and (
-        after.turn() > before.turn() or after.phase() in ("end", "over")
+def strikes(state: GuysState, lane: int, seats: Seats) -> list[str]:
+    """A lane's combat as it starts (cli/happenings.py): who hits whom, for how much."""
+    guys = [state.lane_guy(seat, lane) for seat in (0, 1)]
+    hits = []
+    for seat, guy in enumerate(guys):
+        if guy < 0 or state.prepared(guy) or state.face_down(guy) or state.attack(guy) <= 0:
+            continue
+        other = guys[1 - seat]
+        if other >= 0 and not state.has(guy, OVERARCH):
+            victim = f"{seats.whose(1 - seat)} {slot_name(state, other)}"
+        else:
+            victim = seats.label(1 - seat)
+        who = f"{seats.whose(seat)} {slot_name(state, guy)}"
+        hits.append(f"{who} hits {victim} for {state.attack(guy)}")
+    return [f"Combat in lane {lane + 1}: {'; '.join(hits)}."] if hits else []
+
+
+def scene(state: GuysState, seats: Seats) -> Scene:
+    """The board as `state` knows it, for telling what a step changed (cli/happenings.py)."""
+    counters = tuple(
+        (
+            Gauge(state.life(seat), "take {n} damage", "heal {n}", "life"),
+            Gauge(state.energy(seat), None, "gain {n} energy", "energy", refills=True),
+        )
+        for seat in (0, 1)
     )
-
-
-def _combat(before: GuysState, seats: Seats) -> str:
-    """Combat lane by lane, as the board stood before it: who hits whom. A face-down Guy still
-    to be revealed makes the board unknown until then: only the outcome is told."""
-    strikes = []
-    for lane in range(LANES):
-        guys = [before.lane_guy(seat, lane) for seat in (0, 1)]
-        if any(g >= 0 and before.face_down(g) for g in guys):
-            return "Combat."
-        for seat, guy in enumerate(guys):
-            if guy < 0 or before.prepared(guy) or before.attack(guy) <= 0:
-                continue
-            other = guys[1 - seat]
-            if other >= 0 and not before.has(guy, OVERARCH):
-                victim = f"{seats.whose(1 - seat)} {slot_name(before, other)}"
-            else:
-                victim = seats.label(1 - seat)
-            who = f"{seats.whose(seat)} {slot_name(before, guy)}"
-            strikes.append(f"lane {lane + 1}: {who} hits {victim} for {before.attack(guy)}")
-    return "Combat — " + "; ".join(strikes) + "." if strikes else "Combat: nobody strikes."
-
-
-def _consequences(before: GuysState, after: GuysState, seats: Seats) -> list[str]:
-    """What the step did beyond the action: life lost or gained, Guys gone, tokens made."""
-    out: list[str] = []
-    if before.current_player() == CHANCE and before.chance_move().kind in ("deal", "look"):
-        return out
-    for seat in (0, 1):
-        was, now = before.life(seat), after.life(seat)
-        if now < was:
-            out.append(f"{says_of(seats, seat, 'take')} {was - now} damage ({was} → {now} life).")
-        elif now > was:
-            out.append(f"{says_of(seats, seat, 'heal')} {now - was} ({was} → {now} life).")
+    in_play: dict[int, InPlay] = {}
     for seat in (0, 1):
         for lane in range(LANES):
-            old = before.lane_guy(seat, lane)
-            if old >= 0 and after.lane_guy(seat, lane) != old and after.lane_of(old) < 0:
-                where = after.zone_of(old)
-                name = slot_name(after, old)
-                if where.startswith("hand"):
-                    out.append(f"{seats.whose(seat)} {name} goes back to the hand.")
-                else:
-                    out.append(
-                        f"{sentence(seats.whose(seat))} {name} is destroyed (lane {lane + 1})."
-                    )
-            moved = after.lane_of(old) if old >= 0 else -1
-            if moved >= 0 and moved != lane:
-                name = slot_name(after, old)
-                out.append(f"{sentence(seats.whose(seat))} {name} moves to lane {moved + 1}.")
-            new = after.lane_guy(seat, lane)
-            if new >= 0 and new >= before.slot_count():
-                token = slot_name(after, new)
-                side = seats.whose(seat)
-                out.append(f"A {token} token joins {side} side in lane {lane + 1}.")
-    return out
+            guy = state.lane_guy(seat, lane)
+            if guy < 0:
+                continue
+            card = state.card_at(guy)
+            place = f"lane {lane + 1}"
+            if card is None or state.face_down(guy):  # its damage is public, its stats are not
+                name = None if card is None else name_of(state, card)
+                in_play[guy] = InPlay(name, seat, place, (("damage", state.damage(guy)),))
+                continue
+            attack, health = state.stats(guy)
+            numbers = (("damage", state.damage(guy)), ("attack", attack), ("health", health))
+            marks = frozenset(
+                "safe from damage" if word == "can't be hurt" else word  # "is now …"
+                for word in _statuses(state, guy)
+            )
+            in_play[guy] = InPlay(slot_name(state, guy), seat, place, numbers, marks)
+            for pin in state.pins_on(guy):
+                in_play[pin] = InPlay(
+                    slot_name(state, pin), seat, f"on {slot_name(state, guy)}", ()
+                )
+        vest = state.vest(seat)
+        if vest >= 0:
+            in_play[vest] = InPlay(slot_name(state, vest), seat, "in the Vest", ())
+    known = state.card_at
+    elsewhere = zone_scene(
+        state.slot_count(), state.zone_of, lambda s: known(s) and slot_name(state, s), in_play
+    )
+    return Scene(state.turn(), counters, in_play, elsewhere)
 
 
 def says_of(seats: Seats, seat: int, verb: str) -> str:

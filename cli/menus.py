@@ -7,6 +7,12 @@ a leaf. Where a view says the decision after an action belongs to it (`follows_u
 target, asked by the engine once the Prank is played), that decision is worked out on a copy
 of the state and asked with the action, so the person can still go back from the target to
 the card; the leaf is then a plan, the action and its follow-up, taken one after the other.
+
+Where the view says what the hand is (`hand_lines`), the first menu of the turn lists every
+card of the hand in the hand's order, playable or not, then the other actions: a card's
+number moves only when a card above it leaves or joins the hand, never because it or another
+became (un)affordable. A card that cannot be played now is a line with no choice under it,
+only the reason (`why`); the legal actions stay the engine's.
 """
 
 from __future__ import annotations
@@ -15,10 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from rich.text import Text
+
 from p2pcards.errors import P2PCardsError
 
 if TYPE_CHECKING:
-    from cli.views import GameView
+    from cli.views import GameView, HandLine
     from p2pcards.engine import Action, State
 
 Plan = tuple["Action", ...]  # a leaf: an action now, then the follow-ups as they are asked
@@ -35,11 +43,13 @@ class Entry(NamedTuple):
 
 @dataclass
 class Node:
-    """A line of a menu: a leaf (its `plan`) or a group of lines asked one level down."""
+    """A line of a menu: a leaf (its `plan`), a group of lines asked one level down, or a
+    card of the hand that cannot be played now (`why`, no plan, no lines)."""
 
     label: str
     plan: Plan | None = None
     children: list[Node] = field(default_factory=list)
+    why: str | None = None  # '' when the view cannot say it cheaply
 
 
 def _path(view: GameView, state: State, action: Action) -> tuple[str, ...]:
@@ -113,10 +123,29 @@ def _grow(entries: list[Entry], level: int) -> list[Node]:
     return nodes
 
 
+def _with_hand(hand: list[HandLine], entries: list[Entry]) -> list[Node]:
+    """The first menu as a line a card of the hand, in its order (the card's plays grouped
+    under it, or why there are none), then the other actions."""
+    heads = {line.label for line in hand}
+    nodes: list[Node] = []
+    for line in hand:
+        grown = _grow([e for e in entries if e.path[0] == line.label], 0)
+        if not grown:
+            nodes.append(Node(line.label, why=line.why))
+        elif len(grown) == 1:
+            nodes += grown
+        else:  # e.g. a card played as printed or enhanced, neither with more to ask
+            nodes.append(Node(line.label, children=grown))
+    return nodes + _grow([e for e in entries if e.path[0] not in heads], 0)
+
+
 def choice_tree(view: GameView, state: State) -> Node:
     """The decision as a tree of menus (the root's label is empty)."""
-    root = Node("", children=_grow(_entries(view, state), 0))
-    while len(root.children) == 1 and root.children[0].plan is None:
+    hand_lines: Callable[[State], list[HandLine] | None] | None = getattr(view, "hand_lines", None)
+    hand = hand_lines(state) if hand_lines is not None else None
+    entries = _entries(view, state)
+    root = Node("", children=_grow(entries, 0) if hand is None else _with_hand(hand, entries))
+    while len(root.children) == 1 and root.children[0].children:
         root = root.children[0]  # a first level of one group: start inside it
     return root
 
@@ -143,11 +172,15 @@ class Choice:
         self.stack.pop()
         return True
 
-    def pick(self, number: int) -> Plan | None:
-        """Line `number` (from 1) of this level: its plan, or None having entered its group."""
+    def pick(self, number: int) -> Plan | str | None:
+        """Line `number` (from 1) of this level: its plan, None having entered its group, or
+        why a card shown there cannot be played now."""
         node = self.level.children[number - 1]
         if node.plan is not None:
             return node.plan
+        if node.why is not None:
+            because = f": {node.why}" if node.why else ""
+            return f"{Text.from_markup(node.label).plain} cannot be played now{because}."
         self.stack.append(node)
         return None
 

@@ -2,19 +2,33 @@
 know it (`p2pcards.history.witnessed` decides what that is), kept whole for the history key
 and handed out in news since the person's last decision.
 
-The same narrator tells local play, a seat at a LAN table and `replay`.
+The same narrator tells local play, a seat at a LAN table and `replay`. A collectible game's
+view tells the action; what it did, in the order it happened, is told from the viewer's
+replica by cli/happenings.py, the same for every such game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cli.happenings import happened, telling_of
 from cli.views import Drew, GameView, Told
 from cli.wording import Seats, count, listed
 from p2pcards.engine import Action, State
-from p2pcards.history import witnessed
+from p2pcards.history import Event, witnessed
 
 PAGE = 20  # history lines a page
+
+
+def told_of(view: GameView, before: State, event: Event, after: State, seats: Seats) -> list[Told]:
+    """A step told whole: the action, then (a collectible game's view) what it did in the
+    order it happened and what follows (cli/happenings.py)."""
+    told = view.narrate(before, event, after, seats)
+    telling = telling_of(view)
+    if telling is not None:
+        told += happened(telling, before, event, after, seats)
+        told += telling.closing(before, after, seats)
+    return told
 
 
 class Narrator:
@@ -34,7 +48,7 @@ class Narrator:
         """A step: `action` took `before` to `after` (both as the viewer may know them)."""
         event = witnessed(before, action, self.seats.you)
         self.last = after
-        self.tell(self.view.narrate(before, event, after, self.seats))
+        self.tell(told_of(self.view, before, event, after, self.seats))
 
     def watch(self, before: State, action: Action) -> None:
         """A step seen before it applies (a table's replica): the state after it is worked out

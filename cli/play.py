@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 KEYS = """\
 Type the number of a choice and press Enter. A line ending in … opens a short
 menu of its own (the card's lane, target or amount); 0 goes back one level.
+In your turn each card of your hand has its line and number, playable or not (a
+dimmed line says why not); the other actions come after the hand.
 Where cards are numbered instead, type the numbers of those you pick, e.g. 2 4,
 or 0 for none.
   ?         this help
@@ -143,6 +145,9 @@ class Menu:
             return
         assert self.choice is not None
         for i, node in enumerate(self.choice.level.children, 1):
+            if node.why is not None:  # a card kept in its place, dimmed, with its reason
+                console.print(f"  [cyan]{i:2}[/]  [dim]{node.label} — {node.why or 'not now'}[/]")
+                continue
             more = " …" if node.plan is None else ""
             console.print(f"  [cyan]{i:2}[/]  {node.label}{more}")
 

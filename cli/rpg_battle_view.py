@@ -10,9 +10,10 @@ from cli.views import RESHUFFLED, Drew, Told, reshuffled
 from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action
 from p2pcards.games.rpg_battle import RpgBattleState
-from p2pcards.games.rpg_battle.actions import Deal, Discard, EndTurn, Pass, Pick, Play, React, Take
+from p2pcards.games.rpg_battle.actions import Discard, EndTurn, Pass, Pick, Play, React, Take
 from p2pcards.games.rpg_battle.cards import CardType
 from p2pcards.history import Event
+from p2pcards.zones import Deal
 
 HELP = """\
 Your characters act left to right; each may play one card or pass.

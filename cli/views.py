@@ -1,10 +1,11 @@
 """Which terminal view draws which game, and what every view provides."""
 
+import io
 from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, cast
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from cli.wording import Seats, sentence
@@ -45,12 +46,21 @@ class Picks(NamedTuple):
     action: Callable[[frozenset[int]], Action]  # the legal action for the items picked
 
 
+class HandLine(NamedTuple):
+    """A card of the hand as a line of the turn's first menu, there whether or not it can be
+    played now, so that no other card's number moves when it becomes playable or not."""
+
+    label: str  # the first label of its plays (`choice_path`), copies once
+    why: str  # why it may not be played now, in a few words ('' when not said cheaply)
+
+
 class GameView(Protocol):
     """What the terminal needs from a game's view module. A view may also give, as module
     functions: `picks(state)` (above); `choice_path(state, action)`, an action's labels level
     by level in the menus; `choice_order(state, action)`, a sort key keeping menus in a
     stable order; `follows_up(before, after)`, whether the decision after an action is asked
-    with it (cli/menus.py)."""
+    with it; `hand_lines(state)`, the hand (`HandLine`s in the hand's order) where the
+    decision is the turn's own, None elsewhere (cli/menus.py)."""
 
     HELP: str  # the game's own help at the prompt (`?`)
 
@@ -105,3 +115,12 @@ def view_for(game_name: str) -> GameView:
     """The view of a game, where its registration says (`GameInfo.view`), imported on first
     use (each view loads its game's cards)."""
     return cast(GameView, games.resolve(games.info(game_name).view))
+
+
+def board_text(state: State, seat: int | None = None) -> str:
+    """The board of any game as plain text, as `seat` (None: a spectator) sees it: what the
+    PettingZoo adapter renders in its "ansi" mode."""
+    text = io.StringIO()
+    console = Console(file=text, width=100, color_system=None, highlight=False)
+    console.print(view_for(state.game.name).board(state, Seats(you=seat)))
+    return text.getvalue()

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from p2pcards.carddb import MAX_BYTES, parse_toml
+from p2pcards.deckmodel import CardTraits, KnownDecksModel
 from p2pcards.errors import CardDataError, GameOptionError, P2PCardsError
 
 MAX_ENTRIES = 200
@@ -334,6 +335,20 @@ class OwnDecksBase:
         if problems:
             raise GameOptionError(f"deck {deck.name!r} is not legal: " + "; ".join(problems))
         return deck.counts()
+
+    def shipped_decks_model(self, card_index: Mapping[str, int]) -> KnownDecksModel:
+        """A deck model that guesses an unseen decklist from the shipped decks, for a set
+        whose cards have no classes (`card_index`: the set's card ids in order)."""
+        rows = deck_rows(card_index, [deck.counts() for deck in self.decks.values()])
+        traits = [CardTraits(frozenset(), False) for _ in card_index]
+        rules = self.deck_rules
+        return KnownDecksModel(
+            traits,
+            [row for row in rows if row is not None],
+            size=rules.size,
+            max_copies=rules.max_copies,
+            max_classes=0,
+        )
 
     def table_options(
         self, num_players: int, options: dict[str, Any], cap_unit: str

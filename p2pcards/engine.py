@@ -136,12 +136,11 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class Sighting:
-    """What a replica is told before an action: the card at `position` of `seat`'s hand is
-    `card` (None when this replica may not learn it). `pinned` when the action uses that very
-    card, so every replica moves the same slot even where it cannot tell copies apart."""
+    """What a replica is told before an action: the card in `slot` (of a hand) is `card` (None
+    when this replica may not learn it). `pinned` when the action uses that very card, so every
+    replica moves the same slot even where it cannot tell copies apart."""
 
-    seat: int
-    position: int
+    slot: int
     card: str | None
     pinned: bool = True
 
@@ -197,10 +196,6 @@ class State(ABC):
 
     viewer: int | None
     """None for the complete state a local dealer drives; a seat for `observation(seat)`."""
-
-    names_slots: bool = False
-    """Whether actions name the slots and cards they use (zones games, DESIGN.md §9) rather
-    than hand positions the dealer pins with `reveals` and `see`."""
 
     @property
     @abstractmethod
@@ -295,8 +290,8 @@ class State(ABC):
         """Learn what the dealer opened for the next action, and which slots it uses."""
 
     @abstractmethod
-    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Where in `seat`'s hand the cards an action names are: distinct positions, the copies
+    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """The slots of `seat`'s hand holding the cards an action names: distinct, the copies
         the most seats already know first (showing them reveals the least). Needs the hand."""
 
     @abstractmethod

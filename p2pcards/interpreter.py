@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol, cast, get_args
 
 from p2pcards.abilities import Ability, Condition, Cost, Effect, Selector, carried_targets
 from p2pcards.answers import DECLINE, Decline, Discard, Take, Target, TargetPlayer
@@ -31,7 +31,7 @@ from p2pcards.engine import Action
 from p2pcards.errors import IllegalActionError
 from p2pcards.seats import seats_from
 from p2pcards.slots import UNKNOWN
-from p2pcards.zones import Step
+from p2pcards.zones import Listener, Step, ZoneState
 
 AskKind = Literal["mulligan", "target", "lane", "order", "discard", "free", "search"]
 
@@ -45,6 +45,17 @@ class Ask(NamedTuple):
     seat: int
     options: tuple[int, ...] = ()
     optional: bool = False
+
+
+ASK_CODES = {kind: code for code, kind in enumerate(get_args(AskKind))}
+"""Each ask kind's number in a search key, which holds ints and tuples only."""
+
+
+def ask_key(ask: Ask | None) -> tuple[int | tuple[int, ...], ...]:
+    """An ability's pending question for `State.search_key`: ints and tuples only."""
+    if ask is None:
+        return ()
+    return (ASK_CODES[ask.kind], ask.seat, ask.options, ask.optional)
 
 
 class Frame(NamedTuple):
@@ -119,6 +130,8 @@ class CardBook:
     """Each kind's static abilities that grant a keyword: all a keyword's read looks at."""
     kinds: Mapping[str, frozenset[int]] = dataclasses.field(default_factory=dict)
     """The kinds each `what` takes in (its type, or the types the word names)."""
+    blind: tuple[bool, ...] = ()
+    """Each kind's abilities reach no face-down card unless a selector says so (`face`)."""
 
     @classmethod
     def of(
@@ -130,8 +143,10 @@ class CardBook:
         what_types: Mapping[str, frozenset[str]] | None = None,
         seat_order: SeatOrder,
         hidden_in_play: bool,
+        blind_types: frozenset[str] = frozenset(),
     ) -> CardBook:
-        """The book of a card set, its static abilities indexed."""
+        """The book of a card set, its static abilities indexed; the abilities of cards of
+        `blind_types` do not reach face-down cards unless their selectors say so."""
         statics = tuple(
             tuple(i for i, a in enumerate(abs_) if a.trigger == "static") for abs_ in abilities
         )
@@ -149,7 +164,7 @@ class CardBook:
         }
         return cls(
             tuple(abilities), tuple(facts), keyword_bits, widen, seat_order,
-            hidden_in_play, statics, granting, kinds,
+            hidden_in_play, statics, granting, kinds, tuple(f.type in blind_types for f in facts),
         )  # fmt: skip
 
     def is_what(self, k: int, what: str) -> bool:
@@ -174,6 +189,7 @@ class Table(Protocol):
     _zones: list[list[int]]
     _where: list[int]
     _pools: list[list[int] | None]
+    _listener: Listener | None
 
     @property
     def num_players(self) -> int: ...
@@ -277,6 +293,12 @@ class Table(Protocol):
 def ability(st: Table, f: Frame) -> Ability:
     """The ability a frame resolves."""
     return st._book.abilities[f.kind][f.ability]
+
+
+def resolving(st: Table) -> int:
+    """The slot of the card whose ability is being resolved (-1: none): a question asked or
+    a card dealt now is that ability's."""
+    return st._frames[0].source if st._frames else -1
 
 
 def current_effect(st: Table) -> Effect:
@@ -524,13 +546,14 @@ def _lane_fits(rule: str, lane: int, source_lane: int, mine: bool) -> bool:
 
 
 def _fits(st: Table, sel: Selector, slot: int, f: Frame, raw: bool) -> bool:
-    """A card in play against a selector. A face-down card is out of reach unless the
-    selector says so, and shows nothing but that it is there."""
+    """A card in play against a selector. A face-down card is out of reach of a blind
+    card's abilities (`CardBook.blind`) unless the selector says so, and shows nothing but
+    that it is there."""
     if sel.lane is not None and not _lane_fits(
         sel.lane, st.lane_of(slot), f.lane, st.controller(slot) == f.controller
     ):
         return False
-    face = sel.face or "up"
+    face = sel.face or ("up" if st._book.blind[f.kind] else "any")
     if sel.self_ is not None and (slot == f.source) != (sel.self_ == "only"):
         return False
     if st.face_down(slot):
@@ -539,6 +562,7 @@ def _fits(st: Table, sel: Selector, slot: int, f: Frame, raw: bool) -> bool:
             and sel.cls is None
             and sel.type is None
             and sel.token is None
+            and sel.cost_at_most is None
             and sel.attack_at_least is None
             and sel.health_at_least is None
         )
@@ -643,9 +667,11 @@ def _static_effects(
                     sel = e.target
                     if sel is None:
                         continue
-                    if only is not None and sel.ref == "this":
-                        if only == source:
-                            reached.append((only, e))
+                    ref = sel.ref
+                    if ref == "this" or ref == "holder":  # most statics: no selector to run
+                        t = source if ref == "this" else st.attached_to(source)
+                        if t >= 0 and (only is None or only == t):
+                            reached.append((t, e))
                         continue
                     if frame is None:
                         frame = Frame(source, k, i, controller, lane=st.lane_of(source))
@@ -710,7 +736,13 @@ def step(st: Table) -> None:
         if picked is None:
             return
         f = st._frames[0] = picked
-    if _apply(st, f, e) and st._frames:
+    told = st._listener
+    if told is not None:  # what happened before this effect is told apart from it
+        told(cast(ZoneState, st), "", -1)
+    applied = _apply(st, f, e)
+    if told is not None and applied:
+        told(cast(ZoneState, st), "effect", f.source)
+    if applied and st._frames:
         f = st._frames[0]  # the effect may have moved on a stage: its targets are the same
         carried = carried_targets(a, f.effect + 1, f.targets)
         st._frames[0] = f._replace(

@@ -14,8 +14,8 @@ hand) in its queue, and the names its games use for the zones' lists:
 - `_pool[kind]` counts the copies of each kind whose slot this state does not know: the deck
   in a complete state, plus other seats' hidden cards in a replica. Deal and Take outcomes
   are weighted by it;
-- `_queue` holds the pending steps, first the one being resolved; the two chance nodes are
-  (DRAW, seat, ...) and (TAKE, thief, victim), the game numbers its other steps after them;
+- `_queue` holds the pending steps, first the one being resolved, each a named tuple: the two
+  chance nodes are `DrawStep` and `TakeStep`, the game adds its own;
 - `_pins` holds the slots `see` pinned for the next action, in the action's order (a tuple,
   so clones share it).
 
@@ -25,10 +25,11 @@ queue moves on after a chance outcome (`_apply_outcome_card` moves the card).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Hashable, Sequence
 from operator import attrgetter
-from typing import Generic, Protocol, Self, TypeVar
+from typing import Generic, NamedTuple, Protocol, Self, TypeVar
 
 from p2pcards.engine import (
     CHANCE,
@@ -39,16 +40,41 @@ from p2pcards.engine import (
     Sighting,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
-from p2pcards.zones import UNKNOWN, Zone, ZoneRules, ZoneState
-from p2pcards.zones import Step as ZoneStep
+from p2pcards.zones import UNKNOWN, Deal, Step, Zone, ZoneRules, ZoneState
 
-__all__ = ["DRAW", "TAKE", "UNKNOWN", "CardKind", "SlotRules", "SlotState"]
+__all__ = [
+    "DRAW", "TAKE", "UNKNOWN", "CardKind", "DrawStep", "SlotRules", "SlotState",
+    "TakeStep", "draw_step", "take_step",
+]  # fmt: skip
 
 DRAW, TAKE = 0, 1
-"""Queue steps of the chance nodes: (DRAW, seat, ...) deals the deck's top card to `seat`;
-(TAKE, thief, victim) gives a random card of the victim's hand to the thief."""
+"""The codes of the two chance steps in a game's digest of its queue (its own steps follow)."""
 
-Step = tuple[int, ...]
+
+class DrawStep(NamedTuple):
+    """Chance step: the deck's top card goes to `seat`, `left` cards still to come (a game
+    that queues one step a card leaves it 1)."""
+
+    seat: int
+    left: int = 1
+
+
+class TakeStep(NamedTuple):
+    """Chance step: a card picked at random from the `victim`'s hand goes to the `thief`."""
+
+    thief: int
+    victim: int
+
+
+draw_step = functools.cache(DrawStep)
+take_step = functools.cache(TakeStep)
+"""DrawStep and TakeStep, each value made once: a playout queues a step for nearly every card
+it deals, and a NamedTuple costs several times a tuple to make (rpg-battle's random playout
+ran 4% slower making them afresh)."""
+
+S = TypeVar("S", bound=tuple[int, ...])
+"""What a game's queue holds: the chance steps above and its own, each a NamedTuple of ints
+(told apart by their class); a game names their union."""
 
 
 class CardKind(Protocol):
@@ -72,16 +98,13 @@ class SlotRules(ZoneRules):
         game: Game,
         cards: Sequence[CardKind],
         deck_size: int,
-        deal: Callable[[str | None], ChanceOutcome],
         take: Callable[[int, str | None], ChanceOutcome],
         take_position: str,
     ) -> None:
         super().__init__(game, cards, None)
         self.composition = [c.qty for c in cards]
         self.deck_size = deck_size
-        self.deals = [deal(c.id) for c in cards]  # the game's Deal outcomes, built once
-        self.deal_hidden = deal(None).hidden()  # the game's shared instance
-        self.deal_type = type(self.deal_hidden)
+        self.deal_hidden = Deal(None).hidden()  # the shared instance
         self.take = take
         self.take_type = type(take(0, None))
         # Both outcomes name their `card`; a take's hand position is the field `take_position`.
@@ -92,19 +115,17 @@ class SlotRules(ZoneRules):
 R = TypeVar("R", bound=SlotRules)
 
 
-class SlotState(ZoneState, Generic[R]):
+class SlotState(ZoneState, Generic[R, S]):
     """A state whose cards are slots of one shared deck (see the module docstring)."""
 
     __slots__ = ("_deck", "_discard", "_hands", "_pins", "_pool", "_queue")
-
-    names_slots = False  # actions name hand positions: `reveals` and `see` pin them
 
     _rules: R  # a ZoneRules with the shared deck's tables besides
     _hands: list[list[int]]
     _deck: list[int]
     _discard: list[int]
     _pool: list[int]
-    _queue: list[Step]
+    _queue: list[S]
     _pins: tuple[int, ...]
 
     def __init__(self, rules: R, num_players: int) -> None:
@@ -190,8 +211,8 @@ class SlotState(ZoneState, Generic[R]):
         the deck ran out, or (GETGEM's matches) every card for the next game."""
         return self._generation[0]
 
-    def _after_chance(self, step: ZoneStep, slot: int, value: int) -> None:
-        raise AssertionError("a shared deck's chance nodes are its queue's (DRAW, TAKE)")
+    def _after_chance(self, step: Step, slot: int, value: int) -> None:
+        raise AssertionError("a shared deck's chance nodes are its queue's (DrawStep, TakeStep)")
 
     def _card_id(self, k: int) -> str | None:
         return None if k == UNKNOWN else self._rules.card_ids[k]
@@ -234,18 +255,38 @@ class SlotState(ZoneState, Generic[R]):
 
     def chance_move(self) -> ChanceMove:
         """Deals come from the deck; a take comes from the victim's hand."""
+        step = self._pending_chance()
+        if isinstance(step, DrawStep):
+            return ChanceMove("deal", step.seat)
+        return ChanceMove("take", step.thief, source=step.victim)
+
+    def chance_step(self) -> tuple[Step, list[int]]:
+        """The pending chance step in the zones' terms, with the slots of its source zone:
+        a draw from the deck to the seat's hand, or a pick from the victim's hand to the
+        thief's, each shown to the seats entitled to it. One dealing serves every game."""
+        step = self._pending_chance()
+        hands = 2  # the zone of hand:0 (see _layout_for)
+        if isinstance(step, DrawStep):
+            draw = Step("draw", source=0, dest=hands + step.seat, viewers=1 << step.seat)
+            return draw, list(self._deck)
+        viewers = 1 << step.thief | 1 << step.victim
+        pick = Step("pick", hands + step.victim, hands + step.thief, viewers)
+        return pick, list(self._hands[step.victim])
+
+    def _pending_chance(self) -> DrawStep | TakeStep:
+        """The chance step at the head of the queue."""
         if self._current != CHANCE:
             raise IllegalActionError("not a chance node")
-        step = self._queue[0]
-        if step[0] == DRAW:
-            return ChanceMove("deal", step[1])
-        return ChanceMove("take", step[1], source=step[2])
+        # Only a DrawStep or a TakeStep at the head makes a chance node (each game's _advance);
+        # declared, not checked or cast: this is on the path of every deal of a playout.
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]
+        return step
 
     def luck_key(self) -> Hashable:
         """A deal is the deck's next card: named by the deck's reshuffle and size, whoever
         draws it and whatever happened before, so every line of a search meets the same deck
         order (a take, from a hand that differs line by line, is not shared)."""
-        if self._current == CHANCE and self._queue[0][0] == DRAW:
+        if self._current == CHANCE and isinstance(self._queue[0], DrawStep):
             return (DRAW, self._generation[0], len(self._deck))
         return self.search_key()
 
@@ -253,10 +294,10 @@ class SlotState(ZoneState, Generic[R]):
         """At a chance node, the seats entitled to learn the outcome's card."""
         if self._current != CHANCE:
             return frozenset()
-        step = self._queue[0]
-        if step[0] == DRAW:
-            return frozenset((step[1],))
-        return frozenset((step[1], step[2]))
+        step = self._pending_chance()
+        if isinstance(step, DrawStep):
+            return frozenset((step.seat,))
+        return frozenset((step.thief, step.victim))
 
     def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
         """Deal(card), or Take(position, card), whichever this chance node is."""
@@ -266,20 +307,20 @@ class SlotState(ZoneState, Generic[R]):
         return rules.take(position, card)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self._current != CHANCE:
+        if self._current != CHANCE:  # _pending_chance inline: a playout asks at every deal
             raise IllegalActionError("not a chance node")
-        step = self._queue[0]
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]
         viewer = self.viewer
         pool = self._pool
-        if step[0] == DRAW:
-            if viewer is not None and viewer != step[1]:
+        if isinstance(step, DrawStep):
+            if viewer is not None and viewer != step.seat:
                 return [(self._rules.deal_hidden, 1.0)]
             # Deck slots are never known to anyone, so the deck is the pool.
             deals = self._rules.deals
             total = sum(pool)
             return [(deals[k], n / total) for k, n in enumerate(pool) if n]
-        may_see = viewer is None or viewer in (step[1], step[2])
-        hand = self._hands[step[2]]
+        may_see = viewer is None or viewer in step
+        hand = self._hands[step.victim]
         share = 1.0 / len(hand)
         take = self._rules.take
         ident = self._ident
@@ -301,22 +342,24 @@ class SlotState(ZoneState, Generic[R]):
         return [(take(position, ids[k]), share * n / total) for k, n in enumerate(pool) if n]
 
     def _verify_outcome(self, action: Action) -> None:
-        step = self._queue[0]
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]  # chance node
         rules = self._rules
-        take = step[0] == TAKE
-        if not isinstance(action, rules.take_type if take else rules.deal_type):
-            kind = "take" if take else "deal"
-            raise IllegalActionError(f"the chance node needs a {kind} outcome, not {action}")
-        card = rules.card_of(action)
+        viewer = self.viewer
         known = UNKNOWN
-        if take:
+        if isinstance(step, TakeStep):
+            if not isinstance(action, rules.take_type):
+                raise IllegalActionError(f"the chance node needs a take outcome, not {action}")
             position = rules.position_of(action)
-            hand = self._hands[step[2]]
+            hand = self._hands[step.victim]
             if not 0 <= position < len(hand):
                 raise IllegalActionError(f"the victim's hand has no card {position}")
             known = self._ident[hand[position]]
-        viewer = self.viewer
-        entitled = viewer is None or viewer == step[1] or (take and viewer == step[2])
+            entitled = viewer is None or viewer in step
+        else:
+            if not isinstance(action, Deal):
+                raise IllegalActionError(f"the chance node needs a deal outcome, not {action}")
+            entitled = viewer is None or viewer == step.seat
+        card = rules.card_of(action)
         if card is None:
             if entitled:
                 raise IllegalActionError("this state must be told which card it is")
@@ -336,19 +379,18 @@ class SlotState(ZoneState, Generic[R]):
     def _apply_outcome_card(self, action: Action) -> int:
         """Move the card a verified Deal or Take gives to its receiver, learning it if told;
         its slot. The game moves its queue on."""
-        step = self._queue[0]
+        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]  # chance node
         rules = self._rules
         card = rules.card_of(action)
         k = UNKNOWN if card is None else self._kind(card)
-        receiver = step[1]
-        if step[0] == DRAW:
+        if isinstance(step, DrawStep):
             slot = self._deck.pop()
-            self._hands[receiver].append(slot)
-            self._known[slot] = 1 << receiver
+            self._hands[step.seat].append(slot)
+            self._known[slot] = 1 << step.seat
         else:
-            slot = self._hands[step[2]].pop(rules.position_of(action))
-            self._hands[receiver].append(slot)
-            self._known[slot] |= 1 << receiver
+            slot = self._hands[step.victim].pop(rules.position_of(action))
+            self._hands[step.thief].append(slot)
+            self._known[slot] |= 1 << step.thief
         if k != UNKNOWN and self._ident[slot] == UNKNOWN:
             self._ident[slot] = k
             self._pool[k] -= 1
@@ -365,30 +407,26 @@ class SlotState(ZoneState, Generic[R]):
         positions the other replicas no longer agree on.
         """
         for sight in sightings:
-            self._check_seat(sight.seat)
-            hand = self._hands[sight.seat]
-            if not 0 <= sight.position < len(hand):
-                raise IllegalActionError(
-                    f"seat {sight.seat} has no card at position {sight.position}"
-                )
-            slot = hand[sight.position]
+            slot = sight.slot
+            hand = next((hand for hand in self._hands if slot in hand), None)
+            if hand is None:
+                raise IllegalActionError(f"no hand holds card slot {slot}")
             if sight.card is not None:
                 self._learn(slot, self._kind(sight.card))
             if sight.pinned:
                 if slot in self._pins:
-                    raise IllegalActionError(f"position {sight.position} is pinned twice")
+                    raise IllegalActionError(f"slot {slot} is pinned twice")
                 if self._pins and self._pins[0] not in hand:
                     raise IllegalActionError("pinned cards of one action come from one hand")
                 self._pins += (slot,)
 
-    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Where in `seat`'s hand the named cards are, distinct, the copies the most seats
-        already know first (they reveal the least). Needs the hand (the acting seat's replica,
-        or the complete state)."""
+    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """The slots of `seat`'s hand holding the named cards, distinct, the copies the most
+        seats already know first (they reveal the least). Needs the hand (the acting seat's
+        replica, or the complete state)."""
         self._check_seat(seat)
         kinds = [self._kind(c) for c in cards]
-        hand = self._hands[seat]
-        return [hand.index(s) for s in self._best_known_slots(seat, kinds, self._unshowable(seat))]
+        return self._best_known_slots(seat, kinds, self._unshowable(seat))
 
     def _unshowable(self, seat: int) -> int:
         """A slot of `seat`'s hand the next action cannot use, or -1."""

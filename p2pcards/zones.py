@@ -287,13 +287,18 @@ def seat_zones(num_players: int, kinds: Sequence[tuple[str, Visibility]]) -> lis
     ]
 
 
+Listener = Callable[["ZoneState", str, int], None]
+"""Told of the public moments inside one step (`ZoneState.listen`): the state as it stands, a
+label and a number (docs/abilities.md, "What the log is told")."""
+
+
 class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
     __slots__ = (
         "_chance", "_current", "_deck_zones", "_generation", "_home", "_ident", "_journal",
-        "_known", "_layout", "_n", "_pools", "_private", "_rules", "_where", "_zone_index",
-        "_zones", "viewer",
+        "_known", "_layout", "_listener", "_n", "_pools", "_private", "_rules", "_where",
+        "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
@@ -301,10 +306,6 @@ class ZoneState(State):
 
     play_zones: ClassVar[tuple[int, ...]] = ()
     """The zones whose cards' columns the digest hashes (`slot_rows`): the cards in play."""
-
-    names_slots = True
-    """Actions name the slots (and the cards) they use: the mental dealer proves a card an
-    action shows by the slot, not by a hand position (`State.reveals`)."""
 
     _rules: ZoneRules
 
@@ -324,6 +325,7 @@ class ZoneState(State):
         self._rules = rules
         self._n = num_players
         self.viewer: int | None = None
+        self._listener: Listener | None = None
         self._layout = tuple(layout)
         self._zone_index = {zone.name: i for i, zone in enumerate(self._layout)}
         self._zones: list[list[int]] = [[] for _ in self._layout]
@@ -372,6 +374,12 @@ class ZoneState(State):
 
     def current_player(self) -> int:
         return self._current
+
+    def listen(self, listener: Listener | None) -> None:
+        """Be told the public moments inside each step applied from now on (an ability's
+        effect before and after it lands, a lane's combat): a log tells a step in the order
+        it happened from them. Copies are not told."""
+        self._listener = listener
 
     def zone(self, name: str) -> int:
         """The index of the zone called `name`."""
@@ -633,7 +641,8 @@ class ZoneState(State):
                     card = self.card_at(slot) if entitled else None
                     outcomes.append((Pick(i, card), share))
                 else:
-                    outcomes.extend((Pick(i, card), share * p) for card, p in self._unseen(slot))
+                    ids = self._rules.card_ids
+                    outcomes.extend((Pick(i, ids[j]), share * p) for j, p in self._unseen(slot))
             return outcomes
         if not entitled:
             return [(_HIDDEN_DEAL, 1.0)]
@@ -642,18 +651,17 @@ class ZoneState(State):
         if k != UNKNOWN:
             return [(self._rules.deals[k], 1.0)]
         deals = self._rules.deals
-        return [(deals[self._rules.card_index[card]], p) for card, p in self._unseen(slot)]
+        return [(deals[k], p) for k, p in self._unseen(slot)]
 
-    def _unseen(self, slot: int) -> list[tuple[str, float]]:
-        """The cards an unknown slot may hold, by the unseen copies of its pool."""
+    def _unseen(self, slot: int) -> list[tuple[int, float]]:
+        """The kinds an unknown slot may hold, by the unseen copies of its pool."""
         pool = self._pools[self._home[slot]]
         if pool is None:
             raise HiddenInformationError(
                 f"this state does not know the deck slot {slot} comes from (viewer {self.viewer})"
             )
         total = sum(pool)
-        ids = self._rules.card_ids
-        return [(ids[k], n / total) for k, n in enumerate(pool) if n]
+        return [(k, n / total) for k, n in enumerate(pool) if n]
 
     def _verify_outcome(self, action: Action) -> None:
         step = self._step()
@@ -834,13 +842,14 @@ class ZoneState(State):
         for name, default in self.slot_columns.turn:
             setattr(self, name, [default] * n)
 
-    def slot_rows(self) -> list[list[int]]:
-        """The public per-card columns of every card in play (`play_zones`), a row per card
-        headed by its slot, for digests."""
+    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+        """The public per-card columns of every card in play (`zones`, by default
+        `play_zones`; a game whose layout grows with the seats passes its own), a row per
+        card headed by its slot, for digests."""
         columns = self.slot_columns.get_public(self)
         return [
             [s, *[int(values[s]) for values in columns]]
-            for z in self.play_zones
+            for z in (self.play_zones if zones is None else zones)
             for s in self._zones[z]
         ]
 
@@ -867,16 +876,16 @@ class ZoneState(State):
         if sightings:
             raise IllegalActionError("this game's actions name their cards' slots")
 
-    def positions_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Where in `seat`'s hand the named cards are, distinct, first copies first."""
+    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """The slots of `seat`'s hand holding the named cards, distinct, first copies first."""
         hand = self._zones[self.zone(f"hand:{seat}")]
         out: list[int] = []
         for card in cards:
             k = self._kind(card)
-            i = next((i for i, s in enumerate(hand) if self._ident[s] == k and i not in out), -1)
-            if i < 0:
+            slot = next((s for s in hand if self._ident[s] == k and s not in out), -1)
+            if slot < 0:
                 raise IllegalActionError(f"seat {seat} holds no (more) {card}")
-            out.append(i)
+            out.append(slot)
         return out
 
     # ------------------------------------------------------- copies and views
@@ -889,9 +898,10 @@ class ZoneState(State):
         other._rules = self._rules
         other._n = self._n
         other.viewer = self.viewer
+        other._listener = None  # a copy (a search's, an observation) is nobody's to tell
         other._layout = self._layout
         other._zone_index = self._zone_index
-        other._zones = [pile[:] for pile in self._zones]
+        other._zones = list(map(list.copy, self._zones))  # a third faster than a comprehension
         other._ident = self._ident[:]
         other._known = self._known[:]
         other._home = self._home[:]

@@ -1,20 +1,20 @@
 """The mental-poker dealer: resolves one seat's replica's chance nodes and shown cards.
 
-Two kinds of game meet here, told apart by `State.names_slots`. A shared-deck game
-(rpg-battle, GETGEM) names the cards of an action by hand position, pinned with
-`reveals` and `see`. A zones game (DESIGN.md §9: own decks) names slots: each seat's own
-deck is shuffled with its owner masking first, draws, looks and random picks come from the
-replica's pending chance step, and an action shows exactly the cards whose knowledge masks
-it widens on a clone of the replica, each proved against the card the action names.
+Every game keeps its cards as slots in zones (DESIGN.md §9), and one path deals them all.
+Setup shuffles the shared deck among all seats, or each seat's own deck with its owner
+masking first. A chance node is the replica's pending chance step (`chance_step`): the top
+card of a zone (a draw, a look), a card picked by the beacon, or a roll of the beacon; the
+card goes to the seats entitled to it, and the dealer gives back the outcome this seat may
+apply (the card when it may see it, the hidden outcome otherwise). A deck the rules gathered
+between steps (a discard pile turned over) is dealt afresh before it is drawn from.
 
-Each seat's dealer follows its replica of the game. At a chance node it starts
-the operations that deal the card (a reveal to the receiver, or a beacon and a
-hand-over for a card taken at random) and gives back the outcome this seat may
-apply: the card when its seat may see it, the hidden outcome otherwise. At a
-decision the acting seat announces its action's public form and the positions
-of the hand cards it names; every card the action opens (`State.reveals`:
-shown, pushed, swapped, peeked at) is revealed to its viewers and, where the
-action names it, checked against the action.
+At a decision the acting seat announces its action's public form. An action of a shared deck
+names its cards by kind, so it adds the hand positions holding them; those cards, and whole
+hands a decision lays open (`State.reveals`: swapped, peeked at), are revealed to their
+viewers first and checked against the action. Then the action applied to a clone of the
+replica says the rest: piles it reordered, shuffled or searched are re-masked or dealt
+afresh, and every other card whose knowledge mask it widens is revealed to its new knowers,
+each proved against the card the action names (a zones game's actions name their slots).
 
 The methods are generators: they yield the step of each operation they wait
 for and return the result, so the same code runs over any transport.
@@ -102,7 +102,7 @@ class MentalDealer:
         for index, card in enumerate(self.card_ids):
             self.copies.setdefault(card, []).append(index)
         self.locked: dict[int, int] = {}  # slot id -> index of its locked card in peer.cards
-        self.generation = 0
+        self.generation = 0  # the replica's shuffles this dealer has dealt (`reshuffles()`)
         self.last_sightings: list[Sighting] = []  # what the replica was told before the last step
 
     def card_id(self, card: int) -> str | None:
@@ -112,7 +112,7 @@ class MentalDealer:
 
     def setup(self) -> Generator[int, None, None]:
         """Shuffle the whole deck, every seat taking part; or each seat's own deck."""
-        decks = self._zone_replica().own_decks() if self.replica.names_slots else []
+        decks = self._zone_replica().own_decks()
         if not decks:
             yield from self._shuffle_deck(self.points)
             return
@@ -153,30 +153,34 @@ class MentalDealer:
         self.locked.update(zip(deck, self.peer.shuffled_cards(step), strict=True))
 
     def chance(self) -> Waits:
-        """Resolve the replica's chance node; return the outcome this seat applies."""
-        replica = self.replica
+        """Deal the replica's chance step: the top card (or one `depth` under it) of a zone,
+        a card picked by the beacon, or a roll of the beacon; return the outcome this seat
+        applies (the card when it may see it, the hidden outcome otherwise)."""
+        replica = self._zone_replica()
         self.last_sightings = []
-        if replica.names_slots:
-            return (yield from self._zone_chance())
         if replica.reshuffles() > self.generation:
+            # A deck gathered by the rules between two steps (a discard pile turned over, or
+            # every card for the next game of a match): deal it afresh before drawing from it.
             yield from self._shuffle_deck(self._new_deck_points())
             self.generation = replica.reshuffles()
-        move = replica.chance_move()
+        step, pile = replica.chance_step()
         viewers = replica.chance_viewers()
-        if move.kind == "deal":
-            card = self.locked[replica.deck_slots()[-1]]
-            yield self.peer.reveal(card, viewers)
-            return replica.chance_outcome_for(self.card_id(card))
-        if move.kind == "take":
-            assert move.source is not None
-            hand = replica.hand_slots(move.source)
-            step = self.peer.beacon(len(hand))
-            yield step
-            position = self.peer.beacon_value(step)
-            card = self.locked[hand[position]]
-            yield self.peer.reveal(card, viewers)
-            return replica.chance_outcome_for(self.card_id(card), position)
-        raise LocalProtocolError(f"no dealing for chance moves of kind {move.kind!r}")
+        if step.kind == "roll":
+            roll = self.peer.beacon(step.sides)
+            yield roll
+            return replica.chance_outcome_for(None, self.peer.beacon_value(roll))
+        position = 0
+        if step.kind == "pick":
+            pick = self.peer.beacon(len(pile))
+            yield pick
+            position = self.peer.beacon_value(pick)
+            slot = pile[position]
+        else:
+            slot = pile[-1 - step.depth]
+        card = yield from self._open_slot(slot, viewers)
+        if self.peer.seat not in viewers and replica.card_at(slot) is None:
+            card = None  # seen before by this peer's keys, but not this replica's to know
+        return replica.chance_outcome_for(card, position)
 
     def _new_deck_points(self) -> list[bytes]:
         """The points of the cards the replica has just made a new deck of.
@@ -195,37 +199,76 @@ class MentalDealer:
     def decide(self, action: Action | None) -> Waits:
         """The current player's action: ours to announce (`action`), or another seat's to check.
 
-        Returns the action's public form, which every replica applies after `see`ing what
-        the dealer opened for it (`last_sightings`).
+        The acting seat announces the action's public form and, when the action names cards
+        of its hand by kind (a shared deck's play), the hand positions holding them; those
+        cards (and whole hands a decision lays open, `State.reveals`) are opened first and
+        every replica `see`s them (`last_sightings`). Then the engine says who learns what:
+        the action applied to a clone of the replica moves whole piles (re-masked or dealt
+        afresh here) and widens knowledge of cards, which are revealed to their new knowers
+        and must be the cards the action named. Returns the action every replica applies:
+        ours in full (a private reorder's order), another seat's as announced.
         """
-        replica = self.replica
-        if replica.names_slots:
-            return (yield from self._zone_decide(action))
+        replica = self._zone_replica()
         seat = replica.current_player()
+        mine = seat == self.peer.seat
         payload: dict[str, Any] | None = None
-        if seat == self.peer.seat:
+        if mine:
             if action is None:
                 raise LocalProtocolError("it is our decision: give the action")
+            payload = {"action": action.public().to_json()}
             positions: list[int] = []
             for reveal in replica.reveals(action):
                 if reveal.cards is not None:
-                    named = [c for c in reveal.cards if c is not None]
-                    positions.extend(replica.positions_of(reveal.seat, named))
-            payload = {"action": action.public().to_json(), "positions": positions}
+                    cards = [c for c in reveal.cards if c is not None]
+                    hand = replica.hand_slots(reveal.seat)
+                    positions.extend(hand.index(s) for s in replica.slots_of(reveal.seat, cards))
+            if positions:
+                payload["positions"] = positions
         announced, step = yield from self._announce(seat, payload)
         said = self.peer.announcement(step)
         try:
             reveals = replica.reveals(announced)
         except IllegalActionError as exc:
             raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        opened = yield from self._open(seat, reveals, said.get("positions"), step)
+        opened = yield from self._open(seat, reveals, said.get("positions", []), step)
         self.last_sightings = opened
+        told = action if mine and action is not None else announced
+        after = replica.clone()
+        after.record_movements()
         try:
-            replica.see(opened)
-            replica.verify_action(announced)
+            after.see(opened)
+            after.apply_action(told)
         except IllegalActionError as exc:
             raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        return announced
+        # First what the action did to whole piles (a reorder, a shuffle, a search), so
+        # that every slot holds the locked card the engine says it holds; then the cards
+        # it shows.
+        for move in after.movements():
+            if isinstance(move, Reorder):
+                yield from self._relock(move, seat)
+                continue
+            if isinstance(move, Shuffled):
+                yield from self._redeal(move.zone, list(move.slots))
+            else:
+                yield from self._take_searched(move, after)
+            self.generation += 1  # one shuffle of the replica's, dealt
+        opened_slots = {sight.slot for sight in opened}
+        shown = []
+        for slot in sorted(self.locked):
+            knowers = after.known_to(slot)
+            if knowers & ~replica.known_to(slot) and slot not in opened_slots:
+                seen_by = frozenset(s for s in range(replica.num_players) if knowers >> s & 1)
+                shown.append((slot, self.peer.reveal(self.locked[slot], seen_by)))
+        for _, op in shown:
+            yield op
+        for slot, _ in shown:
+            card, named = self.card_id(self.locked[slot]), after.card_at(slot)
+            if card is not None and card != named:
+                raise RemoteProtocolError(
+                    seat, f"named {named} but the card it showed is {card}", step
+                )
+        replica.see(opened)
+        return told
 
     def _announce(
         self, seat: int, payload: dict[str, Any] | None
@@ -246,31 +289,8 @@ class MentalDealer:
 
     def _zone_replica(self) -> ZoneState:
         if not isinstance(self.replica, ZoneState):
-            raise LocalProtocolError(f"{self.game.name} names slots but keeps no zones")
+            raise LocalProtocolError(f"{self.game.name} keeps its cards in no zones")
         return self.replica
-
-    def _zone_chance(self) -> Waits:
-        """Deal the replica's chance step: the top card (or one `depth` under it) of a zone,
-        a card picked by the beacon, or a roll of the beacon."""
-        replica = self._zone_replica()
-        step, pile = replica.chance_step()
-        viewers = replica.chance_viewers()
-        if step.kind == "roll":
-            roll = self.peer.beacon(step.sides)
-            yield roll
-            return replica.chance_outcome_for(None, self.peer.beacon_value(roll))
-        position = 0
-        if step.kind == "pick":
-            pick = self.peer.beacon(len(pile))
-            yield pick
-            position = self.peer.beacon_value(pick)
-            slot = pile[position]
-        else:
-            slot = pile[-1 - step.depth]
-        card = yield from self._open_slot(slot, viewers)
-        if self.peer.seat not in viewers and replica.card_at(slot) is None:
-            card = None  # seen before by this peer's keys, but not this replica's to know
-        return replica.chance_outcome_for(card, position)
 
     def _open_slot(self, slot: int, viewers: frozenset[int]) -> Generator[int, None, str | None]:
         """Reveal the card locked in `slot` to `viewers`; the card, if we may see it."""
@@ -279,55 +299,6 @@ class MentalDealer:
             return self._zone_replica().card_at(slot)
         yield self.peer.reveal(locked, viewers)
         return self.card_id(locked)
-
-    def _zone_decide(self, action: Action | None) -> Waits:
-        """Announce or check a decision of a zones game; prove every card it shows."""
-        replica = self._zone_replica()
-        seat = replica.current_player()
-        payload: dict[str, Any] | None = None
-        if seat == self.peer.seat:
-            if action is None:
-                raise LocalProtocolError("it is our decision: give the action")
-            payload = {"action": action.public().to_json()}
-        announced, step = yield from self._announce(seat, payload)
-        # The engine says who learns what: apply the action to a clone and see whose
-        # knowledge of which locked card grew. Those cards are revealed to them and must be
-        # the cards the action named.
-        # Our own action in full (a private reorder's order), another seat's as announced.
-        mine = seat == self.peer.seat
-        told = action if mine and action is not None else announced
-        after = replica.clone()
-        after.record_movements()
-        try:
-            after.apply_action(told)
-        except IllegalActionError as exc:
-            raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        # First what the action did to whole piles (a reorder, a shuffle, a search), so
-        # that every slot holds the locked card the engine says it holds; then the cards
-        # it shows.
-        for move in after.movements():
-            if isinstance(move, Reorder):
-                yield from self._relock(move, seat)
-            elif isinstance(move, Shuffled):
-                yield from self._redeal(move.zone, list(move.slots))
-            else:
-                yield from self._take_searched(move, after)
-        shown = []
-        for slot in sorted(self.locked):
-            knowers = after.known_to(slot)
-            if knowers & ~replica.known_to(slot):
-                seen_by = frozenset(s for s in range(replica.num_players) if knowers >> s & 1)
-                shown.append((slot, self.peer.reveal(self.locked[slot], seen_by)))
-        for _, op in shown:
-            yield op
-        for slot, _ in shown:
-            card, named = self.card_id(self.locked[slot]), after.card_at(slot)
-            if card is not None and card != named:
-                raise RemoteProtocolError(
-                    seat, f"named {named} but the card it showed is {card}", step
-                )
-        self.last_sightings = []
-        return told
 
     def _relock(self, move: Reorder, seat: int) -> Generator[int, None, None]:
         """The seat that looked puts the cards back re-masked by it alone: the others cannot
@@ -417,7 +388,7 @@ class MentalDealer:
                 seat, f"named {len(positions)} hand positions for {wanted} cards", step
             )
         picks = iter(positions)
-        plan: list[tuple[Reveal, int, str | None, int]] = []  # reveal, position, named, op
+        plan: list[tuple[int, str | None, bool, int]] = []  # slot, named, pinned, op
         for reveal in reveals:
             hand = self.replica.hand_slots(reveal.seat)
             chosen: list[tuple[int, str | None]]
@@ -430,19 +401,22 @@ class MentalDealer:
                 used = [p for p, _ in chosen]
                 if len(set(used)) != len(used) or not all(0 <= p < len(hand) for p in used):
                     raise RemoteProtocolError(seat, f"named bad hand positions {used}", step)
+            pinned = reveal.cards is not None
             for position, named in chosen:
-                op = self.peer.reveal(self.locked[hand[position]], reveal.viewers)
-                plan.append((reveal, position, named, op))
+                slot = hand[position]
+                plan.append(
+                    (slot, named, pinned, self.peer.reveal(self.locked[slot], reveal.viewers))
+                )
         for *_, op in plan:
             yield op
         sightings = []
-        for reveal, position, named, _ in plan:
-            card = self.card_id(self.locked[self.replica.hand_slots(reveal.seat)[position]])
+        for slot, named, pinned, _ in plan:
+            card = self.card_id(self.locked[slot])
             if named is not None and card is not None and card != named:
                 raise RemoteProtocolError(
                     seat, f"played {named} but the card it showed is {card}", step
                 )
-            sightings.append(Sighting(reveal.seat, position, card, reveal.cards is not None))
+            sightings.append(Sighting(slot, card, pinned))
         return sightings
 
     def disclose(self) -> Generator[int, None, None]:

@@ -41,7 +41,7 @@ from protocol.table_peer import Ended, TableKeys, TableOutcome, TablePeer, Taken
 from protocol.transcript import Envelope, Receiver
 from protocol.wire import FrameDecoder, WireError, encode_frame
 
-FORMAT = 2
+FORMAT = 3  # 3: an announcement names hand positions only when it uses any (one dealer)
 _KINDS = ("cheat", "silent", "left")
 
 

@@ -3,6 +3,8 @@
     .venv/bin/python scripts/bench_ai.py [--games 200] [--think-ms 200] [--opponents greedy,random]
                                          [--ai SPEC] [--jobs 2] [--game rpg-battle] [--seats 2]
     .venv/bin/python scripts/bench_ai.py --calibrate [--think-ms 200] [--positions 60]
+    .venv/bin/python scripts/bench_ai.py --same-moves [--against main] [--game G,...]
+                                         [--positions 12] [--nodes 3000] [--playouts 100]
 
 Expectimax in one seat, the opponent's kind in every other, the AI's seat turning
 round the table from game to game, each game seeded by its number. Targets (issue
@@ -16,15 +18,33 @@ core as long as jobs <= cores. The win rate counts a shared win as its share.
 covers per millisecond of CPU time, per game and seat count, in middle-game positions of
 greedy games, each searched for `--think-ms` of wall-clock time (`clock=true`). CPU time,
 not wall-clock time, so that other work on the machine does not lower the figure.
+
+`--same-moves` guards changes that are only about speed (issue 28): in `--positions`
+middle-game positions per game (every game, or `--game`), a seeded expectimax with a
+fixed node budget (`--nodes`) picks a move; the script prints, per game, a hash of every
+move, depth, node count and root value, the nodes per CPU millisecond, and random playouts
+per CPU second with a hash of their final digests. Moves must hash the same before and
+after; the speeds say what the change bought. With `--against REF` it runs the same check
+on the git revision REF too (extracted to a temporary directory) and says, per game,
+whether the hashes match. Both runs use PYTHONHASHSEED=0: a search key that holds strings
+hashes differently from process to process, and the search seeds its sampling with it.
 """
 
 import argparse
 import functools
+import hashlib
+import json
 import os
+import random
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from ai.agents import make_agent
 from ai.expectimax import ExpectimaxAgent
@@ -134,6 +154,94 @@ def calibrate(think_ms: float, count: int, only: str | None = None) -> None:
         print(f"{game}: search_rates=({listed},)")
 
 
+def same_moves(game: str, count: int, nodes: int, playouts: int) -> dict[str, object]:
+    """One game's same-moves figures: a hash of the searches' moves and values in `count`
+    positions at `nodes` nodes, their nodes per CPU ms, and `playouts` random games' speed
+    with a hash of their final digests."""
+    found = positions(game, 2, count)
+    searches = []
+    nodes_spent, cpu = 0, 0.0
+    for i, observation in enumerate(found):
+        agent = ExpectimaxAgent(i, nodes=nodes)
+        started = time.process_time()
+        action = agent.act(observation)
+        cpu += time.process_time() - started
+        assert agent.last is not None
+        nodes_spent += agent.last.nodes
+        values = sorted((repr(a), v.hex()) for a, v in agent.last.values.items())
+        searches.append([repr(action), agent.last.depth, agent.last.nodes, values])
+    bench = games.info(game).bench
+    digests = []
+    started = time.process_time()
+    for seed in range(playouts):
+        state = games.load(game).new_initial_state(2, **{bench.cap: bench.limit})
+        dealer, rng = LocalDealer(seed), random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(dealer.sample(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        digests.append(state.public_digest())
+    playout_cpu = time.process_time() - started
+    return {
+        "moves": _digest(searches),
+        "playouts": _digest(digests),
+        "nodes_per_ms": round(nodes_spent / (cpu * 1000), 1),
+        "playouts_per_s": round(playouts / playout_cpu, 1) if playouts else 0.0,
+    }
+
+
+def _digest(data: object) -> str:
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
+
+
+def _same_moves_in(root: Path, args: argparse.Namespace) -> dict[str, dict[str, object]]:
+    """`same_moves` of every game asked, run in a child process on the code under `root`
+    (this script's own figures code, the engine and AI of `root`), PYTHONHASHSEED=0."""
+    program = (
+        "import json, sys; sys.path.insert(1, sys.argv[1]); import bench_ai; "
+        "print(json.dumps({g: bench_ai.same_moves(g, *map(int, sys.argv[3:])) "
+        "for g in sys.argv[2].split(',')}))"
+    )
+    asked = args.game or ",".join(games.names())
+    command = [sys.executable, "-c", program, str(Path(__file__).parent), asked]
+    command += [str(args.positions), str(args.nodes), str(args.playouts)]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(root)}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=True)
+    figures: dict[str, dict[str, object]] = json.loads(done.stdout)
+    return figures
+
+
+def check_same_moves(args: argparse.Namespace) -> int:
+    """Print the same-moves figures of this tree (and of `--against`); 1 if moves differ."""
+    here = _same_moves_in(Path(__file__).resolve().parent.parent, args)
+    there: dict[str, dict[str, object]] = {}
+    if args.against:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = subprocess.run(
+                ["git", "archive", args.against], capture_output=True, check=True
+            ).stdout
+            Path(tmp, "tree.tar").write_bytes(archive)
+            with tarfile.open(Path(tmp, "tree.tar")) as tar:
+                tar.extractall(tmp, filter="data")
+            there = _same_moves_in(Path(tmp), args)
+    differ = 0
+    for game, mine in here.items():
+        line = f"{game}: moves {mine['moves']} playouts {mine['playouts']} | "
+        line += f"{mine['nodes_per_ms']} nodes/CPU ms, {mine['playouts_per_s']} playouts/CPU s"
+        theirs = there.get(game)
+        if theirs is not None:
+            same = theirs["moves"] == mine["moves"] and theirs["playouts"] == mine["playouts"]
+            differ += not same
+            line += (
+                f" | {args.against}: {theirs['nodes_per_ms']} nodes/CPU ms, "
+                f"{theirs['playouts_per_s']} playouts/CPU s, "
+                + ("the same moves" if same else f"DIFFERENT: moves {theirs['moves']}")
+            )
+        print(line, flush=True)
+    return 1 if differ else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -147,8 +255,16 @@ def main() -> None:
     )
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--calibrate", action="store_true", help="measure the search rates")
-    parser.add_argument("--positions", type=int, default=60, help="per game and seat count")
+    parser.add_argument("--positions", type=int, default=None, help="per game and seat count")
+    parser.add_argument("--same-moves", action="store_true", help="moves and speed, to compare")
+    parser.add_argument("--against", help="with --same-moves: a git revision to compare with")
+    parser.add_argument("--nodes", type=int, default=3000, help="with --same-moves: per move")
+    parser.add_argument("--playouts", type=int, default=100, help="with --same-moves: per game")
     args = parser.parse_args()
+    if args.same_moves:
+        args.positions = args.positions or 12
+        sys.exit(check_same_moves(args))
+    args.positions = args.positions or 60
     if args.calibrate:
         calibrate(args.think_ms, args.positions, args.game)
         return

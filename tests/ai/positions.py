@@ -9,7 +9,8 @@ from rpg_helpers import attack, end_turn, pass_until, setup
 from p2pcards import games
 from p2pcards.engine import State
 from p2pcards.games.rpg_battle import RpgBattleState
-from p2pcards.games.rpg_battle.actions import Deal, Pick
+from p2pcards.games.rpg_battle.actions import Pick
+from p2pcards.zones import Deal
 
 GAME = games.load("rpg-battle")
 

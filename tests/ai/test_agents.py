@@ -25,7 +25,10 @@ GAME = games.load("rpg-battle")
 
 
 def test_unknown_agent() -> None:
-    with pytest.raises(AgentSpecError, match="known agents: expectimax, greedy, random"):
+    with pytest.raises(
+        AgentSpecError,
+        match="known agents: expectimax, greedy, openspiel:ismcts, openspiel:mcts, random",
+    ):
         make_agent("alphazero")
 
 

@@ -12,4 +12,4 @@ def test_every_built_in_name_makes_the_agent_of_that_name(name: str) -> None:
 
 
 def test_the_help_lists_the_built_in_agents_in_order() -> None:
-    assert list(AGENTS) == ["random", "greedy", "expectimax"]
+    assert list(AGENTS) == ["random", "greedy", "expectimax", "openspiel:ismcts", "openspiel:mcts"]

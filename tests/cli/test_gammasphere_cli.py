@@ -49,11 +49,12 @@ def test_simulate_with_chosen_decks_and_the_rules_page() -> None:
 
 
 def test_a_person_plays_gammasphere_through_stdin() -> None:
-    """A person who always takes the first line of the menu plays a capped game to its end,
-    reading the board and its hand at every turn."""
+    """A person who tries the lines in turn (1 to 9, then again) plays a capped game to its
+    end, reading the board and its hand at every turn (a card that cannot be played now is
+    a line but no choice: its number is asked again)."""
     result = run(
         "play", "gammasphere", "--seed", "5", "--round-cap", "6", "--agents", "greedy",
-        stdin="1\n" * 4000,
+        stdin="".join(f"{n}\n" for n in range(1, 10)) * 1000,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Game over" in result.stdout and "your hand:" in result.stdout

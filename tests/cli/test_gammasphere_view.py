@@ -13,6 +13,7 @@ from replica_helpers import unseen_cards
 from rich.console import Console
 
 from cli import gammasphere_view as view
+from cli.narration import told_of
 from cli.views import Drew
 from cli.wording import Seats
 from p2pcards import games
@@ -57,7 +58,7 @@ def test_no_seat_is_shown_a_card_of_the_other_hand(seed: int) -> None:
             seats = Seats(seat)
             secret = {view.name_of(state, card) for card in unseen_cards(state, seat)}
             hidden_named += len(secret)
-            told = view.narrate(
+            told = told_of(view,
                 before.observation(seat),
                 witnessed(before, action, seat),
                 state.observation(seat),
@@ -88,7 +89,7 @@ def test_an_attack_is_told_with_what_it_destroyed_and_the_power_lost() -> None:
     attack = Attack(elite, DIRECT)
     assert view.describe_choice(t.state, attack) == "Attack the player with Saiyan Elite (1550)"
     t.act(attack)
-    told = view.narrate(before, Event(0, attack), t.state, Seats(0))
+    told = told_of(view, before, Event(0, attack), t.state, Seats(0))
     assert told == [
         "Your Saiyan Elite attacks seat 1 directly.",
         "Seat 1 loses 1550 Power Level (9000 → 7450).",

@@ -14,11 +14,11 @@ def test_rules_getgem_shows_the_rules_in_english_with_our_choices() -> None:
 
 
 def test_play_getgem_to_the_end_through_stdin() -> None:
-    # "2" is a card or a declaration when there is one; "1" ends the turn or lets an
-    # effect happen. A round cap makes sure the game ends.
+    # The lines tried in turn, 1 to 9 and again: a card that cannot be played now, or a
+    # number past the menu, is asked again. A round cap makes sure the game ends.
     result = run(
         "play", "getgem", "--seats", "3", "--agents", "greedy", "--seed", "3", "--round-cap", "40",
-        stdin="2\n1\n" * 3000,
+        stdin="".join(f"{n}\n" for n in range(1, 10)) * 700,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Game over" in result.stdout or "You win!" in result.stdout

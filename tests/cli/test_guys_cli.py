@@ -158,10 +158,11 @@ def test_a_tournament_between_decks_ranks_the_decks(tmp_path: Path) -> None:
 
 def test_a_person_plays_a_whole_game_through_stdin() -> None:
     """`p2pcards play rise-of-the-guys` with no option: the rulebook's two decks; the person
-    answers 1 to every question (the first choice) until the game ends."""
+    answers 1, 2, … 9, then again, until the game ends (a number that is no choice, such as
+    a card that cannot be played now, is asked again)."""
     result = run(
         "play", "rise-of-the-guys", "--agents", "greedy", "--seed", "5", "--round-cap", "12",
-        stdin="1\n" * 600,
+        stdin="".join(f"{n}\n" for n in range(1, 10)) * 300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     out = result.stdout

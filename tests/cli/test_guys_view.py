@@ -11,6 +11,7 @@ from replica_helpers import unseen_cards
 from rich.console import Console
 
 from cli import guys_view as view
+from cli.narration import told_of
 from cli.views import Drew
 from cli.wording import Seats
 from p2pcards import games
@@ -52,7 +53,7 @@ def test_no_seat_is_shown_a_card_it_may_not_know(seed: int) -> None:
         for seat in (0, 1):
             seats = Seats(seat)
             secret = hidden_names(state, seat)  # still hidden once the step is done
-            told = view.narrate(
+            told = told_of(view,
                 before.observation(seat),
                 witnessed(before, action, seat),
                 state.observation(seat),
@@ -71,6 +72,25 @@ def test_no_seat_is_shown_a_card_it_may_not_know(seed: int) -> None:
     assert "Game over" in view.result(state, Seats(0))
     if seed % 2 == 0:
         assert faced_down  # the Sneaky deck played face down, and it was shown as such
+
+
+def test_the_combat_line_tells_no_strike_after_the_lane_that_ended_the_game() -> None:
+    """Combat stops at the lane that brings a player to 0 life (rulebook line 91 and 109,
+    rules.md §10): seat 1, at 2 life, falls in lane 1, so the log tells that lane's strike and
+    not the 3 and the 1 its Guys in lanes 2 and 3 would have dealt had the game gone on."""
+    from guys_helpers import first_lane_decides
+
+    from p2pcards.games.rise_of_the_guys.actions import PASS
+
+    state = first_lane_decides().state
+    before = state.clone()
+    state.apply_action(PASS)
+    assert state.is_terminal() and state.life(0) == 2
+    told = told_of(
+        view, before.observation(0), witnessed(before, PASS, 0), state.observation(0), Seats(0)
+    )
+    (combat,) = [line for line in told if isinstance(line, str) and line.startswith("Combat")]
+    assert combat == "Combat in lane 1: your Mr. Doctor hits seat 1 for 3."
 
 
 def test_menu_lines_and_prompts_read_as_sentences() -> None:

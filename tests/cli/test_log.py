@@ -26,13 +26,13 @@ from cli.wording import Seats, sentence, third_person
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State
-from p2pcards.games.getgem.actions import Deal as GemDeal
 from p2pcards.games.getgem.actions import Declare, Push
 from p2pcards.games.getgem.actions import Pass as GemPass
 from p2pcards.games.getgem.actions import Play as GemPlay
 from p2pcards.games.getgem.actions import Take as GemTake
-from p2pcards.games.rpg_battle.actions import Deal, EndTurn, Pass, Pick, Play, React
+from p2pcards.games.rpg_battle.actions import EndTurn, Pass, Pick, Play, React
 from p2pcards.history import witnessed
+from p2pcards.zones import Deal
 
 RPG = games.load("rpg-battle")
 GETGEM = games.load("getgem")
@@ -206,14 +206,14 @@ def test_a_failed_victory_check_says_why() -> None:
 
     for _ in range(4):
         for seat in (0, 1):
-            step(GemDeal(hands[seat].pop(0) if hands[seat] else next(pad)))
-    step(GemDeal(next(pad)))
+            step(Deal(hands[seat].pop(0) if hands[seat] else next(pad)))
+    step(Deal(next(pad)))
     step(Declare("fire,thunder,rainbow"))
     pushed = False
     while not state.is_terminal() and state.laid(0):
         decision = state.decision()
         if decision.kind == "deal":
-            step(GemDeal(next(pad)))
+            step(Deal(next(pad)))
         elif decision.kind == "take":
             step(GemTake(0, state.hand(0)[0]))
         elif decision.kind == "push":

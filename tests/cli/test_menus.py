@@ -11,12 +11,14 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from replica_helpers import random_decisions
 from rich.console import Console
+from rich.text import Text
 
 from cli.menus import Node, choice_tree
 from cli.narration import Narrator
@@ -131,6 +133,114 @@ def test_cards_keep_their_order_from_one_decision_to_the_next(
                 for below in cards[i + 1 :]:
                     assert (below, above) not in met, (above, below, seed)
                     met.add((above, below))
+
+
+class HandGame(NamedTuple):
+    """What the test needs to know of a game whose cards are played from a hand."""
+
+    decks: list[str] | None
+    from_hand: Callable[[Any], bool]  # the decision is the turn's own, cards played from hand
+    cards: Callable[[Any], list[str]]  # the names of seat 0's cards that may be played
+    line: str  # a menu line playing the card named {0}, as a regular expression
+    turn: Callable[[Any], int]  # which turn the decision is in
+
+
+PLAY_LINE = r"Play {0}( \(|$| →)"
+HAND_GAMES = {
+    "gammasphere": HandGame(
+        ["saiyan-power-level", "protoss-pylon-rush"],
+        lambda s: s.ask() is None and s.phase() == "main",
+        lambda s: [s.kind(c).name for c in s.hand(0)],
+        PLAY_LINE,
+        lambda s: s.turn(),
+    ),
+    "rise-of-the-guys": HandGame(
+        None,
+        lambda s: s.ask() is None and s.phase() in ("lead", "react", "counter"),
+        lambda s: [s.rules.cards[s.rules.card_index[c]].name for c in s.hand(0)],
+        PLAY_LINE,
+        lambda s: s.turn(),
+    ),
+    "getgem": HandGame(
+        None,
+        lambda s: s.decision().kind == "action",
+        lambda s: [s.card_type(c).name for c in s.hand(0) if s.card_type(c).kind == "action"],
+        r"({0}|.* \(the {0} card\))( →|$)",  # a dual card: a line each half
+        lambda s: s.turns_played(),
+    ),
+}
+
+
+def hand_numbers(game: HandGame, seen: State, tops: list[Node]) -> dict[str, int]:
+    """Each card of seat 0's hand (by name) and the number of its first line, the hand's
+    lines being the first ones of the menu."""
+    plain = [Text.from_markup(c.label).plain for c in tops]
+    numbers: dict[str, int] = {}
+    lines: set[int] = set()
+    for name in dict.fromkeys(game.cards(seen)):
+        head = re.compile(game.line.format(re.escape(name)))
+        at = [i for i, label in enumerate(plain, 1) if head.match(label)]
+        assert at, (name, plain)  # every card of the hand has its line, playable or not
+        numbers[name] = at[0]
+        lines.update(at)
+    assert lines == set(range(1, len(lines) + 1)), plain  # the hand first, then the rest
+    assert all(c.why is None for c in tops[len(lines) :])
+    return numbers
+
+
+@pytest.mark.parametrize("name", list(HAND_GAMES))
+def test_a_card_keeps_its_number_through_a_turn_playable_or_not(name: str) -> None:
+    """Every card of the hand has its line in the turn's first menu, playable now or not
+    (dimmed, with why), the other actions after the hand; so from one decision to the next of
+    a turn a card keeps its number unless a card above it left or joined the hand. In
+    Gammasphere a 0-gas, 2-Jiggawatt card becoming affordable went above Pylon; in GETGEM an
+    Excavation Arm appeared once the discard pile had a card."""
+    game, view = HAND_GAMES[name], view_for(name)
+    toggled = 0  # pairs of decisions where a card still in hand became (un)playable
+    for seed in (8, 9, 10):
+        last: tuple[int, dict[str, int], list[Node]] | None = None
+        for seen in decisions(name, seed, game.decks):
+            if not game.from_hand(seen):
+                last = None
+                continue
+            tops = choice_tree(view, seen).children
+            numbers = hand_numbers(game, seen, tops)
+            turn = game.turn(seen)
+            if last is not None and last[0] == turn:
+                _, then, then_tops = last
+                for card in set(then) & set(numbers):
+                    above_then = {c for c, n in then.items() if n < then[card]}
+                    if above_then != {c for c, n in numbers.items() if n < numbers[card]}:
+                        continue  # a card above it left or joined the hand
+                    assert then[card] == numbers[card], (card, seed)
+                    was, now = then_tops[then[card] - 1], tops[numbers[card] - 1]
+                    toggled += (was.why is None) != (now.why is None)
+            last = (turn, numbers, tops)
+    assert toggled > 0
+
+
+def test_choosing_a_card_that_cannot_be_played_says_why_and_asks_again() -> None:
+    """A dimmed card is no choice: typing its number says why in one line, nothing is
+    played, and the same menu is still asked."""
+    view = view_for("gammasphere")
+    decks = ["saiyan-power-level", "protoss-pylon-rush"]
+    seen = next(
+        s
+        for s in decisions("gammasphere", 8, decks)
+        if any(c.why for c in choice_tree(view, s).children)
+    )
+    menu = menu_for(view, seen, "Your turn:")
+    assert menu.choice is not None
+    number, line = next((i, c) for i, c in enumerate(menu.choice.level.children, 1) if c.why)
+    out = console()
+    menu.show(out)
+    shown = out.export_text(clear=True)
+    assert f"{number:2}  {Text.from_markup(line.label).plain} — {line.why}" in shown
+    narrator = Narrator(view, Seats(0))
+    assert answer_to(str(number), menu, seen, narrator, out) is None
+    said = out.export_text(clear=True).strip()
+    assert said.endswith(f"cannot be played now: {line.why}.") and "\n" not in said
+    assert len(menu.choice.stack) == 1
 
 
 def console() -> Console:

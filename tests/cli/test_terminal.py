@@ -6,7 +6,8 @@ import pytest
 
 import cli.table as table_cli
 from p2pcards import games
-from p2pcards.games.rpg_battle.actions import Deal, Pass, Pick, Play, React
+from p2pcards.games.rpg_battle.actions import Pass, Pick, Play, React
+from p2pcards.zones import Deal
 
 GAME = games.load("rpg-battle")
 

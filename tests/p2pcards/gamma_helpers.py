@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from chance_helpers import numbered
 
 from p2pcards import games
-from p2pcards.engine import Action
+from p2pcards.engine import Action, State
 from p2pcards.games.gammasphere import GAME, GammaState
 from p2pcards.games.gammasphere.actions import END, Attack, Play
 
@@ -47,6 +47,7 @@ class Table:
         self.upcoming: list[list[str]] = [h + ["pylon"] * (7 - len(h)) for h in hands]
         self.numbers: list[int] = []
         self.hold = False
+        self.steps: list[tuple[State, Action]] | None = None  # set to a list to keep them
         self.settle()
 
     def draws(self, seat: int, *cards: str) -> None:
@@ -68,19 +69,25 @@ class Table:
             if move.kind in ("roll", "take"):  # no draw: the queues of cards stay as they are
                 if not self.numbers and self.hold:
                     return
-                st.apply_action(numbered(st, self.numbers.pop(0) if self.numbers else 0))
+                self.apply(numbered(st, self.numbers.pop(0) if self.numbers else 0))
                 continue
             seat = move.to
             queue = self.upcoming[seat]
             card = queue.pop(0) if queue else "pylon"
             outcomes = [o for o, _ in st.chance_outcomes()]
             wanted = st.chance_outcome_for(card)
-            st.apply_action(wanted if wanted in outcomes else outcomes[0])
+            self.apply(wanted if wanted in outcomes else outcomes[0])
 
     def act(self, action: Action) -> None:
         """Apply a decision through the one validation path, then deal what follows."""
-        self.state.apply_action(action)
+        self.apply(action)
         self.settle()
+
+    def apply(self, action: Action) -> None:
+        """Apply one step, kept (with the state before it) in `steps` if it is a list."""
+        if self.steps is not None:
+            self.steps.append((self.state.clone(), action))
+        self.state.apply_action(action)
 
     def slot(self, card: str, zone: str) -> int:
         """The slot of the first copy of `card` in `zone`."""

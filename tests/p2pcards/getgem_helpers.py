@@ -17,7 +17,8 @@ from typing import Any
 from p2pcards import games
 from p2pcards.engine import Action
 from p2pcards.games.getgem import GetGemState
-from p2pcards.games.getgem.actions import Deal, Pass, Take
+from p2pcards.games.getgem.actions import Pass, Take
+from p2pcards.zones import Deal
 
 GAME = games.load("getgem")
 _TOML = tomllib.loads(

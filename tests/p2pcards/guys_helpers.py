@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from chance_helpers import numbered
 
 from p2pcards import games
-from p2pcards.engine import Action
+from p2pcards.engine import Action, State
 from p2pcards.games.rise_of_the_guys import GuysGame, GuysState
 from p2pcards.games.rise_of_the_guys.actions import PASS, Mulligan, Play, Reveal
 
@@ -59,6 +59,7 @@ class Table:
         self.upcoming: list[list[str]] = hands
         self.numbers: list[int] = []
         self.hold = False
+        self.steps: list[tuple[State, Action]] | None = None  # set to a list to keep them
         self.settle()
         for _ in (0, 1):  # both keep their hands
             self.act(Mulligan(0))
@@ -81,18 +82,24 @@ class Table:
             move = st.chance_move()
             queue = self.upcoming[move.to] if move.to in (0, 1) else []
             if move.kind in ("deal", "look") and queue:
-                st.apply_action(st.chance_outcome_for(queue.pop(0)))
+                self.apply(st.chance_outcome_for(queue.pop(0)))
             elif move.kind in ("roll", "take") and self.numbers:
-                st.apply_action(numbered(st, self.numbers.pop(0)))
+                self.apply(numbered(st, self.numbers.pop(0)))
             elif move.kind in ("roll", "take") and self.hold:
                 return
             else:
-                st.apply_action(st.chance_outcomes()[0][0])
+                self.apply(st.chance_outcomes()[0][0])
 
     def act(self, action: Action) -> None:
         """Apply a decision through the one validation path, then deal what follows."""
-        self.state.apply_action(action)
+        self.apply(action)
         self.settle()
+
+    def apply(self, action: Action) -> None:
+        """Apply one step, kept (with the state before it) in `steps` if it is a list."""
+        if self.steps is not None:
+            self.steps.append((self.state.clone(), action))
+        self.state.apply_action(action)
 
     def slot(self, card: str, zone: str | None = None) -> int:
         """The slot of a card (the first copy), in `zone` if given, else on the board."""
@@ -163,3 +170,18 @@ def react_to(t: Table, turn: int, *plays: tuple[str, int]) -> None:
     for card, lane in plays:
         t.play(card, lane)
     t.act(PASS)
+
+
+def first_lane_decides() -> Table:
+    """Turn 5 at its last pass before combat, both players at 2 life: seat 0's Mr. Doctor
+    (attack 3) unopposed in lane 1, seat 1's Mr. Doctor and Robutt (attack 1) unopposed in
+    lanes 2 and 3. Lane 1 fights first (line 91) and brings seat 1 to 0 or less."""
+    t = Table(["mr-doctor"], ["mr-doctor", "robutt"])
+    t.to_turn(5)  # seat 0 leads
+    t.play("mr-doctor", 0)
+    t.act(PASS)
+    t.play("mr-doctor", 1)
+    t.play("robutt", 2)
+    t.act(PASS)
+    t.state._life[:] = [2, 2]  # the life two players have after a long game, set at once
+    return t

@@ -24,26 +24,23 @@ def sightings(state: State, action: Action) -> list[tuple[Sighting, frozenset[in
     full = state.reveals(action)  # the same reveals, naming even what the public form hides
     assert [(r.seat, r.viewers) for r in public] == [(r.seat, r.viewers) for r in full]
     for reveal in full:
-        hand = state.hand(reveal.seat)
+        card_in = dict(zip(state.hand_slots(reveal.seat), state.hand(reveal.seat), strict=True))
         if reveal.cards is None:
             opened.extend(
-                (Sighting(reveal.seat, p, card, pinned=False), reveal.viewers)
-                for p, card in enumerate(hand)
+                (Sighting(slot, card, pinned=False), reveal.viewers)
+                for slot, card in card_in.items()
             )
             continue
         named = [c for c in reveal.cards if c is not None]
         assert len(named) == len(reveal.cards), "the full action names every card it uses"
-        for position in state.positions_of(reveal.seat, named):
-            opened.append((Sighting(reveal.seat, position, hand[position]), reveal.viewers))
+        for slot in state.slots_of(reveal.seat, named):
+            opened.append((Sighting(slot, card_in[slot]), reveal.viewers))
     return opened
 
 
 def told(opened: list[tuple[Sighting, frozenset[int]]], seat: int) -> list[Sighting]:
     """What `seat`'s replica is told: the card where it may learn it, the slot either way."""
-    return [
-        s if seat in viewers else Sighting(s.seat, s.position, None, s.pinned)
-        for s, viewers in opened
-    ]
+    return [s if seat in viewers else Sighting(s.slot, None, s.pinned) for s, viewers in opened]
 
 
 def step_replicas(state: State, replicas: dict[int, State], action: Action) -> None:
@@ -59,10 +56,9 @@ def step_replicas(state: State, replicas: dict[int, State], action: Action) -> N
     actor = state.current_player()
     for seat, replica in replicas.items():
         replica.see(told(opened, seat))
-        # As the mental dealer does: in a zones game the acting seat applies its action in
-        # full (a private reorder's order), every other seat the public form.
-        own = replica.names_slots and seat == actor
-        replica.apply_action(action if own else action.public())
+        # As the mental dealer does: the acting seat applies its action in full (a private
+        # reorder's order), every other seat the public form.
+        replica.apply_action(action if seat == actor else action.public())
     state.see(told(opened, -1))
     state.apply_action(action)
 

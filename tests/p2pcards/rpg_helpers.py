@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from p2pcards import games
 from p2pcards.engine import Action, State
-from p2pcards.games.rpg_battle.actions import Deal, EndTurn, Pass, Pick, Play
+from p2pcards.games.rpg_battle.actions import EndTurn, Pass, Pick, Play
+from p2pcards.zones import Deal
 
 GAME = games.load("rpg-battle")
 HAND_SIZE = 5  # rulebook line 30: "draw back up to a 5-card hand"

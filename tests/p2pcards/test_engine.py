@@ -16,7 +16,8 @@ from p2pcards.errors import (
     UnknownGameError,
 )
 from p2pcards.games.rpg_battle import cards
-from p2pcards.games.rpg_battle.actions import Deal, EndTurn, Pass, Pick, Play
+from p2pcards.games.rpg_battle.actions import EndTurn, Pass, Pick, Play
+from p2pcards.zones import Deal
 
 GAME = games.load("rpg-battle")
 

@@ -202,6 +202,45 @@ def test_a_building_is_attacked_only_when_its_side_has_no_character_then_the_pla
     assert st.power(0) == 9000 - 950 and st.buildings(1) == [bunker]
 
 
+@pytest.mark.parametrize("bunker", [True, False])
+def test_two_shady_templars_do_not_shut_out_every_attack(bunker: bool) -> None:
+    """Choice 27: each Shady Templar ("if you control another character, this can't be
+    attacked") shields the other, so neither guards: the attack goes to the building
+    (choice 12), or with none, to the player (choice 13)."""
+    t = Table(["saiyan-elite"], ["shady-templar", "shady-templar"] + ["bunker"] * bunker)
+    st = t.state
+    t.pylons(2)
+    elite = t.play("saiyan-elite")
+    t.end()
+    t.pylons(4)
+    templars = [t.play("shady-templar"), t.play("shady-templar")]
+    if bunker:
+        t.play("bunker")
+    t.end()
+    assert st.characters(1) == templars
+    targets = {a.target for a in st.legal_actions() if isinstance(a, Attack)}
+    assert targets == (set(st.buildings(1)) if bunker else {DIRECT})
+    t.attack(elite, targets.pop())
+    if bunker:  # 1550 against the Bunker's 2500 (line 37)
+        assert st.power(0) == 9000 - 950 and st.power(1) == 9000
+    else:
+        assert st.power(1) == 9000 - 1550
+
+
+def test_power_level_gains_stop_at_9000() -> None:
+    """Line 24: the Power Level starts at 9000 and "does not increase every turn"; it sets no
+    maximum, and choice 28 keeps 9000 as one: a Senzoo Bean ("Gain 1500 Power Level") at
+    9000 changes nothing, and at 8000 gives back 1000."""
+    t = Table(["senzoo-bean", "senzoo-bean"])
+    st = t.state
+    t.pylons(2)
+    t.play("senzoo-bean")
+    assert st.power(0) == 9000
+    st._power[0] = 8000  # the damage a Kamehamehaha deals; no card of seat 0's deals it
+    t.play("senzoo-bean")
+    assert st.power(0) == 9000
+
+
 def test_a_direct_attack_takes_the_attackers_attack() -> None:
     """Choice 13: no character and no building: the player loses the attacker's attack."""
     t = Table(["saiyan-elite", "pylon"])

@@ -31,7 +31,6 @@ from p2pcards.errors import ActionFormatError, GameOptionError, IllegalActionErr
 from p2pcards.games.getgem import GetGemState
 from p2pcards.games.getgem.actions import (
     Barrier,
-    Deal,
     Declare,
     Discard,
     Element,
@@ -46,6 +45,7 @@ from p2pcards.games.getgem.actions import (
     TakeBack,
     Trade,
 )
+from p2pcards.zones import Deal
 
 ALL2 = frozenset({0, 1})
 ALL3 = frozenset({0, 1, 2})
@@ -361,7 +361,7 @@ def test_empty_deck_is_refilled_from_the_discard_pile():
         seat = state.current_player()
         action = state.legal_actions()[0]
         assert isinstance(action, Discard)
-        pile.append(state.hand_slots(seat)[state.positions_of(seat, [action.card])[0]])
+        pile.append(state.slots_of(seat, [action.card])[0])
         state.apply_action(action)
     assert state.decision().kind == "deal"
     assert state.reshuffles() == 1
@@ -782,7 +782,8 @@ def test_card_naming_actions_reveal_their_cards_to_all():
         Reveal(0, ALL2, ("fire", "water", "thunder"))
     ]
     assert state.reveals(Pass()) == []
-    assert state.positions_of(0, ["fire", "fire", "steal"]) == [0, 4, 3]
+    hand = state.hand_slots(0)
+    assert state.slots_of(0, ["fire", "fire", "steal"]) == [hand[0], hand[4], hand[3]]
 
 
 def test_push_is_revealed_to_the_victim_only():
@@ -794,7 +795,7 @@ def test_push_is_revealed_to_the_victim_only():
     take(state, 0)
     assert state.reveals(Push("curse")) == [Reveal(0, frozenset({1}), ("curse",))]
     assert state.reveals(Push(None)) == [Reveal(0, frozenset({1}), (None,))]
-    assert state.positions_of(0, ["curse"]) == [0]
+    assert state.slots_of(0, ["curse"]) == state.hand_slots(0)[:1]
 
 
 def test_exchange_peek_and_victory_check_reveal_whole_hands():
@@ -830,10 +831,10 @@ def test_a_replica_needs_the_pinned_slot_of_a_card_it_cannot_see():
     replica = state.observation(1)
     with pytest.raises(IllegalActionError, match="must pin"):
         replica.clone().apply_action(steal(1))
-    position = state.positions_of(0, ["steal"])[0]
-    replica.see([Sighting(0, position, "steal")])
+    slot = state.slots_of(0, ["steal"])[0]
+    replica.see([Sighting(slot, "steal")])
     replica.apply_action(steal(1))
-    state.see([Sighting(0, position, None)])
+    state.see([Sighting(slot, None)])
     state.apply_action(steal(1))
     assert list(replica.slots()) == list(state.observation(1).slots())
 
@@ -841,9 +842,9 @@ def test_a_replica_needs_the_pinned_slot_of_a_card_it_cannot_see():
 def test_a_sighting_that_contradicts_what_a_replica_knows_is_refused():
     state = setup({0: ["steal"], 1: ["fire"]}, draw="water")
     with pytest.raises(IllegalActionError):
-        state.observation(0).see([Sighting(0, 0, "curse")])
-    with pytest.raises(IllegalActionError):
-        state.observation(1).see([Sighting(0, 9, "fire")])
+        state.observation(0).see([Sighting(state.hand_slots(0)[0], "curse")])
+    with pytest.raises(IllegalActionError, match="no hand holds"):
+        state.observation(1).see([Sighting(state.deck_slots()[0], "fire")])
 
 
 # ---------------------------------------------------------------- options and wire forms

@@ -462,12 +462,15 @@ def test_overclocker_gains_an_attack_while_opposed() -> None:
     assert t.state.stats(board(t, 0, 0)) == (3, 2)
 
 
-def test_time_machine_returns_another_guy_to_its_owners_hand() -> None:
-    """ "When played: return another target Guy to its owner's hand." (§30)."""
-    t = Table(["time-machine"], ["mr-doctor"])
-    react_to(t, 6, ("mr-doctor", 0))
+def test_time_machine_returns_another_face_up_guy_to_its_owners_hand() -> None:
+    """ "When played: return another target face-up Guy to its owner's hand." (§30; face-up:
+    §18, a face-down Guy in hand would never be revealed, and its cost is checked then): the
+    face-down Ninja Nate is no target, so the Doctor, the lone one, goes back."""
+    t = Table(["time-machine"], ["mr-doctor", "ninja-nate"])
+    react_to(t, 6, ("mr-doctor", 0), ("ninja-nate", 1))
     t.play("time-machine", 1)
     assert t.guy(1, 0) is None and "mr-doctor" in hand(t, 1)
+    assert t.state.face_down(t.state.lane_guy(1, 1))
 
 
 def test_sir_clanksalot_grows_for_good_when_its_player_takes_four() -> None:

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import pytest
-from guys_helpers import GAME, Table, deck
+from guys_helpers import GAME, Table, deck, first_lane_decides, react_to
 
 from p2pcards.errors import GameOptionError, IllegalActionError
 from p2pcards.games.rise_of_the_guys.actions import (
@@ -362,6 +362,57 @@ def test_play_for_free_costs_nothing_and_may_be_declined_only_when_optional() ->
     assert t.state.energy(0) == 1  # only DJ John Dope's 6 was paid
     t.act(DECLINE)
     assert t.state.ask() is None and t.guy(0, 1) == "hothead"
+
+
+def test_combat_stops_at_the_lane_that_brings_a_player_to_zero() -> None:
+    """Line 91: the lanes attack one at a time, left to right; line 109: a player reduced to
+    0 loses (§10: at once, after that lane's damage). Seat 1 at 2 life falls in lane 1, so
+    its Guys in lanes 2 and 3 never strike: seat 0 stays at 2 and wins."""
+    t = first_lane_decides()
+    t.act(PASS)  # seat 0's Counter-reacting Phase ends: combat
+    st = t.state
+    assert st.is_terminal() and st.returns() == [1.0, 0.0]
+    assert st.life(0) == 2 and st.life(1) == 2 - 3
+
+
+def test_a_face_down_guy_is_out_of_reach_of_pranks_and_pins_only() -> None:
+    """Line 199: a face-down Guy "cannot be affected by any Pranks or Pins": a Guy's ability
+    may target it (§18). Rock Thrower ("deal 1 damage to target Guy") may choose the
+    face-down Ninja Nate; Smack ("Deal 2 damage to target Guy") may not, so it takes the lone
+    face-up Guy. The damage stays hidden with the card and destroys it once revealed (line 93)."""
+    t = Table(["ninja-nate"], ["rock-thrower", "smack"])
+    st = t.state
+    t.to_turn(3)
+    t.play("ninja-nate", 0)
+    nate = st.lane_guy(0, 0)
+    assert st.face_down(nate)
+    t.act(PASS)
+    t.play("rock-thrower", 2)
+    thrower = st.lane_guy(1, 2)
+    assert st.ask() is not None and set(st.ask().options) == {nate, thrower}  # type: ignore[union-attr]
+    t.act(Target(nate))
+    assert st.damage(nate) == 1 and st.face_down(nate)
+    t.play("smack")
+    assert st.zone_cards("discard:1") == ["smack", "rock-thrower"] and st.damage(nate) == 1
+    t.act(PASS)
+    t.act(PASS)
+    t.reveal_all()
+    assert st.zone_cards("discard:0") == ["ninja-nate"]  # 1 damage, health 1
+
+
+def test_a_free_play_may_still_be_enhanced_at_the_enhance_cost() -> None:
+    """Line 195: a free play's base cost becomes 0, "this does not change the cost for Enhance
+    abilities" (§17): Fireworks Fred, free from Surprise Holiday Gift, may be played for 0 or
+    enhanced for its Enhance 6 (line 171)."""
+    t = Table(["surprise-holiday-gift", "fireworks-fred"], ["mr-doctor"])
+    react_to(t, 8, ("mr-doctor", 0))  # seat 1 leads turn 8; seat 0 has 8 energy
+    t.play("surprise-holiday-gift")
+    assert t.state.energy(0) == 6 and t.state.ask().kind == "free"  # type: ignore[union-attr]
+    offered = {a.enhanced for a in t.state.legal_actions() if isinstance(a, Play)}
+    assert offered == {False, True}
+    doctor = t.state.lane_guy(1, 0)
+    t.play("fireworks-fred", 1, enhanced=True)
+    assert t.state.energy(0) == 0 and t.state.damage(doctor) == 2  # "2 damage to all opposing"
 
 
 def test_vengeful_fires_once_when_the_damage_this_turn_reaches_x() -> None:

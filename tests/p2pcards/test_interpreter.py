@@ -77,6 +77,7 @@ class Board:
             abilities, facts, {}, seat_order="table", hidden_in_play=False
         )
         self._frames: list[interpreter.Frame] = []
+        self._listener = None  # nobody listens to its steps
         self._ask: interpreter.Ask | None = None
         self._current = 0
         self._ident: list[int] = []

@@ -39,7 +39,6 @@ from p2pcards import CHANCE, TERMINAL
 from p2pcards.dealer import LocalDealer
 from p2pcards.errors import GameOptionError, IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
-    Deal,
     Discard,
     EndTurn,
     Pass,
@@ -48,6 +47,7 @@ from p2pcards.games.rpg_battle.actions import (
     React,
     Take,
 )
+from p2pcards.zones import Deal
 
 DUEL = (["gideon", "mystra", "vex"], ["kalen", "sybil", "sera"])
 THREE = (["gideon", "mystra"], ["vex", "kalen"], ["sera", "sybil"])

@@ -11,6 +11,7 @@ them forgot (as Rise of the Guys' key once forgot the masks, the Spend log and `
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -72,6 +73,16 @@ def _changed(value: int) -> int:
     return value - 1 if value > 0 else value + 1
 
 
+def _other_word(state: ZoneState, field: str, word: str) -> str:
+    """Another word the field could hold: a state numbers a field's words in its search key
+    by its module's table named after it (`_phase`: PHASE_CODES), and a word outside that
+    table is no position at all."""
+    table = getattr(sys.modules[type(state).__module__], f"{field.strip('_').upper()}_CODES", None)
+    if isinstance(table, dict) and word in table:
+        return next(other for other in table if other != word)
+    return word + "'"
+
+
 def _perturbed(state: ZoneState, field: str, slot: int) -> ZoneState | None:
     """A clone with `field` changed: a number or a word; a list of numbers by slot at `slot`,
     another at its first entry; a list of anything else (zones, the Spend log) one entry
@@ -81,7 +92,7 @@ def _perturbed(state: ZoneState, field: str, slot: int) -> ZoneState | None:
     if isinstance(value, int) and not isinstance(value, bool):
         setattr(other, field, _changed(value))
     elif isinstance(value, str):
-        setattr(other, field, value + "'")
+        setattr(other, field, _other_word(state, field, value))
     elif isinstance(value, list) and value and isinstance(value[0], int):
         at = slot if len(value) == state.slot_count() else 0
         copied = list(value)

@@ -55,12 +55,14 @@ def test_two_ai_seats_with_their_own_decks_play_to_the_end_and_the_saves_check_o
 
 
 def test_a_person_plays_rise_of_the_guys_through_stdin(tmp_path: Path) -> None:
-    """The terminal view at a LAN table: a person (first menu choices) against the host's AI."""
+    """The terminal view at a LAN table: a person (trying the lines 1 to 9 in turn, a card
+    that cannot be played now being no choice) against the host's AI."""
     host, invite = open_table(tmp_path, 2, game="rise-of-the-guys")
     person = start(
         "join", invite, "--home", str(tmp_path / "person"), "--deck", "sneaky-stinky", stdin=True
     )
-    out, err = person.communicate("2\n1\n" * 3000, timeout=160)
+    answers = "".join(f"{n}\n" for n in range(1, 10)) * 700
+    out, err = person.communicate(answers, timeout=160)
     assert person.returncode == 0, err
     assert "Game over" in out and "Audit passed" in out
     assert "lane 1" in out and "your hand" in out.lower()

@@ -222,7 +222,31 @@ def test_the_table_notices_a_replica_that_knows_too_much() -> None:
         table.step()
     secret = table.reference.hand(1)[0]  # type: ignore[attr-defined]
     table.seats[0].replica.see(
-        [Sighting(1, 0, secret, pinned=False)]
+        [Sighting(table.reference.hand_slots(1)[0], secret, pinned=False)]
     )  # seat 0 peeks at seat 1's first card
     with pytest.raises(KnowledgeLeakError, match="seat 0"):
         table.check_replicas()
+
+
+def test_an_announcement_names_hand_positions_only_for_the_cards_it_uses() -> None:
+    # One dealer for every game (issue 24): a decision that names no card of the hand carries
+    # no positions at all (save format 3), one that plays, answers or discards a card by kind
+    # carries one position per card, and the table still finishes in step.
+    said: list[dict[str, object]] = []
+
+    def listen(seat: int, body: Body) -> Body:
+        if isinstance(body, Announcement) and "action" in body.payload:
+            said.append(body.payload)
+        return body
+
+    _, result = play(3, agent="random", cheat=listen)
+    assert result.error is None and len(set(result.digests)) == 1  # type: ignore[attr-defined]
+    kinds = {payload["action"]["kind"] for payload in said}  # type: ignore[index]
+    assert {"pick", "play", "pass", "end-turn"} <= kinds
+    for payload in said:
+        kind = payload["action"]["kind"]  # type: ignore[index]
+        if kind in ("play", "react", "discard"):
+            positions = payload["positions"]
+            assert isinstance(positions, list) and len(positions) == 1, payload
+        else:
+            assert "positions" not in payload, payload

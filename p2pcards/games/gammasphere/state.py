@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from p2pcards import interpreter
 from p2pcards.abilities import Cost, Effect
@@ -76,6 +76,9 @@ from p2pcards.zones import (
 
 Phase = Literal["deal", "draw", "main", "discard", "over"]
 Then = Literal["main", "end"]
+PHASE_CODES = {phase: code for code, phase in enumerate(get_args(Phase))}
+THEN_CODES = {then: code for code, then in enumerate(get_args(Then))}
+"""Phases and `Then`s as numbers in the search key, which holds ints and tuples only."""
 
 # Zones of one seat, at seat * PER_SEAT + offset.
 DECK, HAND, FIELD, PYLONS, GEAR, DISCARD = range(6)
@@ -267,11 +270,16 @@ class GammaState(ZoneState):
 
     def characters(self, seat: int) -> list[int]:
         """A seat's characters in play."""
-        return [s for s in self._zones[zone_of(seat, FIELD)] if self.card(s).type == "character"]
+        return self._of_kind(seat, "character")
 
     def buildings(self, seat: int) -> list[int]:
         """A seat's buildings in play."""
-        return [s for s in self._zones[zone_of(seat, FIELD)] if self.card(s).type == "building"]
+        return self._of_kind(seat, "building")
+
+    def _of_kind(self, seat: int, what: str) -> list[int]:
+        # By the book's kinds of each type: read at every node (attacks, the evaluation).
+        kinds, ident = self._book.kinds[what], self._ident
+        return [s for s in self._zones[zone_of(seat, FIELD)] if ident[s] in kinds]
 
     def pylons(self, seat: int) -> list[int]:
         """A seat's Pylons."""
@@ -316,12 +324,18 @@ class GammaState(ZoneState):
     def field_stats(self) -> dict[int, Stats]:
         """`stats` of every character and building on the field, the static abilities read
         once for them all (what an evaluation reads at every leaf of a search)."""
-        bonuses = interpreter.static_bonuses(self)
+        bonuses = interpreter.static_bonuses(self) if self._any_static() else {}
         return {
             slot: self._unmodified(slot).plus(bonuses.get(slot, NO_BONUS))
             for seat in (0, 1)
             for slot in self._zones[zone_of(seat, FIELD)]
         }
+
+    def _any_static(self) -> bool:
+        """Whether a card whose abilities work has a static one: most positions have none,
+        and then no bonus need be worked out."""
+        statics, ident, zones = self._book.statics, self._ident, self._zones
+        return any(statics[ident[s]] for _, working in _WORKING for z in working for s in zones[z])
 
     def _unmodified(self, slot: int) -> Stats:
         """Attack and defense before static abilities (and before the floor at 0)."""
@@ -504,11 +518,12 @@ class GammaState(ZoneState):
         if not attackers:
             return []
         other = 1 - seat
-        if self.characters(other):
-            targets = [s for s in self.characters(other) if not self.has(s, UNATTACKABLE)]
-        elif self.buildings(other):
+        # A character that can't be attacked does not guard (rules.md, choice 27): two Shady
+        # Templars would otherwise shut out every attack while they stand.
+        targets = [s for s in self.characters(other) if not self.has(s, UNATTACKABLE)]
+        if not targets:
             targets = [s for s in self.buildings(other) if not self.has(s, UNATTACKABLE)]
-        else:
+        if not targets and not self.buildings(other):
             targets = [DIRECT]
         return [Attack(a, t) for a in attackers for t in targets]
 
@@ -763,7 +778,7 @@ class GammaState(ZoneState):
         self._power[player(target)] -= amount
 
     def heal(self, target: int, amount: int | None) -> None:
-        """A player gains Power Level, up to 9000 (rules.md)."""
+        """A player gains Power Level, up to 9000 (rules.md, choice 28)."""
         seat = player(target)
         self._power[seat] = POWER if amount is None else min(POWER, self._power[seat] + amount)
 
@@ -914,15 +929,15 @@ class GammaState(ZoneState):
         return (
             *self._cards_key(),
             tuple(self._frames),
-            self._ask,
-            self._then,
+            interpreter.ask_key(self._ask),
+            THEN_CODES[self._then],
             tuple(self._gas),
             tuple(self._power),
             self._turn,
-            self._phase,
+            PHASE_CODES[self._phase],
             tuple(self._deals),
             self._current,
-            self._winners,
+            -1 if self._winners is None else self._winners,
         )
 
     def __str__(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pcards.engine import Action, ChanceOutcome
+from p2pcards.zones import Deal  # the one draw outcome of every game
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,20 +172,6 @@ class Trade(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Deal(ChanceOutcome):
-    """Chance: the top card of the deck goes to the seat that draws; `card` is None when hidden."""
-
-    kind = "deal"
-    card: str | None
-
-    def hidden(self) -> Deal:
-        return DEAL_HIDDEN
-
-    def __str__(self) -> str:
-        return f"deal {self.card or 'a hidden card'}"
-
-
-@dataclass(frozen=True, slots=True)
 class Take(ChanceOutcome):
     """Chance: a random take pulls the card at `position` of the victim's hand (public);
     `card` is None for a seat that may not learn it."""
@@ -200,7 +187,6 @@ class Take(ChanceOutcome):
         return f"take card {self.position + 1}: {self.card or 'hidden'}"
 
 
-DEAL_HIDDEN = Deal(None)
 PUSH_HIDDEN = Push(None)
 PASS = Pass()
 GUARD = Guard()

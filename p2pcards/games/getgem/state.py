@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from p2pcards.digest import Canonical
 from p2pcards.engine import CHANCE, TERMINAL, Action, Game, Reveal
@@ -29,7 +29,6 @@ from p2pcards.games.getgem.actions import (
     GUARD,
     PASS,
     Barrier,
-    Deal,
     Declare,
     Discard,
     Element,
@@ -45,7 +44,17 @@ from p2pcards.games.getgem.actions import (
     Trade,
 )
 from p2pcards.games.getgem.cards import ELEMENT_GEMS, GEMS, CardDatabase, CardType, Character
-from p2pcards.slots import DRAW, TAKE, UNKNOWN, SlotRules, SlotState
+from p2pcards.slots import (
+    DRAW,
+    TAKE,
+    UNKNOWN,
+    DrawStep,
+    SlotRules,
+    SlotState,
+    TakeStep,
+    draw_step,
+    take_step,
+)
 from p2pcards.zones import Zone
 
 FIRE, WATER, THUNDER, RAINBOW, CURSE = range(5)  # gem numbers, as in cards.GEMS
@@ -54,10 +63,48 @@ FIRE, WATER, THUNDER, RAINBOW, CURSE = range(5)  # gem numbers, as in cards.GEMS
 DRAFT, DEAL, START, ACTION, TAKEBACK, LIMIT, OVER = range(7)
 PHASE_NAMES = ("draft", "deal", "start", "action", "take-back", "limit", "over")
 
-# Pending steps in the queue: (DRAW, seat), (TAKE, thief, victim),
-# (WINDOW, chosen seat, actor, effect), (PUSH, actor, victim), (DIG, seat).
+
+class WindowStep(NamedTuple):
+    """Pending: the `chosen` seat answers an `effect` (a WINDOW_EFFECTS code) of `actor`'s,
+    Barrier or pass."""
+
+    chosen: int
+    actor: int
+    effect: int
+
+
+class PushStep(NamedTuple):
+    """Pending: `actor` pushes a card of its hand to `victim` (Steal & Push)."""
+
+    actor: int
+    victim: int
+
+
+class DigStep(NamedTuple):
+    """Pending: `seat` discards a card or passes (Excavation Arm)."""
+
+    seat: int
+
+
+# Pending steps in the queue, in order of their codes (the digest names a step by its code):
+# DrawStep(seat) (one card a step), TakeStep(thief, victim), WindowStep, PushStep, DigStep.
 WINDOW, PUSH, DIG = 2, 3, 4
-STEP_NAMES = ("draw", "take", "window", "push", "dig")
+_STEP_CODES: dict[type, int] = {
+    TakeStep: TAKE, WindowStep: WINDOW, PushStep: PUSH, DigStep: DIG,
+}  # fmt: skip
+
+
+Pending = DrawStep | TakeStep | WindowStep | PushStep | DigStep
+"""What GETGEM's queue holds."""
+
+
+def _encoded(step: Pending) -> tuple[int, ...]:
+    """A queued step as ints: its code, then its fields (for digests and search keys). A draw
+    is always of one card here, so it is named by its seat alone."""
+    if isinstance(step, DrawStep):
+        return (DRAW, step.seat)
+    return (_STEP_CODES[type(step)], *step)
+
 
 # Effects that choose a seat, and so open a Barrier window on it.
 STEAL, EXCHANGE, STEAL_PUSH, PEEP, PICKPOCKET = range(5)
@@ -93,7 +140,7 @@ class Rules(SlotRules):
     """Static tables derived once from the card database: indices, numbers, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        super().__init__(game, db.cards, db.deck_size, Deal, Take, "position")
+        super().__init__(game, db.cards, db.deck_size, Take, "position")
         self.db = db
         self.cards = db.cards
         self.chars = db.characters
@@ -164,7 +211,7 @@ def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[t
     return out
 
 
-class GetGemState(SlotState[Rules]):
+class GetGemState(SlotState[Rules, Pending]):
     """A position of GETGEM, or one seat's replica of it."""
 
     __slots__ = (
@@ -216,17 +263,15 @@ class GetGemState(SlotState[Rules]):
             return Decision("over", TERMINAL)
         if self._queue:
             step = self._queue[0]
-            kind = step[0]
-            if kind == DRAW:
-                return Decision("deal", CHANCE, receiver=step[1])
-            if kind == TAKE:
-                return Decision("take", CHANCE, target=step[2], receiver=step[1])
-            if kind == WINDOW:
-                return Decision(
-                    "window", cur, actor=step[2], target=step[1], effect=WINDOW_EFFECTS[step[3]]
-                )
-            if kind == PUSH:
-                return Decision("push", cur, actor=step[1], target=step[2])
+            if isinstance(step, DrawStep):
+                return Decision("deal", CHANCE, receiver=step.seat)
+            if isinstance(step, TakeStep):
+                return Decision("take", CHANCE, target=step.victim, receiver=step.thief)
+            if isinstance(step, WindowStep):
+                effect = WINDOW_EFFECTS[step.effect]
+                return Decision("window", cur, actor=step.actor, target=step.chosen, effect=effect)
+            if isinstance(step, PushStep):
+                return Decision("push", cur, actor=step.actor, target=step.victim)
             return Decision("dig", cur)
         phase = self._phase
         if phase == DRAFT:
@@ -358,10 +403,10 @@ class GetGemState(SlotState[Rules]):
         everyone = frozenset(range(self._n))
         if self._queue:
             step = self._queue[0]
-            if step[0] == PUSH and isinstance(action, Push):
-                return [Reveal(cur, frozenset((step[2],)), (action.card,))]
-            if step[0] == WINDOW and isinstance(action, Pass):
-                target, actor, effect = step[1], step[2], step[3]
+            if isinstance(step, PushStep) and isinstance(action, Push):
+                return [Reveal(cur, frozenset((step.victim,)), (action.card,))]
+            if isinstance(step, WindowStep) and isinstance(action, Pass):
+                target, actor, effect = step
                 if effect == EXCHANGE:
                     return [
                         Reveal(actor, frozenset((target,)), None),
@@ -380,7 +425,8 @@ class GetGemState(SlotState[Rules]):
     def _unshowable(self, seat: int) -> int:
         """A pending push never pushes back the card just taken."""
         step = self._queue[0] if self._queue else None
-        return self._taken if step is not None and step[0] == PUSH and step[1] == seat else -1
+        pushing = isinstance(step, PushStep) and step.actor == seat
+        return self._taken if pushing else -1
 
     def _named_ids(self, action: Action) -> list[str]:
         """The card ids an action shows from the acting seat's hand, in its order."""
@@ -446,8 +492,7 @@ class GetGemState(SlotState[Rules]):
         cards = rules.cards
         if self._queue:
             step = self._queue[0]
-            kind = step[0]
-            if kind == WINDOW:
+            if isinstance(step, WindowStep):
                 actions: list[Action] = [PASS]
                 actions.extend(
                     act(Barrier, cards[k].id)
@@ -457,7 +502,7 @@ class GetGemState(SlotState[Rules]):
                 if self._can_guard(cur):
                     actions.append(GUARD)
                 return actions
-            if kind == PUSH:
+            if isinstance(step, PushStep):
                 counts = self._counts(cur, exclude=self._taken)
                 return [act(Push, cards[k].id) for k, n in enumerate(counts) if n]
             return self._discards(cur) or [PASS]
@@ -548,8 +593,7 @@ class GetGemState(SlotState[Rules]):
         rules = self._rules
         if self._queue:
             step = self._queue[0]
-            kind = step[0]
-            if kind == WINDOW:
+            if isinstance(step, WindowStep):
                 if isinstance(action, Pass):
                     return
                 if isinstance(action, Guard):
@@ -558,16 +602,16 @@ class GetGemState(SlotState[Rules]):
                     return
                 if not isinstance(action, Barrier):
                     raise IllegalActionError(
-                        f"seat {cur} was chosen by {WINDOW_EFFECTS[step[3]]}: pass or barrier"
+                        f"seat {cur} was chosen by {WINDOW_EFFECTS[step.effect]}: pass or barrier"
                     )
                 k = self._kind(action.card)
                 if not rules.barrier[k]:
                     raise IllegalActionError(f"{action.card} is not a Barrier")
                 self._pick_slots(cur, [k], -1)
                 return
-            if kind == PUSH:
+            if isinstance(step, PushStep):
                 if not isinstance(action, Push):
-                    raise IllegalActionError(f"seat {cur} must push a card to seat {step[2]}")
+                    raise IllegalActionError(f"seat {cur} must push a card to seat {step.victim}")
                 self._pick_slots(cur, self._named_kinds(action), self._taken)
                 return
             self._verify_discard(cur, action)
@@ -747,19 +791,18 @@ class GetGemState(SlotState[Rules]):
 
     def _apply_step(self, action: Action) -> None:
         step = self._queue.pop(0)
-        kind = step[0]
         cur = self._current
-        if kind == WINDOW:
+        if isinstance(step, WindowStep):
             if isinstance(action, Barrier):
                 self._discard_from(cur, [self._kind(action.card)])
             elif isinstance(action, Guard):
                 self._used[cur] = True
             else:
-                self._resolve(step[3], step[2], step[1])
-        elif kind == PUSH:
+                self._resolve(step.effect, step.actor, step.chosen)
+        elif isinstance(step, PushStep):
             assert isinstance(action, Push)
             slot = self._use(cur, self._named_kinds(action), self._taken)[0]
-            victim = step[2]
+            victim = step.victim
             self._hands[cur].remove(slot)
             self._hands[victim].append(slot)
             self._known[slot] |= 1 << victim
@@ -772,9 +815,9 @@ class GetGemState(SlotState[Rules]):
         queue = self._queue
         known = self._known
         if effect in (STEAL, PICKPOCKET):
-            queue.insert(0, (TAKE, actor, target))
+            queue.insert(0, take_step(actor, target))
         elif effect == STEAL_PUSH:
-            queue[0:0] = [(TAKE, actor, target), (PUSH, actor, target)]
+            queue[0:0] = [take_step(actor, target), PushStep(actor, target)]
         elif effect == EXCHANGE:
             mine, theirs = self._hands[actor], self._hands[target]
             for s in mine:
@@ -785,7 +828,7 @@ class GetGemState(SlotState[Rules]):
         else:  # PEEP: look at the whole hand, then draw (line 99)
             for s in self._hands[target]:
                 known[s] |= 1 << actor
-            queue.insert(0, (DRAW, actor))
+            queue.insert(0, draw_step(actor))
 
     def _apply_action_phase(self, action: Action) -> None:
         rules = self._rules
@@ -811,32 +854,32 @@ class GetGemState(SlotState[Rules]):
                 slot = next(s for s in reversed(self._discard) if s != arm and self._ident[s] == j)
                 self._discard.remove(slot)
                 self._hands[seat].append(slot)
-                self._queue.append((DIG, seat))
+                self._queue.append(DigStep(seat))
             else:
                 if effect == "peeping-draw":
                     self._peeped += 1
                 assert action.seat is not None
-                self._queue.append((WINDOW, action.seat, seat, _EFFECT_CODE[effect]))
+                self._queue.append(WindowStep(action.seat, seat, _EFFECT_CODE[effect]))
         elif isinstance(action, GemTake):
             self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
             self._taken = -1
-            self._queue.append((TAKE, seat, action.seat))
+            self._queue.append(take_step(seat, action.seat))
         elif isinstance(action, Element):
             self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
             self._element[rules.element_names.index(action.element)] = seat
         elif isinstance(action, Pickpocket):
             self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
             self._used[seat] = True
-            self._queue.append((WINDOW, action.seat, seat, PICKPOCKET))
+            self._queue.append(WindowStep(action.seat, seat, PICKPOCKET))
         else:
             assert isinstance(action, Trade)
             self._discard_from(seat, [self._kind(action.card)])
             self._used[seat] = True
-            self._queue.append((DRAW, seat))
+            self._queue.append(draw_step(seat))
 
     def _apply_outcome(self, action: Action) -> None:
         slot = self._apply_outcome_card(action)
-        if self._queue.pop(0)[0] == TAKE:
+        if isinstance(self._queue.pop(0), TakeStep):
             self._taken = slot
 
     def _discard_from(self, seat: int, kinds: list[int]) -> list[int]:
@@ -858,7 +901,7 @@ class GetGemState(SlotState[Rules]):
         n = self._n
         first = self._first
         for _ in range(self._rules.num["deal"]):
-            self._queue.extend((DRAW, (first + i) % n) for i in range(n))
+            self._queue.extend(draw_step((first + i) % n) for i in range(n))
 
     def _end_actions(self) -> None:
         """The action phase ends; the end phase's take-backs begin with the next seat."""
@@ -942,33 +985,33 @@ class GetGemState(SlotState[Rules]):
                 return
             if queue:
                 step = queue[0]
-                kind = step[0]
-                if kind == DRAW:
+                if isinstance(step, DrawStep):
                     if not self._deck and not self._reshuffle():
                         queue.pop(0)  # every card is in a hand or laid: no draw
                         continue
                     self._current = CHANCE
                     return
-                if kind == TAKE:
-                    if not hands[step[2]]:
+                if isinstance(step, TakeStep):
+                    if not hands[step.victim]:
                         queue.pop(0)
-                        if queue and queue[0][0] == PUSH:
+                        if queue and isinstance(queue[0], PushStep):
                             queue.pop(0)  # nothing taken: nothing to push instead
                         continue
                     self._current = CHANCE
                     return
-                if kind == WINDOW:
+                if isinstance(step, WindowStep):
                     # Always opened, even on an empty hand: who acts next is public.
-                    self._current = step[1]
+                    self._current = step.chosen
                     return
-                if kind == PUSH:
-                    hand = hands[step[1]]
+                if isinstance(step, PushStep):
+                    hand = hands[step.actor]
                     if len(hand) - (self._taken in hand) <= 0:
                         queue.pop(0)
                         continue
-                    self._current = step[1]
+                    self._current = step.actor
                     return
-                self._current = step[1]  # DIG
+                assert isinstance(step, DigStep)
+                self._current = step.seat
                 return
             if phase == DRAFT:
                 self._current = (self._first - 1 - self._picks) % self._n
@@ -1007,7 +1050,7 @@ class GetGemState(SlotState[Rules]):
         self._turns += 1
         self._peeped = 0
         self._used[seat] = False
-        self._queue.extend((DRAW, seat) for _ in range(self._rules.num["draw"]))
+        self._queue.extend(draw_step(seat) for _ in range(self._rules.num["draw"]))
         self._phase = ACTION
 
     # ----------------------------------------------------------------- helpers
@@ -1076,8 +1119,9 @@ class GetGemState(SlotState[Rules]):
         ident = self._ident
         return (
             self._phase, self._seat, self._turns, self._game_no, self._peeped, self._tb,
-            self._current, tuple(self._queue), tuple(self._element), tuple(self._char),
-            tuple(self._used), tuple(self._scores), self._taken, self._hands_key(),
+            self._current, tuple(map(_encoded, self._queue)), tuple(self._element),
+            tuple(self._char), tuple(self._used), tuple(self._scores), self._taken,
+            self._hands_key(),
             tuple(tuple(ident[s] for s in laid) for laid in self._laid),
             tuple(ident[s] for s in self._discard), tuple(self._pool),
         )  # fmt: skip
@@ -1095,7 +1139,7 @@ class GetGemState(SlotState[Rules]):
                 "peeped": self._peeped,
                 "take_back": self._tb,
                 "taken": self._taken,
-                "queue": [list(step) for step in self._queue],
+                "queue": [list(_encoded(step)) for step in self._queue],
                 "current": self._current,
             },
             "piles": {

@@ -47,6 +47,7 @@ class GuyRules(ZoneRules):
             KEYWORDS,
             seat_order="table",
             hidden_in_play=True,  # a Sneaky Guy lies face down until revealed
+            blind_types=frozenset({"prank", "pin"}),  # line 199: a Guy's abilities reach it
         )
         self.prepares = [any(a.trigger == "prepare" for a in c.abilities) for c in db.cards]
         self.statics = [
@@ -59,8 +60,8 @@ class GuyRules(ZoneRules):
             any(e.do == "grant" for i in s for e in c.abilities[i].effects)
             for s, c in zip(self.statics, db.cards, strict=True)
         ]
-        # Whether any static ability lowers health: if none does, an undamaged Guy with no
-        # health taken away cannot be at 0, and the death check skips it without the statics.
+        # Whether any static ability lowers health: if none does, a Guy whose damage is below
+        # its health without the statics survives them, and the death check skips the statics.
         self.static_health_loss = any(
             (e.health or 0) < 0
             for c in db.cards

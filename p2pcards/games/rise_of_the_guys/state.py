@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from p2pcards import interpreter
 from p2pcards.abilities import Effect
@@ -59,6 +59,8 @@ from p2pcards.zones import SlotColumn, SlotColumns, Step, Zone, ZoneState, own_d
 Phase = Literal[
     "setup", "mulligan", "start", "lead", "react", "counter", "reveal", "combat", "end", "over"
 ]
+PHASE_CODES = {phase: code for code, phase in enumerate(get_args(Phase))}
+"""Phases as numbers in the search key, which holds ints and tuples only."""
 
 # Zones of one seat, at seat * PER_SEAT + offset; the last zone holds tokens gone from play.
 DECK, HAND, DISCARD, VEST, PINS, LANE0 = 0, 1, 2, 3, 4, 5
@@ -272,14 +274,19 @@ class GuysState(ZoneState):
 
     def stats(self, slot: int, bonuses: dict[int, Bonus] | None = None) -> tuple[int, int]:
         """A Guy's (attack, max health) now; `bonuses`: the statics' bonuses, when the caller
-        reads many cards at once (`interpreter.static_bonuses`)."""
+        reads many cards at once (`self.bonuses()`)."""
         card = self._rules_g.cards[self._kind_at(slot)]
         if bonuses is None:
-            bonuses = interpreter.static_bonuses(self) if self.any_static() else {}
+            bonuses = self.bonuses()
         bonus = bonuses.get(slot, NO_BONUS)
         atk = card.attack + self._atk[slot] + self._atk_t[slot] + bonus.attack
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
+
+    def bonuses(self) -> dict[int, Bonus]:
+        """What the static abilities in force give, by slot (`interpreter.static_bonuses`),
+        for a caller that reads many stats on one board."""
+        return interpreter.static_bonuses(self) if self.any_static() else {}
 
     def any_static(self, granting: bool = False) -> bool:
         """Whether any face-up card in play has a static ability (that grants a keyword, with
@@ -468,12 +475,18 @@ class GuysState(ZoneState):
     def _combat(self, lane: int) -> None:
         """Both Guys of a lane strike at once (line 91): an opposed Guy hits the Guy opposite,
         an unopposed or Overarch one the opposing player (lines 93, 185)."""
+        told = self._listener
+        if told is not None:  # the lane's strikes are told as the board stands now
+            told(self, "lane", lane)
         guys = [self.lane_guy(seat, lane) for seat in (0, 1)]
         hits: list[tuple[int, int, int]] = []  # (attacker, target slot or -1 - seat, amount)
+        bonuses: dict[int, Bonus] | None = None  # both read before either hits: worked out once
         for seat, guy in enumerate(guys):
             if guy < 0 or self._prepared[guy] or self.face_down(guy):
                 continue
-            amount = self.attack(guy)
+            if bonuses is None:
+                bonuses = self.bonuses()
+            amount = self.stats(guy, bonuses)[0]
             if amount <= 0:
                 continue
             other = guys[1 - seat]
@@ -483,6 +496,8 @@ class GuysState(ZoneState):
                 hits.append((guy, -2 + seat, amount))  # -1 - (1 - seat)
         for attacker, target, amount in hits:
             self.hurt(target, amount, attacker)
+        if told is not None:  # damage taken, then the deaths it caused
+            told(self, "", -1)
         self._check_deaths()
 
     def _check_deaths(self) -> None:
@@ -490,14 +505,17 @@ class GuysState(ZoneState):
         bonuses: dict[int, Bonus] | None = None
         safe = not self._rules_g.static_health_loss
         damage, hp, hp_t = self._damage, self._hp, self._hp_t
+        zones, known, everyone = self._zones, self._known, self._public
+        cards, ident = self._rules_g.cards, self._ident
         for seat in (self._leader, 1 - self._leader):
-            for guy in self.guys(seat):
-                if self.face_down(guy):  # public either way: a hidden card's health is not
+            for guy in [s for z in LANE_ZONES[seat] for s in zones[z]]:
+                if known[guy] != everyone:  # face down: public either way, its health is not
                     continue
-                if safe and not damage[guy] and hp[guy] + hp_t[guy] >= 0:
+                # Where no static lowers health, one that survives without them survives.
+                if safe and damage[guy] < cards[ident[guy]].health + hp[guy] + hp_t[guy]:
                     continue
                 if bonuses is None:
-                    bonuses = interpreter.static_bonuses(self) if self.any_static() else {}
+                    bonuses = self.bonuses()
                 if self._damage[guy] >= self.stats(guy, bonuses)[1]:
                     self._destroy(guy)
                     bonuses = None  # a static may have left with it
@@ -538,7 +556,7 @@ class GuysState(ZoneState):
             if rules.keywords[k] & PATIENT and phase == "lead":  # "can't" beats "can"
                 continue
             costs = [(0 if free else card.cost, False)]
-            if card.enhance is not None and not free:
+            if card.enhance is not None:  # a free play keeps Enhance at its cost (line 195)
                 costs.append((card.enhance, True))
             for cost, enhanced in costs:
                 if cost > left:
@@ -700,7 +718,7 @@ class GuysState(ZoneState):
             self._log[seat] += (Spend(0, slot, free),)
         else:
             card = self._rules_g.cards[k]
-            cost = 0 if free else card.enhance if play.enhanced else card.cost
+            cost = card.enhance if play.enhanced else 0 if free else card.cost
             assert cost is not None
             self._spent[seat] += cost
             self._log[seat] += (Spend(cost),)
@@ -1091,13 +1109,13 @@ class GuysState(ZoneState):
             tuple(self._log),
             self._turn,
             self._leader,
-            self._phase,
+            PHASE_CODES[self._phase],
             self._lane,
             tuple(self._draws),
             tuple(self._frames),
-            self._ask,
+            interpreter.ask_key(self._ask),
             self._current,
-            self._winners,
+            -1 if self._winners is None else self._winners,
         )
 
     def public_sections(self) -> dict[str, Canonical]:

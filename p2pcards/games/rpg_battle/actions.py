@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pcards.engine import Action, ChanceOutcome
+from p2pcards.zones import Deal  # the one draw outcome of every game
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,21 +86,6 @@ class EndTurn(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Deal(ChanceOutcome):
-    """Chance: the top card of the deck goes to the seat that draws; `card` is None when hidden."""
-
-    kind = "deal"
-    card: str | None
-
-    def hidden(self) -> Deal:
-        """The outcome as a seat that may not see the card applies it."""
-        return DEAL_HIDDEN
-
-    def __str__(self) -> str:
-        return f"deal {self.card or 'a hidden card'}"
-
-
-@dataclass(frozen=True, slots=True)
 class Take(ChanceOutcome):
     """Chance: a Steal takes the card at `index` of the victim's hand; `card` is None when hidden.
 
@@ -119,6 +105,5 @@ class Take(ChanceOutcome):
         return f"take card {self.index + 1}: {self.card or 'hidden'}"
 
 
-DEAL_HIDDEN = Deal(None)
 PASS = Pass()
 ACTION_TYPES: tuple[type[Action], ...] = (Pick, Play, Pass, React, Discard, EndTurn, Deal, Take)

@@ -21,14 +21,13 @@ import dataclasses
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from p2pcards.digest import Canonical
 from p2pcards.engine import CHANCE, TERMINAL, Action, Game, Reveal
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
     PASS,
-    Deal,
     Discard,
     EndTurn,
     Pass,
@@ -38,7 +37,17 @@ from p2pcards.games.rpg_battle.actions import (
     Take,
 )
 from p2pcards.games.rpg_battle.cards import CardDatabase, CardType, Character
-from p2pcards.slots import DRAW, TAKE, UNKNOWN, SlotRules, SlotState
+from p2pcards.slots import (
+    DRAW,
+    TAKE,
+    UNKNOWN,
+    DrawStep,
+    SlotRules,
+    SlotState,
+    TakeStep,
+    draw_step,
+    take_step,
+)
 
 HAND_SIZE = 5
 
@@ -46,10 +55,42 @@ HAND_SIZE = 5
 DRAFT, PLAY, END, NEXT, OVER = range(5)
 PHASE_NAMES = ("draft", "play", "end", "next", "over")
 
-# Pending steps in the queue: (DRAW, seat, count), (TAKE, thief, victim),
-# (REACT, target, attacker, damage), (DISCARD, victim, count).
+
+class ReactStep(NamedTuple):
+    """Pending: `target` (a character) is hit for `damage` by `attacker` unless its owner
+    answers (a window, opened whenever that seat holds a card)."""
+
+    target: int
+    attacker: int
+    damage: int
+
+
+class DiscardStep(NamedTuple):
+    """Pending: `seat` discards `left` more cards of its choice."""
+
+    seat: int
+    left: int
+
+
+# Pending steps in the queue, in order of their codes (the digest names a step by its code):
+# DrawStep(seat, left), TakeStep(thief, victim), ReactStep, DiscardStep.
 REACT, DISCARD = 2, 3
-STEP_NAMES = ("draw", "take", "react", "discard")
+_STEP_CODES: dict[type, int] = {
+    DrawStep: DRAW,
+    TakeStep: TAKE,
+    ReactStep: REACT,
+    DiscardStep: DISCARD,
+}
+
+
+Pending = DrawStep | TakeStep | ReactStep | DiscardStep
+"""What rpg-battle's queue holds."""
+
+
+def _encoded(step: Pending) -> tuple[int, ...]:
+    """A queued step as ints: its code, then its fields (for digests and search keys)."""
+    return (_STEP_CODES[type(step)], *step)
+
 
 # Effects whose card names a character or a seat: played at no one, they do nothing.
 _AIMED = frozenset(("attack", "heal", "absorb", "revive", "discard", "steal"))
@@ -81,7 +122,7 @@ class Rules(SlotRules):
     """Static tables derived once from the card database: indices, effects, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        super().__init__(game, db.cards, db.deck_size, Deal, Take, "index")
+        super().__init__(game, db.cards, db.deck_size, Take, "index")
         self.db = db
         self.chars = db.characters
         self.cards = db.cards
@@ -110,7 +151,7 @@ def _one(cls: type[Action], value: Any) -> Action:
     return action
 
 
-class RpgBattleState(SlotState[Rules]):
+class RpgBattleState(SlotState[Rules, Pending]):
     """A position of rpg-battle, or one seat's replica of it."""
 
     __slots__ = (
@@ -146,16 +187,22 @@ class RpgBattleState(SlotState[Rules]):
             return Decision("over", TERMINAL)
         if self._current == CHANCE:
             step = self._queue[0]
-            if step[0] == DRAW:
-                return Decision("deal", CHANCE, count=step[2], receiver=step[1])
-            return Decision("take", CHANCE, receiver=step[1], victim=step[2])
+            if isinstance(step, DrawStep):
+                return Decision("deal", CHANCE, count=step.left, receiver=step.seat)
+            assert isinstance(step, TakeStep)
+            return Decision("take", CHANCE, receiver=step.thief, victim=step.victim)
         if self._queue:
             step = self._queue[0]
-            if step[0] == REACT:
+            if isinstance(step, ReactStep):
                 return Decision(
-                    "react", self._current, names[step[1]], names[step[2]], damage=step[3]
+                    "react",
+                    self._current,
+                    names[step.target],
+                    names[step.attacker],
+                    damage=step.damage,
                 )
-            return Decision("discard", self._current, count=step[2])
+            assert isinstance(step, DiscardStep)
+            return Decision("discard", self._current, count=step.left)
         if self._phase == DRAFT:
             return Decision("pick", self._seat)
         if self._phase == PLAY:
@@ -182,8 +229,8 @@ class RpgBattleState(SlotState[Rules]):
             return [(hp[c], chars[c]) for c in self._lineup[seat]]
         incoming: dict[int, int] = {}
         for step in self._queue:
-            if step[0] == REACT:
-                incoming[step[1]] = incoming.get(step[1], 0) + step[3]
+            if isinstance(step, ReactStep):
+                incoming[step.target] = incoming.get(step.target, 0) + step.damage
         return [(hp[c] - incoming.get(c, 0), chars[c]) for c in self._lineup[seat]]
 
     def quick_in_hand(self, seat: int) -> tuple[int, int]:
@@ -254,7 +301,7 @@ class RpgBattleState(SlotState[Rules]):
 
     def pending_discards(self) -> list[tuple[int, int]]:
         """Forced discards the victim has yet to choose: (seat, count)."""
-        return [(step[1], step[2]) for step in self._queue if step[0] == DISCARD]
+        return [(step.seat, step.left) for step in self._queue if isinstance(step, DiscardStep)]
 
     def reveals(self, action: Action) -> list[Reveal]:
         """Play, React and Discard show the card they name to everyone; nothing else shows one."""
@@ -267,9 +314,8 @@ class RpgBattleState(SlotState[Rules]):
     def _decisions(self, cur: int) -> list[Action]:
         rules = self._rules
         if self._queue:
-            step = self._queue[0]
             kinds = self._hand_kinds(cur)
-            if step[0] == REACT:
+            if isinstance(self._queue[0], ReactStep):
                 quick = [k for k in kinds if k in rules.dodge or k in rules.counter]
                 return [PASS] + [_one(React, rules.cards[k].id) for k in quick]
             return [_one(Discard, rules.cards[k].id) for k in kinds]
@@ -347,8 +393,7 @@ class RpgBattleState(SlotState[Rules]):
     def _verify_decision(self, cur: int, action: Action) -> None:
         rules = self._rules
         if self._queue:
-            step = self._queue[0]
-            if step[0] == REACT:
+            if isinstance(self._queue[0], ReactStep):
                 if isinstance(action, Pass):
                     return
                 if not isinstance(action, React):
@@ -436,27 +481,26 @@ class RpgBattleState(SlotState[Rules]):
             self._apply_outcome(action)
         elif self._queue:
             step = self._queue[0]
-            if step[0] == REACT:
+            if isinstance(step, ReactStep):
                 self._queue.pop(0)
-                target, attacker, damage = step[1], step[2], step[3]
                 if isinstance(action, React):
                     k = self._kind(action.card)
                     self._to_discard(cur, k)
                     if k in self._rules.counter:
-                        self._hit(attacker, damage)
+                        self._hit(step.attacker, step.damage)
                 else:
-                    self._hit(target, damage)
+                    self._hit(step.target, step.damage)
             else:
-                assert isinstance(action, Discard)
+                assert isinstance(action, Discard) and isinstance(step, DiscardStep)
                 self._to_discard(cur, self._kind(action.card))
-                self._queue[0] = (DISCARD, step[1], step[2] - 1)
+                self._queue[0] = DiscardStep(step.seat, step.left - 1)
         elif self._phase == DRAFT:
             assert isinstance(action, Pick)
             self._pick(self._char(action.character))
         elif self._phase == END:
             assert isinstance(action, EndTurn)
             hand = len(self._hands[cur])
-            self._queue.append((DRAW, cur, HAND_SIZE - hand if action.refill else 1))
+            self._queue.append(draw_step(cur, HAND_SIZE - hand if action.refill else 1))
             self._phase = NEXT
         else:
             if isinstance(action, Play):
@@ -473,7 +517,7 @@ class RpgBattleState(SlotState[Rules]):
             self._seat = (seat + 1) % self._n
             return
         # Draft over: deal five to each seat, then seat 0 opens the first round.
-        self._queue.extend((DRAW, s, HAND_SIZE) for s in range(self._n))
+        self._queue.extend(draw_step(s, HAND_SIZE) for s in range(self._n))
         self._seat = 0
         self._phase = PLAY
         self._pos = 0
@@ -488,10 +532,10 @@ class RpgBattleState(SlotState[Rules]):
         effect = card.effect
         if effect == "attack":
             damage = rules.chars[actor].str * card.power
-            self._queue.append((REACT, self._char(action.target or ""), actor, damage))
+            self._queue.append(ReactStep(self._char(action.target or ""), actor, damage))
         elif effect == "attack-all":
             damage = rules.chars[actor].str * card.power
-            self._queue.extend((REACT, c, actor, damage) for c in self._opposing_active(seat))
+            self._queue.extend(ReactStep(c, actor, damage) for c in self._opposing_active(seat))
         elif action.target is None and action.seat is None and effect in _AIMED:
             return  # played at no one: the card does nothing (rules.md §8)
         elif effect == "heal":
@@ -508,17 +552,17 @@ class RpgBattleState(SlotState[Rules]):
             c = self._char(action.target or "")
             self._hp[c] = min(rules.chars[c].hp, rules.chars[actor].mag * card.power)
         elif effect == "discard":
-            self._queue.append((DISCARD, action.seat or 0, card.power))
+            self._queue.append(DiscardStep(action.seat or 0, card.power))
         elif effect == "steal":
-            self._queue.append((TAKE, seat, action.seat or 0))
+            self._queue.append(take_step(seat, action.seat or 0))
         elif effect == "draw":
-            self._queue.append((DRAW, seat, card.power))
+            self._queue.append(draw_step(seat, card.power))
 
     def _apply_outcome(self, action: Action) -> None:
         self._apply_outcome_card(action)
         step = self._queue[0]
-        if step[0] == DRAW:
-            self._queue[0] = (DRAW, step[1], step[2] - 1)
+        if isinstance(step, DrawStep):
+            self._queue[0] = draw_step(step.seat, step.left - 1)
         else:
             self._queue.pop(0)
 
@@ -559,21 +603,20 @@ class RpgBattleState(SlotState[Rules]):
                 return
             if queue:
                 step = queue[0]
-                kind = step[0]
-                if kind == DRAW:
-                    if step[2] <= 0 or (not self._deck and not self._reshuffle()):
+                if isinstance(step, DrawStep):
+                    if step.left <= 0 or (not self._deck and not self._reshuffle()):
                         queue.pop(0)  # all drawn, or nothing left anywhere to draw
                         continue
                     self._current = CHANCE
                     return
-                if kind == TAKE:
-                    if not self._hands[step[2]]:
+                if isinstance(step, TakeStep):
+                    if not self._hands[step.victim]:
                         queue.pop(0)
                         continue
                     self._current = CHANCE
                     return
-                if kind == REACT:
-                    target = step[1]
+                if isinstance(step, ReactStep):
+                    target = step.target
                     if self._hp[target] <= 0:
                         queue.pop(0)
                         continue
@@ -584,12 +627,13 @@ class RpgBattleState(SlotState[Rules]):
                         self._current = owner
                         return
                     queue.pop(0)
-                    self._hit(target, step[3])
+                    self._hit(target, step.damage)
                     continue
-                if step[2] <= 0 or not self._hands[step[1]]:
+                assert isinstance(step, DiscardStep)
+                if step.left <= 0 or not self._hands[step.seat]:
                     queue.pop(0)
                     continue
-                self._current = step[1]
+                self._current = step.seat
                 return
             phase = self._phase
             if phase == DRAFT:
@@ -680,7 +724,7 @@ class RpgBattleState(SlotState[Rules]):
     def search_key(self) -> Hashable:
         """Everything that decides the future, as one tuple (hands as sorted kinds)."""
         return (
-            self._phase, self._seat, self._pos, self._round, tuple(self._queue),
+            self._phase, self._seat, self._pos, self._round, tuple(map(_encoded, self._queue)),
             tuple(self._hp), tuple(self._owner), self._hands_key(),
             tuple(self._pool), len(self._discard), self._current,
         )  # fmt: skip
@@ -693,7 +737,7 @@ class RpgBattleState(SlotState[Rules]):
                 "position": self._pos,
                 "round": self._round,
                 "picks": self._picks,
-                "queue": [list(step) for step in self._queue],
+                "queue": [list(_encoded(step)) for step in self._queue],
             },
             "piles": {
                 "deck": len(self._deck),

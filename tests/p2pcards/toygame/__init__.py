@@ -29,8 +29,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from p2pcards.deckmodel import CardTraits, KnownDecksModel
-from p2pcards.decks import DeckRules, OwnDecksBase, deck_rows
+from p2pcards.decks import DeckRules, OwnDecksBase
 from p2pcards.engine import Game
 from p2pcards.games import GameInfo, GameOption
 from toygame.actions import ACTION_TYPES
@@ -68,11 +67,7 @@ class ToyGame(OwnDecksBase, Game):
     @cached_property
     def rules(self) -> ToyRules:
         """The static tables, with a deck model that knows the shipped decks."""
-        rows = deck_rows(self.db.index, [deck.counts() for deck in self.decks.values()])
-        known = [row for row in rows if row is not None]
-        traits = [CardTraits(frozenset(), False) for _ in self.db.cards]
-        model = KnownDecksModel(traits, known, size=DECK_SIZE, max_copies=4, max_classes=0)
-        return ToyRules(self, self.db.cards, model)
+        return ToyRules(self, self.db.cards, self.shipped_decks_model(self.db.index))
 
     def new_initial_state(self, num_players: int = 2, **options: Any) -> ToyState:
         """A table at the first deal. Options: decks (one per seat, None for another seat's

@@ -333,7 +333,7 @@ class ToyState(ZoneState):
             self._windows.key(),
             tuple(sorted(self._aim.items())),
             tuple(self._deals),
-            self._winners,
+            -1 if self._winners is None else self._winners,
         )
 
     def __str__(self) -> str:

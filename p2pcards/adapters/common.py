@@ -1,0 +1,333 @@
+"""What the OpenSpiel and PettingZoo adapters share: a game's settings as plain parameters,
+stable action ids, and the fixed-shape tensor of a seat's view (docs/adapters.md).
+
+Pure like the rest of `p2pcards`: no numpy, no pyspiel, no pettingzoo here, so it imports
+without the extras.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from p2pcards import games
+from p2pcards.engine import CHANCE, TERMINAL, Action, State
+from p2pcards.errors import GameOptionError, P2PCardsError
+
+ACTION_ID_BITS = 20
+NUM_ACTION_IDS = 1 << ACTION_ID_BITS
+"""Action ids (and chance outcome ids) are in range(NUM_ACTION_IDS)."""
+
+DEFAULT_ROUND_CAP = 100
+"""Rounds before an adapted game ends (0: no cap), so that every episode ends: OpenSpiel's
+`max_game_length` and an RL episode both need a bound. The engine's own default is no cap."""
+
+DECK_SEPARATOR = "+"
+"""Between the seats' shipped deck names in the `decks` parameter ("control+tempo-machine"):
+an OpenSpiel game string cannot hold commas or brackets in a value."""
+
+Parameter = int | bool | str
+
+
+class ActionSpaceError(P2PCardsError):
+    """A decision with more legal actions than an adapter's fixed action space holds."""
+
+"""A parameter's value: what an OpenSpiel game string carries."""
+
+
+# ---------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """One table of one game: its seats and options, as hashable plain values."""
+
+    game: str
+    players: int
+    options: tuple[tuple[str, Parameter], ...]
+    """Every parameter but `players`, sorted by name, defaults filled in."""
+
+    def engine_options(self) -> dict[str, Any]:
+        """The options `Game.new_initial_state` takes for these parameters."""
+        out: dict[str, Any] = {}
+        values = dict(self.options)
+        for name, value in values.items():
+            if name == "decks":
+                if value:
+                    out["decks"] = str(value).split(DECK_SEPARATOR)
+            elif isinstance(value, bool):
+                out[name] = value
+            elif name.endswith("_cap"):
+                if value:  # 0 is no cap
+                    out[name] = value
+            else:
+                out[name] = value
+        # getgem takes a turn cap or a round cap: an explicit turn cap replaces the default
+        # round cap rather than clash with it.
+        if "turn_cap" in out:
+            out.pop("round_cap", None)
+        return out
+
+    def new_state(self) -> State:
+        """A fresh engine state for this table; GameOptionError for a bad option."""
+        return games.load(self.game).new_initial_state(self.players, **self.engine_options())
+
+
+def parameter_defaults(game: str) -> dict[str, Parameter]:
+    """Every parameter a game's adapters take, with its default: `players` (the fewest
+    seats), `round_cap` (DEFAULT_ROUND_CAP, 0 none), and each registered option: a switch
+    stays a bool, a number an int, a cap without a default 0 (none), `decks` a string."""
+    info = games.info(game)
+    out: dict[str, Parameter] = {"players": info.min_players, "round_cap": DEFAULT_ROUND_CAP}
+    for option in info.options:
+        if option.name in out:
+            continue
+        if option.name == "decks":
+            out["decks"] = ""
+        elif option.default is None:
+            out[option.name] = 0
+        else:
+            out[option.name] = option.default
+    return out
+
+
+def settings(game: str, params: Mapping[str, object]) -> Settings:
+    """The table these parameters describe, checked; GameOptionError names a bad one."""
+    defaults = parameter_defaults(game)
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise GameOptionError(f"{game} takes {', '.join(sorted(defaults))}; not {unknown}")
+    values: dict[str, Parameter] = dict(defaults)
+    for name, value in params.items():
+        default = defaults[name]
+        if type(value) is not type(default):
+            raise GameOptionError(
+                f"{game} parameter {name} must be {type(default).__name__}, not {value!r}"
+            )
+        values[name] = value
+    players = values.pop("players")
+    assert isinstance(players, int)
+    games.load(game).check_num_players(players)
+    return Settings(game, players, tuple(sorted(values.items())))
+
+
+# ---------------------------------------------------------------- action ids
+
+
+def canonical(action: Action) -> str:
+    """An action's canonical form: its wire JSON with sorted keys and no spaces."""
+    return json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _probe(text: str, probe: int) -> int:
+    """The `probe`-th candidate id of an action's canonical form (BLAKE2b, not `hash()`,
+    which differs from process to process for strings)."""
+    digest = hashlib.blake2b(f"{probe}:{text}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") & (NUM_ACTION_IDS - 1)
+
+
+_FIRST_IDS: dict[Action, int] = {}
+_BY_OBJECT: dict[int, tuple[Action, int]] = {}
+_CACHE_LIMIT = 1 << 17  # distinct actions remembered; a game meets a few thousand
+
+
+def action_id(action: Action) -> int:
+    """An action's id: the first probe of its canonical form, the same in every process."""
+    # The games hand out the same action objects again and again: an identity lookup
+    # spares the dataclass's Python-level __hash__ and __eq__ (the entry keeps the object,
+    # so its id cannot be reused meanwhile).
+    entry = _BY_OBJECT.get(id(action))
+    if entry is not None and entry[0] is action:
+        return entry[1]
+    found = _FIRST_IDS.get(action)
+    if found is None:
+        found = _probe(canonical(action), 0)
+        if len(_FIRST_IDS) >= _CACHE_LIMIT:
+            _FIRST_IDS.clear()
+        _FIRST_IDS[action] = found
+    if len(_BY_OBJECT) >= _CACHE_LIMIT:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(action)] = (action, found)
+    return found
+
+
+def assign_ids(actions: Sequence[Action]) -> list[int]:
+    """The ids of one node's actions (legal actions or chance outcomes), in their order.
+
+    Each action has its `action_id`. Should two of them meet on one id (about n²/2 in a
+    million for n actions), they are taken in canonical order and each later one probes on
+    until its id is free: still one id per action, the same in every process.
+    """
+    by_object = _BY_OBJECT
+    ids = []
+    for action in actions:  # action_id's identity lookup, inlined: this runs at every step
+        entry = by_object.get(id(action))
+        ids.append(entry[1] if entry is not None and entry[0] is action else action_id(action))
+    if len(set(ids)) == len(ids):
+        return ids
+    taken: dict[Action, int] = {}
+    for action in sorted(set(actions), key=canonical):
+        text, probe = canonical(action), 0
+        candidate = _probe(text, probe)
+        while candidate in taken.values():
+            probe += 1
+            candidate = _probe(text, probe)
+        taken[action] = candidate
+    return [taken[a] for a in actions]
+
+
+def action_label(action: Action, others: Sequence[Action]) -> str:
+    """A readable name for an action among a node's `others`: its `str`, or with its
+    canonical form after it where another action reads the same (OpenSpiel wants names
+    unique within a node)."""
+    text = str(action)
+    if sum(1 for other in others if str(other) == text) > 1:
+        return f"{text} {canonical(action)}"
+    return text
+
+
+# ---------------------------------------------------------------- tensors
+
+Path = tuple[str | int, ...]
+
+
+Tree = dict[str | int, "Tree | int"]
+
+
+def _path_tree(paths: tuple[Path, ...]) -> Tree:
+    """The paths as a tree of keys whose leaves are the paths' places in the tensor."""
+    tree: Tree = {}
+    for i, path in enumerate(paths):
+        node = tree
+        for key in path[:-1]:
+            child = node.setdefault(key, {})
+            assert isinstance(child, dict)
+            node = child
+        node[path[-1]] = i
+    return tree
+
+
+PILE = 16
+"""A list longer than this in the public state is a pile of slot ids, not numbers."""
+
+
+@dataclass(frozen=True, slots=True)
+class TensorLayout:
+    """The flat float tensor of a seat's view, fixed per game and table (docs/adapters.md):
+
+    - `seat`: one-hot of the viewing seat (players);
+    - `current`: one-hot of who acts: each seat, then chance, then the end (players + 2);
+    - `zones`: for each zone, in `zones` order, how many cards of each id in `cards` the
+      seat knows there, then how many it knows of other ids (tokens), then how many it
+      cannot see (zones × (cards + 2));
+    - `numbers`: each number of the public state (`public_sections()`) at the paths in
+      `numbers`, 0 where the path is gone.
+    """
+
+    players: int
+    zones: tuple[str, ...]
+    cards: tuple[str, ...]
+    numbers: tuple[Path, ...]
+    size: int = field(init=False, compare=False)
+    """The tensor's length."""
+    _columns: dict[str, int] = field(init=False, compare=False, repr=False)
+    _tree: Tree = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Worked out once: the tensor is made at every step of an environment.
+        object.__setattr__(self, "size", sum(size for _, size, _ in self.pieces()))
+        object.__setattr__(self, "_columns", {card: i for i, card in enumerate(self.cards)})
+        object.__setattr__(self, "_tree", _path_tree(self.numbers))
+
+    def pieces(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """(name, size, shape) of each part, in order."""
+        width = len(self.cards) + 2
+        return [
+            ("seat", self.players, (self.players,)),
+            ("current", self.players + 2, (self.players + 2,)),
+            ("zones", len(self.zones) * width, (len(self.zones), width)),
+            ("numbers", len(self.numbers), (len(self.numbers),)),
+        ]
+
+    def values(self, state: State, seat: int) -> list[float]:
+        """The tensor of `state` as `seat` sees it."""
+        out = [0.0] * self.size
+        for index, value in self.entries(state, seat).items():
+            out[index] = value
+        return out
+
+    def entries(self, state: State, seat: int) -> dict[int, float]:
+        """The tensor's entries that may be other than 0, by index: a tensor is mostly
+        zeros, and numpy fills the rest faster than Python."""
+        n = self.players
+        current = state.current_player()
+        assert current in (CHANCE, TERMINAL) or current >= 0
+        out = {seat: 1.0, n + (current if current >= 0 else n if current == CHANCE else n + 1): 1.0}
+        base = 2 * n + 2
+        width = len(self.cards) + 2
+        column = self._columns
+        view = state.zones_json(seat)  # type: ignore[attr-defined]  # every game has zones
+        for z, zone in enumerate(self.zones):
+            row = base + z * width
+            pile = view.get(zone, ())
+            for card in set(pile):  # few distinct cards a pile: list.count runs in C
+                at = row + (width - 1 if card is None else column.get(card, width - 2))
+                out[at] = out.get(at, 0.0) + pile.count(card)
+        start = self.size - len(self.numbers)
+        _fill_numbers(state.public_sections(), self._tree, out, start)
+        return out
+
+
+def _fill_numbers(data: Any, tree: Tree, out: dict[int, float], base: int) -> None:
+    """Write the numbers of `data` at the tree's paths into `out` from `base` (a path that
+    is gone, or leads elsewhere than to a number, leaves its 0)."""
+    for key, sub in tree.items():
+        try:
+            value = data[key]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if isinstance(sub, int):
+            if value.__class__ in _NUMBERS:
+                out[base + sub] = float(value)
+        else:
+            _fill_numbers(value, sub, out, base)
+
+
+_NUMBERS = (int, float, bool)
+
+
+def _number_paths(data: object, path: Path = ()) -> list[Path]:
+    """Where `data` holds numbers (bools too), dicts by sorted key, lists by index; the zones
+    and piles (lists of more than PILE items) are left out: the `zones` part counts their
+    cards."""
+    if isinstance(data, bool | int | float):
+        return [path]
+    found: list[Path] = []
+    if isinstance(data, dict):
+        for key in sorted(data):
+            if not (path == () and key == "zones"):
+                found += _number_paths(data[key], (*path, key))
+    elif isinstance(data, list) and len(data) <= PILE:
+        for i, item in enumerate(data):
+            found += _number_paths(item, (*path, i))
+    return found
+
+
+@cache
+def tensor_layout(table: Settings) -> TensorLayout:
+    """The layout for a table: zones and numbers as its initial state has them, cards every
+    id a deck of the game may hold."""
+    state = table.new_state()
+    zones = tuple(sorted(state.zones_json(None)))  # type: ignore[attr-defined]
+    cards = tuple(sorted(set(state.game.card_universe())))
+    numbers = tuple(_number_paths(state.public_sections()))
+    return TensorLayout(table.players, zones, cards, numbers)
+
+
+def view_string(state: State, seat: int) -> str:
+    """What `seat` knows of `state`, as canonical JSON (its `to_json(seat)`)."""
+    return json.dumps(state.to_json(seat), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,89 @@
+"""RPG Get! CCG (`rpg-get`): 2 to 5 seats, each with its own 80-card deck; missions attempted
+by a party against the enemies the other seats play, with combat actions X(Y).
+
+Rulebook: the text 000_34065cf589791de6.txt (not part of p2pcards); the set is ours
+(cards.toml), and our reading of the rules is rules.md here (docs/rules/rpg-get.md links to
+it). Not registered for players yet: it has no terminal view or evaluation (issue 25); the
+conformance suite holds it to the engine's contract at every seat count.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from p2pcards.decks import DeckRules, OwnDecksBase
+from p2pcards.engine import Game
+from p2pcards.errors import GameOptionError
+from p2pcards.games import GameInfo, GameOption
+from p2pcards.games.rpg_get.actions import ACTION_TYPES
+from p2pcards.games.rpg_get.cards import CardDatabase, load
+from p2pcards.games.rpg_get.state import DECK_SIZE, RpgGetRules, RpgGetState
+
+__all__ = ["DECK_RULES", "GAME", "INFO", "RpgGetGame", "RpgGetState"]
+
+DECK_RULES = DeckRules(size=DECK_SIZE, max_copies=DECK_SIZE, min_classes=0, max_classes=0)
+"""Line 162: exactly 80 cards, any number of copies."""
+
+
+class RpgGetGame(OwnDecksBase, Game):
+    """RPG Get!: makes initial states and parses actions."""
+
+    name = "rpg-get"
+    title = "RPG Get! CCG"
+    min_players = 2
+    max_players = 5  # rules.md, choice 1
+    action_types = ACTION_TYPES
+    default_decks = ("sword-and-sorcery", "sky-pirates")
+    deck_rules = DECK_RULES
+
+    @cached_property
+    def db(self) -> CardDatabase:
+        """The set."""
+        return load()
+
+    @property
+    def catalogue(self) -> CardDatabase:
+        """The cards decks are built from."""
+        return self.db
+
+    def deck_cards(self) -> list[str]:
+        """Every card of the set may go in a deck."""
+        return [c.id for c in self.db.cards]
+
+    @cached_property
+    def rules(self) -> RpgGetRules:
+        """The static tables, with a deck model that knows the shipped decks."""
+        return RpgGetRules(self, self.db.cards, self.shipped_decks_model(self.db.index))
+
+    def new_initial_state(self, num_players: int = 2, **options: Any) -> RpgGetState:
+        """A table before the roll for the first seat. Options: decks (one per seat, None for
+        another seat's deck at a table; default the shipped decks in turn) and round_cap."""
+        self.check_num_players(num_players)
+        decks, round_cap = self.table_options(num_players, options, "rounds")
+        for seat, deck in enumerate(decks):
+            if deck is not None and not any(self.db.by_id[c].type == "character" for c in deck):
+                raise GameOptionError(f"seat {seat}'s deck has no Character (rules.md, choice 3)")
+        return RpgGetState(self.rules, num_players, decks, round_cap)
+
+
+GAME = RpgGetGame()
+
+INFO = GameInfo(
+    name=GAME.name,
+    title=GAME.title,
+    module=__name__,
+    min_players=GAME.min_players,
+    max_players=GAME.max_players,
+    zero_sum=True,  # the winner takes 1; at the round cap the leaders share it
+    own_decks=True,
+    deck_rules="80 cards, any number of copies, at least one Character",
+    options=(
+        GameOption("round_cap", None, "rounds before the game ends (most VP wins)"),
+        GameOption("decks", None, "one deck per seat; default the starter decks in turn"),
+    ),
+    typical_length=400,
+    view="",
+    evaluation="",
+)
+"""Its registration as the conformance suite reads one; the registry does not hold it yet."""

@@ -1,0 +1,106 @@
+"""Positions of RPG Get! built through the real rules: decks padded around the cards a test
+needs, the dealer told which card each draw gives, and every decision found among the legal
+actions, so a test reaches its position as a game does and nothing is poked into the state."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from p2pcards.engine import Action
+from p2pcards.games.rpg_get import GAME, RpgGetState
+from p2pcards.games.rpg_get.actions import PASS, Start
+from p2pcards.games.rpg_get.state import DECK_SIZE
+
+DB = GAME.db
+FILLER = "rockslide"
+"""What the padding of a test deck is, and what a draw the test did not choose gives."""
+
+
+def deck(*cards: str) -> dict[str, int]:
+    """An 80-card deck holding `cards` (repeats counted), padded with the filler."""
+    counts = Counter(cards)
+    counts[FILLER] += DECK_SIZE - counts.total()
+    assert counts[FILLER] >= 0, "a test deck holds at most 80 cards"
+    return dict(counts)
+
+
+class Table:
+    """A game whose opening hands, draws and rolls the test chooses; every seat starts with
+    the first card of its hand (a Character) and keeps the rest."""
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[str]],
+        *,
+        more: Sequence[Sequence[str]] = (),
+        first: int = 0,
+        round_cap: int | None = None,
+    ) -> None:
+        seats = len(hands)
+        extra = [list(m) for m in more] + [[] for _ in range(seats - len(more))]
+        decks = [deck(*hands[s], *extra[s]) for s in range(seats)]
+        self.state: RpgGetState = GAME.new_initial_state(seats, decks=decks, round_cap=round_cap)
+        self.upcoming = [list(hand) for hand in hands]
+        self.numbers = [first]
+        self.settle()
+        for _ in range(seats):
+            seat = self.state.current_player()
+            starter = hands[seat][0]
+            self.act(self.find(lambda a, c=starter: isinstance(a, Start) and a.card == c))
+
+    def draws(self, seat: int, *cards: str) -> None:
+        """The next cards `seat` draws are these, in order."""
+        self.upcoming[seat].extend(cards)
+
+    def settle(self) -> None:
+        """Deal every pending chance step: the card or number the test asked for, else the
+        filler (or 0)."""
+        st = self.state
+        while st.is_chance_node():
+            step, _ = st.chance_step()
+            if step.kind == "roll":
+                st.apply_action(
+                    st.chance_outcome_for(None, self.numbers.pop(0) if self.numbers else 0)
+                )
+                continue
+            seat = st.zone_owner(st._layout[step.source].name)
+            assert seat is not None
+            wanted = self.upcoming[seat].pop(0) if self.upcoming[seat] else FILLER
+            st.apply_action(st.chance_outcome_for(wanted))
+
+    def act(self, action: Action) -> None:
+        """Apply a decision (checked), then deal what follows."""
+        self.state.apply_action(action)
+        self.settle()
+
+    def find(self, match: Callable[[Action], bool]) -> Action:
+        """The one legal action of the seat to act that `match` picks (the first, if several)."""
+        for action in self.state.legal_actions():
+            if match(action):
+                return action
+        raise AssertionError(f"no legal action matches; legal: {self.state.legal_actions()}")
+
+    def do(self, kind: type[Action], **fields: object) -> Action:
+        """Take the first legal action of `kind` whose fields hold these values."""
+        action = self.find(
+            lambda a: isinstance(a, kind) and all(getattr(a, k) == v for k, v in fields.items())
+        )
+        self.act(action)
+        return action
+
+    def pass_until(self, phase: str) -> None:
+        """Pass until the game reaches `phase`."""
+        for _ in range(50):
+            if self.state.phase == phase:
+                return
+            self.act(PASS)
+        raise AssertionError(f"never reached {phase}; at {self.state.phase}")
+
+    def slots(self, seat: int, offset: int, card: str | None = None) -> list[int]:
+        """A seat's slots in one of its zones, of one card if named."""
+        return [
+            s
+            for s in self.state.pile(seat, offset)
+            if card is None or self.state.card_at(s) == card
+        ]
