@@ -688,7 +688,9 @@ def trace_file(path: Path | None) -> Iterator[TextIO | None]:
         yield None
         return
     try:
-        with path.open("a", encoding="utf-8") as handle:
+        # Line-buffered: a trace is read while the table plays (a test waits for a step, a
+        # person tails it); block-buffered, it showed 80 steps at a time, none in between.
+        with path.open("a", encoding="utf-8", buffering=1) as handle:
             yield handle
     except OSError as exc:
         raise fail(f"cannot write the trace file {path!s}: {exc.strerror}", FAILURE) from None

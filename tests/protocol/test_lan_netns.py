@@ -243,11 +243,13 @@ def test_two_seats_that_each_leave_and_come_back_finish_one_game_across_namespac
             net, tmp_path, 3, "--round-cap", "0", "--trace", str(trace), *quick
         )
         # Bots that think a tenth of a second a move: the game lasts long enough for both
-        # to leave mid-game.
+        # to leave mid-game, each two steps after the table moves on (the host's trace is
+        # line-buffered: block-buffered, it showed 80 steps at once, and the second leave
+        # came after a short game's end).
         slow = ("--agent", "expectimax:think_ms=100")
         bots = {i: bot(net, i, tmp_path, invite, *slow, *quick) for i in (1, 2)}
         for leaver in (1, 2):
-            wait_for_steps(trace, applied(trace) + 5, [host, *bots.values()], within=60)
+            wait_for_steps(trace, applied(trace) + 2, [host, *bots.values()], within=60)
             bots[leaver].send_signal(signal.SIGINT)
             _, err = bots[leaver].communicate(timeout=30)
             assert bots[leaver].returncode == 130, err
