@@ -277,7 +277,9 @@ def join(
 
 def bot(
     code: Annotated[str | None, typer.Argument(help="The invite code the host printed.")] = None,
-    agent: Annotated[str, typer.Option(help="Agent that plays the seat.")] = "greedy",
+    agent: Annotated[
+        str | None, typer.Option(help="Agent that plays the seat (default: greedy).")
+    ] = None,
     cmd: Annotated[
         str | None,
         typer.Option(help='A program speaking the bot protocol plays the seat: "node mybot.js".'),
@@ -300,9 +302,15 @@ def bot(
     """Fill a seat at a table with an AI or a bot (or take it again, with --resume FILE)."""
     from protocol.roster import MAX_NAME
 
-    if cmd is not None and script is not None:
-        raise fail("give --cmd or --script, not both")
-    spec = f"cmd:{cmd}" if cmd is not None else f"script:{script}" if script is not None else agent
+    given = [f"--{flag}" for flag, value in (("agent", agent), ("cmd", cmd), ("script", script))
+             if value is not None]  # fmt: skip
+    if len(given) > 1:
+        raise fail(f"one of --agent, --cmd or --script plays the seat, not {' and '.join(given)}")
+    spec = (
+        f"cmd:{cmd}" if cmd is not None
+        else f"script:{script}" if script is not None
+        else agent or "greedy"
+    )  # fmt: skip
     join(
         code, (name or spec)[:MAX_NAME], spec, home, bind, timeout, leave_timeout, as_json,
         quiet, trace, resume, deck,

@@ -30,6 +30,7 @@ from typing import Any
 from p2pcards.decks import OwnDecksGame, decklist_problems
 from p2pcards.engine import Action, Game, Reveal, Sighting, State
 from p2pcards.errors import ActionFormatError, IllegalActionError
+from p2pcards.slots import SlotState
 from p2pcards.zones import Reorder, Searched, Shuffled, ZoneState
 from protocol.audit import DeckAudit
 from protocol.curve import hash_to_point
@@ -104,6 +105,10 @@ class MentalDealer:
         self.locked: dict[int, int] = {}  # slot id -> index of its locked card in peer.cards
         self.generation = 0  # the replica's shuffles this dealer has dealt (`reshuffles()`)
         self.last_sightings: list[Sighting] = []  # what the replica was told before the last step
+        # A table saved in format 2 (before one dealer) announced a list of hand positions,
+        # empty or not, with every decision of a shared-deck game: replayed, ours must come
+        # out as the very bytes it signed then.
+        self.positions_always = False
 
     def card_id(self, card: int) -> str | None:
         """The card id behind a locked card, if this seat may know it."""
@@ -222,7 +227,7 @@ class MentalDealer:
                     cards = [c for c in reveal.cards if c is not None]
                     hand = replica.hand_slots(reveal.seat)
                     positions.extend(hand.index(s) for s in replica.slots_of(reveal.seat, cards))
-            if positions:
+            if positions or (self.positions_always and isinstance(replica, SlotState)):
                 payload["positions"] = positions
         announced, step = yield from self._announce(seat, payload)
         said = self.peer.announcement(step)

@@ -42,6 +42,7 @@ from protocol.transcript import Envelope, Receiver
 from protocol.wire import FrameDecoder, WireError, encode_frame
 
 FORMAT = 3  # 3: an announcement names hand positions only when it uses any (one dealer)
+READABLE_FORMATS = (2, 3)  # 2: before session ids and one dealer, replayed as it was played
 _KINDS = ("cheat", "silent", "left")
 
 
@@ -218,9 +219,10 @@ def _frames(path: Path, tolerate_cut: bool) -> Iterator[dict[str, Any]]:
 def _header(path: Path, first: dict[str, Any] | None) -> SavedTable:
     if first is None or first.get("kind") != "table":
         raise NotASaveFile(f"{path} is not a p2pcards save file (no table header)")
-    if first.get("format") != FORMAT:
+    if first.get("format") not in READABLE_FORMATS:
         raise SaveFileError(
-            f"{path} was saved in format {first.get('format')!r}; this version reads {FORMAT}"
+            f"{path} was saved in format {first.get('format')!r}; this version reads formats "
+            f"{' and '.join(map(str, READABLE_FORMATS))}"
         )
     try:
         roster = Roster.from_wire(first.get("roster"))

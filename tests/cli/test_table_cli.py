@@ -31,7 +31,10 @@ def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
         (["join", "[/]"], "is not an invite code"),
         (["join", "[bold]x[/bold]:1/AAAA-AAAA-AAAA-AAAA/AAAA-AAAA"], "invite"),
         (["tables", "--seconds", "-1"], "--seconds must be between"),
-        (["bot", "--cmd", "x", "--script", "y"], "not both"),
+        (["bot", "--cmd", "x", "--script", "y"], "not --cmd and --script"),
+        # issue 27, finding 6: an agent and a program for one seat, one of them ignored
+        (["bot", "--agent", "greedy", "--cmd", "node bot.js"], "not --agent and --cmd"),
+        (["bot", "--agent", "random", "--script", "bot.py"], "not --agent and --script"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
