@@ -697,12 +697,6 @@ class TablePeer:
                 if accusation.cause == "gone":
                     kind = "left" if accusation.seat in self.left else "silent"
                 faults.append(Fault(accusation.seat, accusation.step, accusation.reason, kind))
-        named = {f.seat for f in faults if f.kind == "cheat"}
-        for claimer, seat in self._disputes:
-            if seat not in named:
-                faults.append(
-                    Fault(claimer, -1, f"acknowledged messages of seat {seat} it never showed")
-                )
         for accusation in weighed:
             if accusation.by != self.seat:
                 fault, note = self._judge(accusation, {f.seat for f in faults if f.kind == "cheat"})
@@ -710,6 +704,15 @@ class TablePeer:
                     faults.append(fault)
                 if note:
                     notes.append(note)
+        # A dispute names its claimer only once every weighed accusation is judged: the
+        # other copy it stands on may be shown by another seat's evidence alone (our own
+        # finding from it can come after our `judged`, too late to weigh).
+        named = {f.seat for f in faults if f.kind == "cheat"}
+        for claimer, seat in self._disputes:
+            if seat not in named:
+                faults.append(
+                    Fault(claimer, -1, f"acknowledged messages of seat {seat} it never showed")
+                )
         for seat, reason in self.gone.items():
             if not any(f.seat == seat for f in faults):
                 kind = "left" if seat in self.left else "silent"

@@ -345,6 +345,59 @@ def test_a_seat_that_tells_seats_different_things_is_proved_to(seats: int) -> No
     assert_named(mesh, "signed two different messages", "after another message")
 
 
+def test_a_proof_shown_only_by_the_victim_clears_it_of_the_dispute_it_raised() -> None:
+    """Seat 1 tells seat 2 it passed where it told the host another move. The host finds
+    that seat 2 acknowledges other messages of seat 1 than it holds (a dispute); seat 2,
+    whose link from the host is slow, gives up on it and discloses before it sees the
+    other copy; so the host says `judged` without the proof, and its own finding from
+    seat 2's later accusation is too late to weigh. Seat 2's accusation is weighed, and
+    shows both of seat 1's signatures. The host used to settle the dispute before
+    judging it, and named seat 2 with seat 1 (the LAN test saw it under load)."""
+    mesh = table(3)
+    host, cheater, victim = mesh.peers
+    key = cheater.keys.signing
+    assert key is not None
+    twin: list[Envelope] = []
+
+    def pass_to_seat_2(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
+        said = envelope.message
+        if (sender, to) != (CHEATER, 2) or twin or said["kind"] != "announce" or (
+            len(cheater.steps) < 8 or said["payload"]["action"] == {"kind": "pass"}
+        ):  # fmt: skip
+            return [envelope]
+        body = pack_body({**said, "payload": {"action": {"kind": "pass"}, "positions": []}})
+        unsigned = Envelope(CHEATER, envelope.seq, envelope.prev, body, b"")
+        signature = key.sign(unsigned.signed_bytes(cheater.table_id))
+        twin.append(dataclasses.replace(unsigned, signature=signature))
+        return twin[-1:]
+
+    def slow(link: tuple[int, int]) -> bool:
+        """Seat 2 hears nothing more from the host, nor seat 1's messages after the twin."""
+        return bool(twin) and (link == (0, 2) or (
+            link == (1, 2) and mesh.links[link][0].seq > twin[0].seq
+        ))  # fmt: skip
+
+    mesh.tamper = pass_to_seat_2
+    for peer in mesh.peers:
+        peer.start()
+    while not host._judged >= {0}:
+        mesh.pump()
+        moving = [link for link, queue in mesh.links.items() if queue and not slow(link)]
+        if not moving:
+            assert twin and victim.phase == "playing", "the table stalled before the dispute"
+            victim.give_up([0], "was silent past the timeout")
+            continue
+        a, b = mesh.rng.choice(moving)
+        mesh.peers[b].receive(mesh.links[(a, b)].popleft())
+    assert (2, CHEATER) in host._disputes and victim.mental.disclosed.keys() >= {2}
+    mesh.run()  # the slow links deliver at last
+    assert host.outcome is not None and victim.outcome is not None
+    assert host.outcome.cheaters == [CHEATER], host.outcome.faults
+    assert victim.outcome.cheaters == [CHEATER], victim.outcome.faults
+    # The case this is about: the host's own proof came after its `judged`.
+    assert any(a.by == 0 and a.cause == "equivocation" and a.late for a in host.accusations)
+
+
 @SEATS
 def test_a_seat_that_lies_about_its_replica_is_named(seats: int) -> None:
     def lie(body: dict[str, Any]) -> dict[str, Any]:
