@@ -56,6 +56,9 @@ from p2pcards.games.getgem import cards as getgem_cards
 from p2pcards.games.rise_of_the_guys import DECK_RULES as GUYS_DECK_RULES
 from p2pcards.games.rise_of_the_guys import cards as guys_cards
 from p2pcards.games.rpg_battle import cards as rpg_battle_cards
+from p2pcards.games.rpg_get import DECK_RULES as RPG_GET_DECK_RULES
+from p2pcards.games.rpg_get import cards as rpg_get_cards
+from p2pcards.windows import WindowFormatError, Windows
 from protocol import codec
 from protocol.discovery import Beacon, BeaconError
 from protocol.errors import ProtocolError
@@ -317,6 +320,30 @@ def cards_gammasphere(data: bytes) -> None:
     gamma_cards.parse(parse_toml(data, "cards.toml"))
 
 
+def cards_rpg_get(data: bytes) -> None:
+    """A cards.toml for RPG Get!: types, HP, costs, missions' points, combat actions, checked."""
+    rpg_get_cards.CardDatabase(parse_toml(data, "cards.toml"))
+
+
+def deck_file_rpg_get(data: bytes) -> None:
+    """A deck file, checked against RPG Get!'s deck rules (exactly 80, copies unlimited)."""
+    deck = parse_deck(data, "deck.toml")
+    deck_problems(deck, RPG_GET_DECK_RULES, rpg_get_cards.load())
+
+
+def windows_form(data: bytes) -> None:
+    """The public form of a stack of response windows, as the wire's decoder hands it on,
+    read back for a 4-seat table."""
+    windows = Windows.from_public(decode_payload(data), 4)
+    assert [w.asked for w in windows.stack] == [w.order[w.at] for w in windows.stack]
+    assert Windows.from_public(windows.public(), 4) == windows  # reads back as itself
+
+
+def _windows_seeds() -> list[bytes]:
+    opened = Windows().open(1, 7, [2, 3, 0, 1]).passed(2).open(2, -1, [3, 0])
+    return [_pack(Windows().public()), _pack(opened.public())]
+
+
 def deck_file(data: bytes) -> None:
     """A deck file a person wrote, then checked against Rise of the Guys' deck rules."""
     deck = parse_deck(data, "deck.toml")
@@ -513,6 +540,12 @@ TARGETS: dict[str, Target] = {
                lambda: [_data_file("p2pcards.games.rise_of_the_guys")], "text"),
         Target("cards-gammasphere", cards_gammasphere, (CardDataError,),
                lambda: [_data_file("p2pcards.games.gammasphere")], "text"),
+        Target("cards-rpg-get", cards_rpg_get, (CardDataError,),
+               lambda: [_data_file("p2pcards.games.rpg_get")], "text"),
+        Target("deck-file-rpg-get", deck_file_rpg_get, (DeckError,),
+               lambda: _deck_seeds("p2pcards.games.rpg_get"), "text"),
+        Target("windows", windows_form, (WireError, WindowFormatError), _windows_seeds,
+               "msgpack"),
         Target("deck-file", deck_file, (DeckError,), _deck_seeds, "text"),
         Target("deck-file-gammasphere", deck_file_gammasphere, (DeckError,),
                lambda: _deck_seeds("p2pcards.games.gammasphere"), "text"),
