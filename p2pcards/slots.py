@@ -230,16 +230,22 @@ class SlotState(ZoneState, Generic[R, S]):
                 counts[k] += 1
         return counts
 
-    def _hand_kinds(self, seat: int) -> list[int]:
-        """The distinct kinds in a hand, in database order; raises if the hand is hidden here."""
-        ident = self._ident
-        kinds = set()
+    def _hand_slots_by_kind(self, seat: int) -> list[tuple[int, int]]:
+        """(kind, slot) for each distinct kind in a hand, in database order: the slot an
+        action using that kind names, the copy the most seats already know (it reveals the
+        least; the first of those in the hand). Raises if the hand is hidden here."""
+        ident, known = self._ident, self._known
+        best: dict[int, int] = {}
         for s in self._hands[seat]:
             k = ident[s]
-            if k == UNKNOWN:
-                raise self._hidden_hand(seat)
-            kinds.add(k)
-        return sorted(kinds)
+            other = best.get(k)
+            if other is None:
+                if k == UNKNOWN:
+                    raise self._hidden_hand(seat)
+                best[k] = s
+            elif known[s].bit_count() > known[other].bit_count():
+                best[k] = s
+        return sorted(best.items())
 
     def _hidden_hand(self, seat: int) -> HiddenInformationError:
         return HiddenInformationError(

@@ -375,6 +375,13 @@ class ZoneState(State):
     def current_player(self) -> int:
         return self._current
 
+    # Both read `_current` directly: a playout asks them at every step.
+    def is_chance_node(self) -> bool:
+        return self._current == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._current == TERMINAL
+
     def listen(self, listener: Listener | None) -> None:
         """Be told the public moments inside each step applied from now on (an ability's
         effect before and after it lands, a lane's combat): a log tells a step in the order

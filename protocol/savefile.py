@@ -41,8 +41,13 @@ from protocol.table_peer import Ended, TableKeys, TableOutcome, TablePeer, Taken
 from protocol.transcript import Envelope, Receiver
 from protocol.wire import FrameDecoder, WireError, encode_frame
 
-FORMAT = 3  # 3: an announcement names hand positions only when it uses any (one dealer)
-READABLE_FORMATS = (2, 3)  # 2: before session ids and one dealer, replayed as it was played
+FORMAT = 4  # 4: rpg-battle's actions name the slots of the cards they use (one dealer)
+READABLE_FORMATS = (2, 3, 4)  # 2: before session ids and one dealer, replayed as it was played
+# 3: an announcement names hand positions only when it uses any.
+SLOTS_SINCE = {"rpg-battle": 4}
+"""The save format from which a game's actions name the slots of the cards they use: the
+game's older saves announced cards by kind and hand positions, which this version's actions
+cannot say, so they are read (roster, verdict) but refused to replay, resume or audit."""
 _KINDS = ("cheat", "silent", "left")
 
 
@@ -63,6 +68,7 @@ class SavedTable:
     signatures: list[bytes]
     seat: int
     sealing_key: bytes
+    format: int = FORMAT
     own_secrets: dict[int, ShuffleSecrets | bytes] = field(default_factory=dict)
     decisions: list[dict[str, Any]] = field(default_factory=list)  # action JSON, ours
     envelopes: list[Envelope] = field(default_factory=list)  # accepted: the evidence
@@ -219,10 +225,12 @@ def _frames(path: Path, tolerate_cut: bool) -> Iterator[dict[str, Any]]:
 def _header(path: Path, first: dict[str, Any] | None) -> SavedTable:
     if first is None or first.get("kind") != "table":
         raise NotASaveFile(f"{path} is not a p2pcards save file (no table header)")
-    if first.get("format") not in READABLE_FORMATS:
+    fmt = first.get("format")
+    if fmt not in READABLE_FORMATS:
+        *older, newest = map(str, READABLE_FORMATS)
         raise SaveFileError(
-            f"{path} was saved in format {first.get('format')!r}; this version reads formats "
-            f"{' and '.join(map(str, READABLE_FORMATS))}"
+            f"{path} was saved in format {fmt!r}; this version reads formats "
+            f"{', '.join(older)} and {newest}"
         )
     try:
         roster = Roster.from_wire(first.get("roster"))
@@ -243,7 +251,7 @@ def _header(path: Path, first: dict[str, Any] | None) -> SavedTable:
             verify_signature(member.identity, signature, digest, "roster signature")
     except (ValueError, ProtocolError) as exc:
         raise SaveFileError(f"{path}: the table header does not check out: {exc}") from None
-    return SavedTable(roster, signatures, seat, seal)
+    return SavedTable(roster, signatures, seat, seal, fmt)
 
 
 def _verdict(frame: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -324,6 +332,13 @@ def rebuild(
     With its `signing` key it can play on (a resumed seat); without, it is the check of
     the evidence that `audit` and `replay` make. SaveFileError if it does not replay.
     """
+    since = SLOTS_SINCE.get(saved.roster.game, 0)
+    if saved.format < since:
+        raise SaveFileError(
+            f"this save is format {saved.format}, written by an older p2pcards; "
+            f"{saved.roster.game}'s moves name their cards' slots since format {since}, so "
+            "this version cannot play it through again"
+        )
     try:
         game = games.load(saved.roster.game)
         decisions = [game.action_from_json(action) for action in saved.decisions]

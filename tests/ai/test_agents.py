@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from positions import two_seat_position
+from rpg_helpers import play_of, react_of
 
 from ai.agents import GreedyAgent, RandomAgent, make_agent
 from ai.errors import AgentSpecError
@@ -19,7 +20,7 @@ from ai.rpg_battle_eval import (
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.games.rpg_battle import RpgBattleState
-from p2pcards.games.rpg_battle.actions import Pass, Play, React
+from p2pcards.games.rpg_battle.actions import Pass
 
 GAME = games.load("rpg-battle")
 
@@ -43,11 +44,11 @@ def test_greedy_finishes_off_a_weakened_character() -> None:
         ["attack-iii", "attack-ii", "heal", "heal", "heal"],
         ["heal-ii", "heal-ii", "heal-ii", "revive", "revive"],
     )
-    state.apply_action(Play("attack-iii", "mystra"))  # Vex, STR 4: 12 damage
+    state.apply_action(play_of(state, "attack-iii", "mystra"))  # Vex, STR 4: 12 damage
     state.apply_action(Pass())  # seat 1 holds no Quick Action
     assert state.hp("mystra") == 5
     # Kalen (STR 3) holds Attack II: 6 damage KOs Mystra, anywhere else it only wounds.
-    assert GreedyAgent(0).act(state.observation(0)) == Play("attack-ii", "mystra")
+    assert GreedyAgent(0).act(state.observation(0)) == play_of(state, "attack-ii", "mystra")
 
 
 def test_greedy_dodges_a_lethal_hit() -> None:
@@ -55,11 +56,11 @@ def test_greedy_dodges_a_lethal_hit() -> None:
         ["attack-iii", "attack-ii", "heal", "heal", "heal"],
         ["dodge", "heal-ii", "heal-ii", "revive", "revive"],
     )
-    state.apply_action(Play("attack-iii", "mystra"))
+    state.apply_action(play_of(state, "attack-iii", "mystra"))
     state.apply_action(Pass())  # seat 1 takes 12: Mystra at 5
-    state.apply_action(Play("attack-ii", "mystra"))  # Kalen: 6 damage would KO her
+    state.apply_action(play_of(state, "attack-ii", "mystra"))  # Kalen: 6 damage would KO her
     assert state.decision().kind == "react" and state.current_player() == 1
-    assert GreedyAgent(0).act(state.observation(1)) == React("dodge")
+    assert GreedyAgent(0).act(state.observation(1)) == react_of(state, "dodge")
 
 
 def test_greedy_beats_random_most_of_the_time() -> None:

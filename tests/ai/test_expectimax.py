@@ -12,6 +12,7 @@ import pytest
 from gamma_helpers import Table as GammaTable
 from guys_helpers import Table as GuysTable
 from positions import last_stand, two_seat_position, wounded_vex
+from rpg_helpers import play_of, react_of
 
 from ai import match
 from ai.agents import Agent, make_agent
@@ -20,7 +21,7 @@ from ai.expectimax import ExpectimaxAgent, _Budget, _MaxN, _TwoSided
 from ai.match import play_match
 from p2pcards import games
 from p2pcards.engine import Action, State
-from p2pcards.games.rpg_battle.actions import Pass, Play, React
+from p2pcards.games.rpg_battle.actions import Pass
 
 SEEDS = range(4)
 
@@ -35,15 +36,15 @@ def test_it_takes_the_game_winning_blow(seed: int) -> None:
     # active." Sybil (8 HP) is seat 1's last; only Vex's Attack II (STR 4 x 2) knocks her out.
     # Stealing first, or passing to Kalen or Thorne (STR 3), wins nothing this turn.
     state = last_stand(["attack-ii", "steal", "heal"], "heal")
-    assert agent(seed).act(state.observation(0)) == Play("attack-ii", "sybil")
+    assert agent(seed).act(state.observation(0)) == play_of(state, "attack-ii", "sybil")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_it_dodges_the_blow_that_would_lose_the_game(seed: int) -> None:
     # Line 58, Dodge: "take zero damage". Taking the hit loses at once (line 26).
     state = last_stand(["attack-ii", "steal", "heal"], "dodge")
-    state.apply_action(Play("attack-ii", "sybil"))
-    assert agent(seed).act(state.observation(1)) == React("dodge")
+    state.apply_action(play_of(state, "attack-ii", "sybil"))
+    assert agent(seed).act(state.observation(1)) == react_of(state, "dodge")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -52,7 +53,7 @@ def test_it_heals_a_character_one_hit_from_a_knock_out(seed: int) -> None:
     # character standing, where Attack III (line 40, 6 damage) only scratches a healthy one.
     state = wounded_vex("attack-iii", mystra_hit=False)
     assert state.hp("vex") == 1
-    assert agent(seed).act(state.observation(0)) == Play("heal-iii", "vex")
+    assert agent(seed).act(state.observation(0)) == play_of(state, "heal-iii", "vex")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -60,7 +61,7 @@ def test_it_attacks_when_the_attack_knocks_out_and_the_heal_can_wait(seed: int) 
     # Same hand, but Vex is at 9 and Mystra at 5: Anya's 6 damage knocks Mystra out.
     state = wounded_vex("attack", mystra_hit=True)
     assert (state.hp("vex"), state.hp("mystra")) == (9, 5)
-    assert agent(seed).act(state.observation(0)) == Play("attack-iii", "mystra")
+    assert agent(seed).act(state.observation(0)) == play_of(state, "attack-iii", "mystra")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -69,7 +70,7 @@ def test_it_takes_the_knock_out(seed: int) -> None:
         ["attack-iii", "attack-ii", "heal", "heal", "heal"],
         ["heal-ii", "heal-ii", "heal-ii", "revive", "revive"],
     )
-    state.apply_action(Play("attack-iii", "mystra"))  # Vex: 12 damage
+    state.apply_action(play_of(state, "attack-iii", "mystra"))  # Vex: 12 damage
     state.apply_action(Pass())
     # Kalen's Attack II (6) knocks out Mystra (5 HP left); anywhere else it only wounds. Seat
     # 1 may Revive her (line 51) at a few HP, and the evaluation counts a character at 1 HP
@@ -77,7 +78,7 @@ def test_it_takes_the_knock_out(seed: int) -> None:
     # depths 4 and 5 passing comes out level with it or ahead. Six decisions see seat 0's
     # answer to the Revive, and the knock-out ahead in every sample set.
     searcher = ExpectimaxAgent(seed, nodes=10**8, samples=16, max_depth=6)
-    assert searcher.act(state.observation(0)) == Play("attack-ii", "mystra")
+    assert searcher.act(state.observation(0)) == play_of(state, "attack-ii", "mystra")
 
 
 def test_it_dodges_the_hit_that_would_knock_it_out() -> None:
@@ -85,10 +86,10 @@ def test_it_dodges_the_hit_that_would_knock_it_out() -> None:
         ["attack-iii", "attack-ii", "heal", "heal", "heal"],
         ["dodge", "heal-ii", "heal-ii", "revive", "revive"],
     )
-    state.apply_action(Play("attack-iii", "mystra"))
+    state.apply_action(play_of(state, "attack-iii", "mystra"))
     state.apply_action(Pass())  # Mystra at 5
-    state.apply_action(Play("attack-ii", "mystra"))  # 6 damage coming
-    assert agent().act(state.observation(1)) == React("dodge")
+    state.apply_action(play_of(state, "attack-ii", "mystra"))  # 6 damage coming
+    assert agent().act(state.observation(1)) == react_of(state, "dodge")
 
 
 def test_it_cannot_see_hidden_cards() -> None:

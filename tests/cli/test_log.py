@@ -75,11 +75,13 @@ HANDS = (
     ["counter", "attack", "heal", "heal", "heal-ii"],
 )
 DEALS = [Deal(c) for hand in HANDS for c in hand]
+# The deal takes the deck's top slot (99, then 98, ...): seat 0 holds slots 99-95 and seat 1
+# slots 94-90, each hand in the order of HANDS.
 # Seat 0's Vex attacks seat 1's Sera for 12 (STR 4 x 3); Sera answers with Counter.
-COUNTERED = [Play("attack-iii", "sera"), React("counter")]
+COUNTERED = [Play(99, "attack-iii", "sera"), React(94, "counter")]
 # Seat 0's other characters pass and it draws; seat 1's Sera (STR 1) attacks Vex, left at
 # 1 HP by the Counter, and seat 0 takes the hit.
-KNOCKED_OUT = [Pass(), Pass(), EndTurn(False), Deal("heal"), Play("attack", "vex"), Pass()]
+KNOCKED_OUT = [Pass(), Pass(), EndTurn(False), Deal("heal"), Play(93, "attack", "vex"), Pass()]
 
 
 def test_counter_damage_is_told_with_the_hp_it_leaves() -> None:

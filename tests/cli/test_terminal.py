@@ -3,6 +3,7 @@
 import asyncio
 
 import pytest
+from rpg_helpers import play_of
 
 import cli.table as table_cli
 from p2pcards import games
@@ -19,7 +20,7 @@ def attacked_seat_1() -> object:
         state.apply_action(Pick(name))
     for card in ["attack"] * 5 + ["dodge"] + ["heal"] * 4:
         state.apply_action(Deal(card))
-    state.apply_action(Play("attack", "sera"))
+    state.apply_action(play_of(state, "attack", "sera"))
     return state.observation(1)
 
 
@@ -43,7 +44,8 @@ def test_an_unanswered_reaction_takes_the_hit_when_time_is_up() -> None:
 
 
 def test_an_answer_in_time_is_taken_after_a_bad_one() -> None:
-    assert decide_with(["9\n", "2\n"], seconds=5) == React("dodge")
+    chosen = decide_with(["9\n", "2\n"], seconds=5)
+    assert isinstance(chosen, React) and chosen.card == "dodge"
 
 
 def test_the_end_of_input_leaves_the_table_with_a_reason_for_the_others() -> None:

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from p2pcards import games
 from p2pcards.engine import Action, State
-from p2pcards.games.rpg_battle.actions import EndTurn, Pass, Pick, Play
+from p2pcards.games.rpg_battle import RpgBattleState
+from p2pcards.games.rpg_battle.actions import Discard, EndTurn, Pass, Pick, Play, React
 from p2pcards.zones import Deal
 
 GAME = games.load("rpg-battle")
@@ -115,9 +116,43 @@ def fill(state: State) -> None:
         state.apply_action((fillers or offered)[0])
 
 
+def slot_of(state: State, card: str, seat: int | None = None) -> int:
+    """The hand slot an action of `seat` (by default the one deciding) names for `card`, as
+    the engine's menu does: the copy the most seats know, the first of those; the hand's
+    first slot when it holds no `card` (so that the engine refuses the card, not the slot)."""
+    assert isinstance(state, RpgBattleState)
+    seat = state.current_player() if seat is None else seat
+    slots, cards = state.hand_slots(seat), state.hand(seat)
+    held = [slot for slot, held in zip(slots, cards, strict=True) if held == card]
+    if not held:
+        return slots[0] if slots else 0
+    return max(held, key=lambda slot: (state.known_to(slot).bit_count(), -slots.index(slot)))
+
+
+def play_of(
+    state: State,
+    card: str,
+    target: str | None = None,
+    seat: int | None = None,
+    amount: int | None = None,
+) -> Play:
+    """The acting character's play of `card` from its hand (`slot_of`), at `target` or `seat`."""
+    return Play(slot_of(state, card), card, target, seat, amount)
+
+
+def react_of(state: State, card: str, seat: int | None = None) -> React:
+    """`seat`'s (by default the deciding seat's) answer to an attack with `card`."""
+    return React(slot_of(state, card, seat), card)
+
+
+def discard_of(state: State, card: str) -> Discard:
+    """The deciding seat's discard of `card` from its hand."""
+    return Discard(slot_of(state, card), card)
+
+
 def play(state: State, card: str, target: str | None = None, seat: int | None = None) -> None:
     """The acting character plays `card` (at a character `target`, or at a `seat`)."""
-    state.apply_action(Play(card, target, seat))
+    state.apply_action(play_of(state, card, target, seat))
 
 
 def attack(state: State, card: str, target: str) -> None:

@@ -67,7 +67,8 @@ def test_malformed_action_json_is_refused(data: object) -> None:
 
 
 def test_action_json_round_trip() -> None:
-    for action in (Pick("vex"), Play("steal", seat=1), Play("attack", "vex"), Pass(), Deal(None)):
+    steal, attack = Play(3, "steal", seat=1), Play(97, "attack", "vex")
+    for action in (Pick("vex"), steal, attack, Pass(), Deal(None)):
         assert GAME.action_from_json(action.to_json()) == action
 
 

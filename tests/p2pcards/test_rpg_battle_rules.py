@@ -25,12 +25,15 @@ from rpg_helpers import (
     apply,
     attack,
     deal,
+    discard_of,
     draft_order,
     end_turn,
     fill,
     hp_map,
     pass_until,
     play,
+    play_of,
+    react_of,
     setup,
     take_hits,
 )
@@ -39,12 +42,10 @@ from p2pcards import CHANCE, TERMINAL
 from p2pcards.dealer import LocalDealer
 from p2pcards.errors import GameOptionError, IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
-    Discard,
     EndTurn,
     Pass,
     Pick,
     Play,
-    React,
     Take,
 )
 from p2pcards.zones import Deal
@@ -179,7 +180,7 @@ def test_only_picks_during_the_draft():
     state = GAME.new_initial_state(2)
     state.apply_action(Pick("vex"))
     illegal(state, Pass())
-    illegal(state, Play("attack", "vex"))
+    illegal(state, play_of(state, "attack", "vex"))
 
 
 def test_characters_start_at_max_hp():
@@ -251,8 +252,8 @@ def test_pass_spends_no_card():
 def test_card_not_in_hand_is_refused():
     # rulebook line 30: an action is taken "by playing a card from your hand".
     state = setup(DUEL, {0: ["attack"]})
-    illegal(state, Play("attack-iii", "kalen"))
-    illegal(state, Play("fireball", "kalen"))
+    illegal(state, play_of(state, "attack-iii", "kalen"))
+    illegal(state, play_of(state, "fireball", "kalen"))
 
 
 def test_turn_ends_only_after_every_character_acted():
@@ -389,7 +390,7 @@ def test_kod_character_cannot_be_attacked():
     state = setup(DUEL, {0: ["attack-iii", "attack-iii", "attack"]})
     attack(state, "attack-iii", "kalen")
     attack(state, "attack-iii", "kalen")
-    illegal(state, Play("attack", "kalen"))
+    illegal(state, play_of(state, "attack", "kalen"))
     assert {a.target for a in plays(state, "attack")} == {"sybil", "sera"}
 
 
@@ -409,7 +410,7 @@ def test_kod_character_cannot_be_healed(card):
     # healed with normal healing spells". Absorbing damage away from them would heal them too.
     state = kalen_knocked_out(hand1=[card])
     assert state.decision().character == "sybil"
-    illegal(state, Play(card, "kalen"))
+    illegal(state, play_of(state, card, "kalen"))
 
 
 @pytest.mark.parametrize("card", HEAL_ALLS)
@@ -436,9 +437,9 @@ def test_heal_targets_only_characters_with_damage():
     # rulebook line 43: "Remove MAG damage": our choice (rules.md §8): a Heal that has a
     # character with damage to act on is played at one, never at a character with none.
     state = seat1_turn_after(("attack", "kalen"), hand1=["heal"])
-    illegal(state, Play("heal", "sybil"))
-    illegal(state, Play("heal"))  # not at no one either: it has something to act on
-    assert plays(state, "heal") == [Play("heal", "kalen")]
+    illegal(state, play_of(state, "heal", "sybil"))
+    illegal(state, play_of(state, "heal"))  # not at no one either: it has something to act on
+    assert plays(state, "heal") == [play_of(state, "heal", "kalen")]
 
 
 def four_way_battle():
@@ -512,7 +513,7 @@ def test_attack_cannot_target_own_character(card):
     # rulebook line 38: "one character"; our choice (rules.md §8): an opposing one.
     state = setup(DUEL, {0: [card]})
     for own in DUEL[0]:
-        illegal(state, Play(card, own))
+        illegal(state, play_of(state, card, own))
     assert {a.target for a in plays(state, card)} == set(DUEL[1])
 
 
@@ -538,7 +539,7 @@ def test_attack_all_asks_each_targets_owner_separately(card):
     state = setup(THREE, {0: [card], 1: ["dodge"], 2: ["counter"]})
     play(state, card)
     asked = []
-    answers = {"vex": React("dodge"), "sybil": React("counter")}
+    answers = {"vex": react_of(state, "dodge", 1), "sybil": react_of(state, "counter", 2)}
     while state.decision().kind == "react":
         d = state.decision()
         assert (d.attacker, d.damage) == ("gideon", damage)
@@ -578,9 +579,9 @@ def test_quick_action_cannot_be_played_on_own_turn(card):
     # may use during other people's turns)".
     state = setup(DUEL, {0: [card, "attack"]})
     assert not any(isinstance(a, Play) and a.card == card for a in state.legal_actions())
-    illegal(state, Play(card))
-    illegal(state, Play(card, "kalen"))
-    illegal(state, React(card))
+    illegal(state, play_of(state, card))
+    illegal(state, play_of(state, card, "kalen"))
+    illegal(state, react_of(state, card))
 
 
 def test_attacked_owner_answers_during_the_attackers_turn():
@@ -591,9 +592,9 @@ def test_attacked_owner_answers_during_the_attackers_turn():
     d = state.decision()
     assert (d.kind, d.character, d.attacker, d.damage) == ("react", "kalen", "gideon", 8)
     assert state.current_player() == 1
-    assert state.legal_actions() == [Pass(), React("dodge"), React("counter")]
-    illegal(state, React("attack"))  # not a Quick Action
-    illegal(state, Play("attack", "gideon"))  # no actions of its own in seat 0's turn
+    assert state.legal_actions() == [Pass(), react_of(state, "dodge"), react_of(state, "counter")]
+    illegal(state, react_of(state, "attack"))  # not a Quick Action
+    illegal(state, play_of(state, "attack", "gideon"))  # no actions of its own in seat 0's turn
 
 
 def test_reaction_window_opens_even_without_a_quick_card():
@@ -603,7 +604,7 @@ def test_reaction_window_opens_even_without_a_quick_card():
     play(state, "attack", "kalen")
     assert state.current_player() == 1
     assert state.legal_actions() == [Pass()]
-    illegal(state, React("dodge"))  # seat 1 holds no Dodge
+    illegal(state, react_of(state, "dodge"))  # seat 1 holds no Dodge
     state.apply_action(Pass())
     assert state.hp("kalen") == 17 - 4
 
@@ -614,10 +615,10 @@ def empty_seat2_hand(hand1):
     for _ in range(2):
         play(state, "discard-ii", seat=2)
         for _ in range(2):
-            state.apply_action(Discard(state.hand(2)[0]))
+            state.apply_action(discard_of(state, state.hand(2)[0]))
     end_turn(state)
     play(state, "discard", seat=2)
-    state.apply_action(Discard(state.hand(2)[0]))
+    state.apply_action(discard_of(state, state.hand(2)[0]))
     assert state.hand_size(2) == 0
     assert state.decision().character == "kalen"
     return state
@@ -640,7 +641,7 @@ def test_dodge_takes_zero_damage(card):
     state = setup(DUEL, {0: [card], 1: ["dodge"]})
     play(state, card, None if card in ATTACK_ALLS else "kalen")
     assert state.decision().character == "kalen"
-    state.apply_action(React("dodge"))
+    state.apply_action(react_of(state, "dodge"))
     take_hits(state)
     assert state.hp("kalen") == 17
     assert state.hp("gideon") == 17
@@ -657,7 +658,7 @@ def test_counter_reverses_the_attack(card):
     power = {**ATTACKS, **ATTACK_ALLS}[card]
     state = setup(DUEL, {0: [card], 1: ["counter"]})
     play(state, card, None if card in ATTACK_ALLS else "kalen")
-    state.apply_action(React("counter"))
+    state.apply_action(react_of(state, "counter"))
     asked = []
     while state.decision().kind == "react":
         asked.append(state.decision().character)
@@ -677,7 +678,7 @@ def test_counter_can_knock_out_the_attacker():
     end_turn(state)
     pass_until(state, "vex")
     play(state, "attack-iii", "kalen")
-    state.apply_action(React("counter"))
+    state.apply_action(react_of(state, "counter"))
     assert state.hp("vex") == 0
     assert state.hp("kalen") == 17
     assert state.decision().kind == "end-turn"  # Vex was the last to act
@@ -695,7 +696,7 @@ def test_counter_knockout_mid_attack_all_lets_the_other_hits_land():
     end_turn(state)
     pass_until(state, "vex")
     play(state, "attack-all")
-    state.apply_action(React("counter"))
+    state.apply_action(react_of(state, "counter"))
     assert state.hp("vex") == 0
     take_hits(state)
     assert (state.hp("kalen"), state.hp("sybil"), state.hp("sera")) == (17, 19, 26)
@@ -714,7 +715,7 @@ def test_knocked_out_on_own_turn_ends_it_without_drawing():
     assert (state.current_player(), state.hp("vex")) == (0, 10)
     hand = state.hand_size(0)
     play(state, "attack-iii", "kalen")
-    state.apply_action(React("counter"))
+    state.apply_action(react_of(state, "counter"))
     assert state.hp("vex") == 0
     assert not state.is_terminal()
     assert state.decision().kind == "play"
@@ -745,8 +746,8 @@ def test_heal_only_friendly_characters():
     state = seat1_turn_after(("attack-iii", "kalen"), hand1=["attack", "heal"])
     attack(state, "attack", "gideon")
     assert state.hp("gideon") == 17 - 3
-    illegal(state, Play("heal", "gideon"))
-    assert plays(state, "heal") == [Play("heal", "kalen")]
+    illegal(state, play_of(state, "heal", "gideon"))
+    assert plays(state, "heal") == [play_of(state, "heal", "kalen")]
 
 
 @pytest.mark.parametrize("card", HEAL_ALLS)
@@ -771,7 +772,7 @@ def test_heal_all_with_no_damage_is_played_to_no_effect():
     # be played, to no effect. Heal All with every friend at full HP heals no one.
     state = setup(DUEL, {0: ["heal-all"]})
     before = hp_map(state)
-    assert plays(state, "heal-all") == [Play("heal-all")]
+    assert plays(state, "heal-all") == [play_of(state, "heal-all")]
     play(state, "heal-all")
     assert hp_map(state) == before
     assert state.discard_pile() == ["heal-all"]
@@ -793,7 +794,7 @@ def test_absorb_moves_mag_times_power_damage_to_self(card):
     # (MAG 3) takes damage off Sera at 18/30: the most the card allows.
     state = seat1_turn_after(None, None, ("attack-iii", "sera"), hand1=[card])
     moved = MAG["kalen"] * ABSORBS[card]
-    state.apply_action(Play(card, "sera", amount=moved))
+    state.apply_action(play_of(state, card, "sera", amount=moved))
     assert state.hp("sera") == 18 + moved
     assert state.hp("kalen") == 17 - moved
     assert state.discard_pile() == ["attack-iii", card]
@@ -806,10 +807,10 @@ def test_absorb_amount_is_the_players_choice(card):
     state = seat1_turn_after(None, None, ("attack-iii", "sera"), hand1=[card])
     most = MAG["kalen"] * ABSORBS[card]
     assert absorbs(state, card, "sera") == list(range(1, most + 1))
-    illegal(state, Play(card, "sera", amount=most + 1))
-    illegal(state, Play(card, "sera", amount=0))
-    illegal(state, Play(card, "sera"))  # an Absorb names its amount
-    state.apply_action(Play(card, "sera", amount=2))
+    illegal(state, play_of(state, card, "sera", amount=most + 1))
+    illegal(state, play_of(state, card, "sera", amount=0))
+    illegal(state, play_of(state, card, "sera"))  # an Absorb names its amount
+    state.apply_action(play_of(state, card, "sera", amount=2))
     assert (state.hp("sera"), state.hp("kalen")) == (20, 15)
 
 
@@ -818,8 +819,8 @@ def test_absorb_moves_no_more_than_the_damage_there():
     # Absorb II (6) can move 1 or 2.
     state = seat1_turn_after(None, ("attack", "sera"), hand1=["absorb-ii"])
     assert absorbs(state, "absorb-ii", "sera") == [1, 2]
-    illegal(state, Play("absorb-ii", "sera", amount=3))
-    state.apply_action(Play("absorb-ii", "sera", amount=2))
+    illegal(state, play_of(state, "absorb-ii", "sera", amount=3))
+    state.apply_action(play_of(state, "absorb-ii", "sera", amount=2))
     assert (state.hp("sera"), state.hp("kalen")) == (30, 15)
 
 
@@ -832,7 +833,7 @@ def test_absorb_may_knock_out_the_absorber():
     )
     assert state.hp("kalen") == 5
     assert absorbs(state, "absorb-iii", "sera") == list(range(1, 10))
-    state.apply_action(Play("absorb-iii", "sera", amount=9))
+    state.apply_action(play_of(state, "absorb-iii", "sera", amount=9))
     assert (state.hp("kalen"), state.hp("sera")) == (0, 27)
     assert not state.is_active("kalen")
     assert not state.is_terminal()
@@ -850,8 +851,8 @@ def test_absorb_only_from_another_friendly_character():
         ("sera", 1), ("sera", 2), ("sera", 3),
     ]  # fmt: skip
     for target in ("gideon", "sybil", "kalen"):
-        illegal(state, Play("absorb", target, amount=1))
-    state.apply_action(Play("absorb", "sera", amount=3))
+        illegal(state, play_of(state, "absorb", target, amount=1))
+    state.apply_action(play_of(state, "absorb", "sera", amount=3))
     assert (state.hp("sera"), state.hp("sybil")) == (21, 20)
 
 
@@ -860,7 +861,7 @@ def test_absorb_never_from_a_kod_character():
     # taking its damage away would heal it.
     state = kalen_knocked_out(hand1=["absorb"])
     assert state.decision().character == "sybil"
-    illegal(state, Play("absorb", "kalen", amount=1))
+    illegal(state, play_of(state, "absorb", "kalen", amount=1))
     assert {a.target for a in plays(state, "absorb")} == {"sera"}
 
 
@@ -895,8 +896,8 @@ def test_revive_only_kod_characters(card):
     # rulebook line 51: "Revive and heal a character": only a KO'd one (line 9).
     state = kalen_knocked_out(hand1=[card])
     for target in ("sera", "sybil", "gideon"):
-        illegal(state, Play(card, target))
-    assert plays(state, card) == [Play(card, "kalen")]
+        illegal(state, play_of(state, card, target))
+    assert plays(state, card) == [play_of(state, card, "kalen")]
 
 
 def test_revive_only_friendly_characters():
@@ -907,8 +908,8 @@ def test_revive_only_friendly_characters():
     state = seat1_turn_after(*hits, extra0=["revive"])
     end_turn(state)
     assert state.decision().character == "gideon"
-    illegal(state, Play("revive", "kalen"))
-    assert plays(state, "revive") == [Play("revive")]
+    illegal(state, play_of(state, "revive", "kalen"))
+    assert plays(state, "revive") == [play_of(state, "revive")]
 
 
 # -------------------------------------------------------------------- discard cards
@@ -924,8 +925,8 @@ def test_discard_victim_chooses_the_cards(card):
     for left, choice in zip(range(DISCARDS[card], 0, -1), chosen, strict=True):
         d = state.decision()
         assert (d.kind, d.count, state.current_player()) == ("discard", left, 1)
-        assert set(state.legal_actions()) == {Discard(c) for c in state.hand(1)}
-        state.apply_action(Discard(choice))
+        assert set(state.legal_actions()) == {discard_of(state, c) for c in state.hand(1)}
+        state.apply_action(discard_of(state, choice))
     assert state.discard_pile() == [card, *chosen]
     assert state.hand_size(1) == 5 - DISCARDS[card]
     assert state.current_player() == 0
@@ -936,7 +937,7 @@ def test_discard_choice_must_be_held():
     # rulebook line 53: "discard 1 card from THEIR hand".
     state = setup(DUEL, {0: ["discard"], 1: ["dodge"]})
     play(state, "discard", seat=1)
-    illegal(state, Discard("counter"))
+    illegal(state, discard_of(state, "counter"))
     illegal(state, Pass())
 
 
@@ -947,13 +948,13 @@ def test_discard_stops_when_the_victims_hand_is_empty():
     for card in ("discard-ii", "discard"):
         play(state, card, seat=2)
         while state.decision().kind == "discard":
-            state.apply_action(Discard(state.hand(2)[0]))
+            state.apply_action(discard_of(state, state.hand(2)[0]))
     end_turn(state)
     play(state, "discard", seat=2)
-    state.apply_action(Discard(state.hand(2)[0]))
+    state.apply_action(discard_of(state, state.hand(2)[0]))
     assert state.hand_size(2) == 1
     play(state, "discard-ii", seat=2)
-    state.apply_action(Discard(state.hand(2)[0]))
+    state.apply_action(discard_of(state, state.hand(2)[0]))
     assert state.hand_size(2) == 0
     assert state.decision().kind == "end-turn"
     assert state.current_player() == 1
@@ -963,9 +964,9 @@ def test_discard_and_steal_need_an_opponent_with_cards():
     # rulebook lines 53 and 57: "from their hand" / "from an opponents hand"; our choice
     # (rules.md §11-12): never at oneself, nor at a seat with an empty hand.
     state = empty_seat2_hand(["steal"])
-    illegal(state, Play("steal", seat=2))
-    illegal(state, Play("steal", seat=1))
-    assert plays(state, "steal") == [Play("steal", seat=0)]
+    illegal(state, play_of(state, "steal", seat=2))
+    illegal(state, play_of(state, "steal", seat=1))
+    assert plays(state, "steal") == [play_of(state, "steal", seat=0)]
 
 
 # ------------------------------------------------------------- cards with no effect
@@ -979,8 +980,8 @@ def test_card_with_nothing_to_act_on_is_played_to_no_effect(card):
     # no one; it goes to the discard pile and does nothing.
     state = setup(DUEL, {0: [card]})
     before = hp_map(state)
-    assert plays(state, card) == [Play(card)]
-    illegal(state, Play(card, "gideon"))
+    assert plays(state, card) == [play_of(state, card)]
+    illegal(state, play_of(state, card, "gideon"))
     play(state, card)
     assert hp_map(state) == before
     assert state.discard_pile() == [card]

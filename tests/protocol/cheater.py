@@ -76,7 +76,7 @@ def equivocate(node: Node) -> None:
             moves[0] += 1
             if moves[0] < 3 or message["payload"]["action"] == {"kind": "pass"}:
                 return envelope
-            body = {**message, "payload": {"action": {"kind": "pass"}, "positions": []}}
+            body = {**message, "payload": {"action": {"kind": "pass"}}}
             unsigned = Envelope(envelope.seat, envelope.seq, envelope.prev, pack_body(body), b"")
             key = peer.keys.signing
             assert key is not None

@@ -228,10 +228,10 @@ def test_the_table_notices_a_replica_that_knows_too_much() -> None:
         table.check_replicas()
 
 
-def test_an_announcement_names_hand_positions_only_for_the_cards_it_uses() -> None:
-    # One dealer for every game (issue 24): a decision that names no card of the hand carries
-    # no positions at all (save format 3), one that plays, answers or discards a card by kind
-    # carries one position per card, and the table still finishes in step.
+def test_an_announcement_names_the_slot_of_the_card_it_uses() -> None:
+    # One dealer for every game (issue 24): a decision that plays, answers with or discards a
+    # card names its hand slot, as a zones game's actions do, and no announcement carries
+    # hand positions (save format 4); the table still finishes in step.
     said: list[dict[str, object]] = []
 
     def listen(seat: int, body: Body) -> Body:
@@ -244,9 +244,9 @@ def test_an_announcement_names_hand_positions_only_for_the_cards_it_uses() -> No
     kinds = {payload["action"]["kind"] for payload in said}  # type: ignore[index]
     assert {"pick", "play", "pass", "end-turn"} <= kinds
     for payload in said:
-        kind = payload["action"]["kind"]  # type: ignore[index]
-        if kind in ("play", "react", "discard"):
-            positions = payload["positions"]
-            assert isinstance(positions, list) and len(positions) == 1, payload
+        action = payload["action"]
+        assert isinstance(action, dict) and "positions" not in payload, payload
+        if action["kind"] in ("play", "react", "discard"):
+            assert isinstance(action["slot"], int), payload
         else:
-            assert "positions" not in payload, payload
+            assert "slot" not in action, payload

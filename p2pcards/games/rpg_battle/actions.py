@@ -1,4 +1,9 @@
-"""The actions of rpg-battle: every decision a seat makes and every chance outcome."""
+"""The actions of rpg-battle: every decision a seat makes and every chance outcome.
+
+An action that uses a card of the hand names its slot (public: where a card is, not what,
+and numbered alike on every replica) and the card, which everyone sees as it is played
+(p2pcards/zones.py): the dealer reveals that slot and checks it holds the card.
+"""
 
 from __future__ import annotations
 
@@ -21,13 +26,15 @@ class Pick(Action):
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
-    """The acting character plays a card: at a character (`target`), at a seat, or at no one.
+    """The acting character plays the card in hand slot `slot` (a `card`): at a character
+    (`target`), at a seat, or at no one.
 
     An Absorb names the damage it moves (`amount`, rules.md §10); every other play leaves it
     None. A card played at no one when its text names a target does nothing (rules.md §8).
     """
 
     kind = "play"
+    slot: int
     card: str
     target: str | None = None
     seat: int | None = None
@@ -54,9 +61,10 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class React(Action):
-    """Answer an attack with a Quick Action card (Dodge or Counter)."""
+    """Answer an attack with the Quick Action card (Dodge or Counter) in hand slot `slot`."""
 
     kind = "react"
+    slot: int
     card: str
 
     def __str__(self) -> str:
@@ -65,9 +73,10 @@ class React(Action):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
-    """Choose a card of one's own hand to discard, when an opponent's Discard card demands it."""
+    """Discard the card in hand slot `slot`, when an opponent's Discard card demands it."""
 
     kind = "discard"
+    slot: int
     card: str
 
     def __str__(self) -> str:

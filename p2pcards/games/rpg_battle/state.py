@@ -18,14 +18,14 @@ reactions and chance nodes can interrupt any turn.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
 from p2pcards.digest import Canonical
-from p2pcards.engine import CHANCE, TERMINAL, Action, Game, Reveal
-from p2pcards.errors import HiddenInformationError, IllegalActionError
+from p2pcards.engine import CHANCE, TERMINAL, Action, Game
+from p2pcards.errors import IllegalActionError
 from p2pcards.games.rpg_battle.actions import (
     PASS,
     Discard,
@@ -135,19 +135,23 @@ class Rules(SlotRules):
 
 @cache
 def _play(
-    card: str, target: str | None = None, seat: int | None = None, amount: int | None = None
+    slot: int,
+    card: str,
+    target: str | None = None,
+    seat: int | None = None,
+    amount: int | None = None,
 ) -> Play:
-    return Play(card, target, seat, amount)
+    return Play(slot, card, target, seat, amount)
 
 
 _ONE: dict[tuple[type[Action], Any], Action] = {}
 
 
-def _one(cls: type[Action], value: Any) -> Action:
-    """The shared instance of a one-field action (actions are immutable, so one is enough)."""
-    action = _ONE.get((cls, value))
+def _one(cls: type[Action], *fields: Any) -> Action:
+    """The shared instance of a small action (actions are immutable, so one is enough)."""
+    action = _ONE.get((cls, *fields))
     if action is None:
-        action = _ONE[(cls, value)] = cls(value)  # type: ignore[call-arg]
+        action = _ONE[(cls, *fields)] = cls(*fields)
     return action
 
 
@@ -303,22 +307,17 @@ class RpgBattleState(SlotState[Rules, Pending]):
         """Forced discards the victim has yet to choose: (seat, count)."""
         return [(step.seat, step.left) for step in self._queue if isinstance(step, DiscardStep)]
 
-    def reveals(self, action: Action) -> list[Reveal]:
-        """Play, React and Discard show the card they name to everyone; nothing else shows one."""
-        if isinstance(action, Play | React | Discard):
-            return [Reveal(self._current, self._rules.everyone[self._n], (action.card,))]
-        return []
-
     # ------------------------------------------------------------ legal moves
 
     def _decisions(self, cur: int) -> list[Action]:
         rules = self._rules
         if self._queue:
-            kinds = self._hand_kinds(cur)
+            held = self._hand_slots_by_kind(cur)
+            cards = rules.cards
             if isinstance(self._queue[0], ReactStep):
-                quick = [k for k in kinds if k in rules.dodge or k in rules.counter]
-                return [PASS] + [_one(React, rules.cards[k].id) for k in quick]
-            return [_one(Discard, rules.cards[k].id) for k in kinds]
+                quick = [(k, s) for k, s in held if k in rules.dodge or k in rules.counter]
+                return [PASS] + [_one(React, s, cards[k].id) for k, s in quick]
+            return [_one(Discard, s, cards[k].id) for k, s in held]
         if self._phase == DRAFT:
             return [_one(Pick, c.id) for i, c in enumerate(rules.chars) if self._owner[i] < 0]
         if self._phase == END:
@@ -326,59 +325,59 @@ class RpgBattleState(SlotState[Rules, Pending]):
                 return [_one(EndTurn, True), _one(EndTurn, False)]
             return [_one(EndTurn, False)]
         actions: list[Action] = [PASS]
-        for k in self._hand_kinds(cur):
-            actions.extend(self._plays(k))
+        for k, slot in self._hand_slots_by_kind(cur):
+            actions.extend(self._plays(k, slot))
         return actions
 
-    def _plays(self, k: int) -> Iterator[Play]:
-        """Every way the acting character can play a card of kind k now: at each target the
-        card can act on, or, when it has none, at no one to no effect (rules.md §8)."""
+    def _plays(self, k: int, slot: int) -> list[Play]:
+        """Every way the acting character can play the card of kind k in `slot` now: at each
+        target the card can act on, or, when it has none, at no one to no effect (rules.md
+        §8)."""
         card = self._rules.cards[k]
         if card.quick:
-            return  # Dodge and Counter: never played on one's own turn (line 30)
-        acts = False
-        for play in self._effective_plays(card):
-            acts = True
-            yield play
-        if not acts:
-            yield _play(card.id)
+            return []  # Dodge and Counter: never played on one's own turn (line 30)
+        return self._effective_plays(card, slot) or [_play(slot, card.id)]
 
-    def _effective_plays(self, card: CardType) -> Iterator[Play]:
-        """The plays of a card that do something: every target its effect can act on."""
+    def _effective_plays(self, card: CardType, slot: int) -> list[Play]:
+        """The plays of a card that do something: every target its effect can act on.
+
+        Lists, not generators: the random playout asks at every decision (a generator
+        chain made rpg-battle's playout a few per cent slower)."""
         effect = card.effect
         seat = self._seat
-        actor = self._lineup[seat][self._pos]
         chars = self._rules.chars
         hp = self._hp
+        cid = card.id
         if effect == "attack":
-            for c in self._opposing_active(seat):
-                yield _play(card.id, chars[c].id)
-        elif effect == "attack-all":
-            yield _play(card.id)
-        elif effect == "heal":  # one of your own with damage (rules.md §8)
-            for c in self._lineup[seat]:
-                if 0 < hp[c] < chars[c].hp:
-                    yield _play(card.id, chars[c].id)
-        elif effect == "heal-all":
-            if any(0 < hp[c] < chars[c].hp for c in self._lineup[seat]):
-                yield _play(card.id)
-        elif effect == "absorb":  # "up to": every amount from 1 (rules.md §10)
+            return [_play(slot, cid, chars[c].id) for c in self._opposing_active(seat)]
+        if effect == "attack-all":
+            return [_play(slot, cid)]
+        lineup = self._lineup[seat]
+        if effect == "heal":  # one of your own with damage (rules.md §8)
+            return [_play(slot, cid, chars[c].id) for c in lineup if 0 < hp[c] < chars[c].hp]
+        if effect == "heal-all":
+            return [_play(slot, cid)] if any(0 < hp[c] < chars[c].hp for c in lineup) else []
+        if effect == "absorb":  # "up to": every amount from 1 (rules.md §10)
+            actor = lineup[self._pos]
             most = chars[actor].mag * card.power
-            for c in self._lineup[seat]:
-                if c != actor and hp[c] > 0:
-                    name = chars[c].id
-                    for amount in range(1, min(most, chars[c].hp - hp[c]) + 1):
-                        yield _play(card.id, name, amount=amount)
-        elif effect == "revive":  # one of your own KO'd (rules.md §8)
-            for c in self._lineup[seat]:
-                if hp[c] == 0:
-                    yield _play(card.id, chars[c].id)
-        elif effect in ("discard", "steal"):
-            for other in range(self._n):
-                if other != seat and self._seat_alive(other) and self._hands[other]:
-                    yield _play(card.id, seat=other)
-        elif effect == "draw" and (self._deck or self._discard):
-            yield _play(card.id)
+            return [
+                _play(slot, cid, chars[c].id, None, amount)
+                for c in lineup
+                if c != actor and hp[c] > 0
+                for amount in range(1, min(most, chars[c].hp - hp[c]) + 1)
+            ]
+        if effect == "revive":  # one of your own KO'd (rules.md §8)
+            return [_play(slot, cid, chars[c].id) for c in lineup if hp[c] == 0]
+        if effect == "discard" or effect == "steal":
+            hands = self._hands
+            return [
+                _play(slot, cid, None, other)
+                for other in range(self._n)
+                if other != seat and hands[other] and self._seat_alive(other)
+            ]
+        if effect == "draw" and (self._deck or self._discard):
+            return [_play(slot, cid)]
+        return []
 
     def _unseen_takes(self, position: int, share: float) -> list[tuple[Action, float]]:
         # rpg-battle rounds share * (n / total), GETGEM (share * n) / total: kept apart so
@@ -401,11 +400,11 @@ class RpgBattleState(SlotState[Rules, Pending]):
                 k = self._kind(action.card)
                 if k not in rules.dodge and k not in rules.counter:
                     raise IllegalActionError(f"{action.card} is not a Quick Action")
-                self._verify_holds(cur, k)
+                self._verify_holds(cur, action.slot, k)
                 return
             if not isinstance(action, Discard):
                 raise IllegalActionError(f"seat {cur} must choose a card to discard")
-            self._verify_holds(cur, self._kind(action.card))
+            self._verify_holds(cur, action.slot, self._kind(action.card))
             return
         if self._phase == DRAFT:
             if not isinstance(action, Pick):
@@ -425,7 +424,7 @@ class RpgBattleState(SlotState[Rules, Pending]):
         if not isinstance(action, Play):
             raise IllegalActionError(f"seat {cur} must play a card or pass")
         k = self._kind(action.card)
-        self._verify_holds(cur, k)
+        self._verify_holds(cur, action.slot, k)
         self._verify_play(k, action)
 
     def _verify_play(self, k: int, action: Play) -> None:
@@ -433,9 +432,9 @@ class RpgBattleState(SlotState[Rules, Pending]):
         card = self._rules.cards[k]
         if card.quick:
             raise IllegalActionError(f"{card.name} is a Quick Action, used only when attacked")
-        if action in self._plays(k):
+        if action in self._plays(k, action.slot):
             return
-        if any(True for _ in self._effective_plays(card)):
+        if self._effective_plays(card, action.slot):
             what = {
                 "attack": "an opposing active character",
                 "heal": "an active character of yours with damage",
@@ -451,27 +450,13 @@ class RpgBattleState(SlotState[Rules, Pending]):
             "only be played at no one, to no effect"
         )
 
-    def _verify_holds(self, seat: int, k: int) -> None:
-        """A seat can show a card of kind k: the card shown is one, or one it is known to hold."""
-        hand = self._hands[seat]
-        ident = self._ident
-        if self._pins:
-            shown = self._pins[-1]
-            if shown not in hand or ident[shown] != k:
-                raise IllegalActionError(
-                    f"the card seat {seat} showed is not a {self._rules.cards[k].name}"
-                )
-            return
-        if self.viewer is not None and self.viewer != seat:
-            raise IllegalActionError(
-                f"this replica cannot see seat {seat}'s hand: `see` must pin the card it shows"
-            )
-        for s in hand:
-            if ident[s] == k:
-                return
-        if self._pool[k] > 0 and any(ident[s] == UNKNOWN for s in hand):
-            return
-        raise IllegalActionError(f"seat {seat} holds no {self._rules.cards[k].name}")
+    def _verify_holds(self, seat: int, slot: int, k: int) -> None:
+        """The card in `slot` of a seat's hand can be one of kind k: it is, or this state does
+        not know it and an unseen copy of k is left (the dealer then reveals it, and checks)."""
+        if slot not in self._hands[seat]:
+            raise IllegalActionError(f"seat {seat}'s hand has no card slot {slot}")
+        if self._ident[slot] != k:
+            self._check_learnable(slot, k)
 
     # ---------------------------------------------------------------- applying
 
@@ -484,15 +469,15 @@ class RpgBattleState(SlotState[Rules, Pending]):
             if isinstance(step, ReactStep):
                 self._queue.pop(0)
                 if isinstance(action, React):
-                    k = self._kind(action.card)
-                    self._to_discard(cur, k)
+                    k = self._rules.card_index[action.card]  # verified
+                    self._to_discard(cur, action.slot, k)
                     if k in self._rules.counter:
                         self._hit(step.attacker, step.damage)
                 else:
                     self._hit(step.target, step.damage)
             else:
                 assert isinstance(action, Discard) and isinstance(step, DiscardStep)
-                self._to_discard(cur, self._kind(action.card))
+                self._to_discard(cur, action.slot, self._rules.card_index[action.card])
                 self._queue[0] = DiscardStep(step.seat, step.left - 1)
         elif self._phase == DRAFT:
             assert isinstance(action, Pick)
@@ -524,11 +509,11 @@ class RpgBattleState(SlotState[Rules, Pending]):
 
     def _play_card(self, action: Play) -> None:
         rules = self._rules
-        k = self._kind(action.card)
+        k = rules.card_index[action.card]  # verified
         card = rules.cards[k]
         seat = self._seat
         actor = self._lineup[seat][self._pos]
-        self._to_discard(seat, k)
+        self._to_discard(seat, action.slot, k)
         effect = card.effect
         if effect == "attack":
             damage = rules.chars[actor].str * card.power
@@ -566,14 +551,11 @@ class RpgBattleState(SlotState[Rules, Pending]):
         else:
             self._queue.pop(0)
 
-    def _to_discard(self, seat: int, k: int) -> None:
-        """Move a card of kind k from a hand to the discard pile, face up: the one pinned, else
-        the copy the most seats already know (it reveals the least)."""
-        pins = self._pins
-        slot = pins[-1] if pins else self._best_known(self._hands[seat], k, (), -1)
-        if slot < 0:
-            raise HiddenInformationError(f"seat {seat} must show which card it plays")
-        self._pins = ()
+    def _to_discard(self, seat: int, slot: int, k: int) -> None:
+        """Move the card of kind k in `slot` from a hand to the discard pile, face up."""
+        if self._ident[slot] == UNKNOWN:
+            self._ident[slot] = k
+            self._pool[k] -= 1
         self._discard_slots(seat, (slot,))
 
     def _hit(self, c: int, damage: int) -> None:
@@ -688,8 +670,8 @@ class RpgBattleState(SlotState[Rules, Pending]):
     # ----------------------------------------------------------------- helpers
 
     def _seat_alive(self, seat: int) -> bool:
-        hp = self._hp
-        return any(hp[c] > 0 for c in self._lineup[seat])
+        # max over a map, not any() over a generator: a playout asks at every turn (HP >= 0)
+        return max(map(self._hp.__getitem__, self._lineup[seat]), default=0) > 0
 
     def _opposing_active(self, seat: int) -> list[int]:
         """Opposing active characters, from the next seat round the table, each left to right."""
