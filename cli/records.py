@@ -231,7 +231,7 @@ def replay(
         seats = Seats(saved.seat, [member.name for member in saved.roster.members], by_name=True)
         narrator = Narrator(view, seats)
         for record in table.steps:
-            state.see(list(record.sightings))
+            state.learn(list(record.sightings))
             narrator.watch(state, record.action)
             state.apply_action(record.action)
     except (P2PCardsError, TypeError, KeyError) as exc:

@@ -119,30 +119,13 @@ class ChanceMove:
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
-    """Cards of one hand that a decision shows, in public terms, so a dealer knows what to open.
-
-    `cards` names the cards the action uses, in the action's order; the acting seat (always
-    `seat`) says which positions of its hand hold them. An entry is None where the public
-    form does not name the card (a push: only the viewers learn it). `cards` None means every
-    card of `seat`'s hand: a hand swapped, peeked at or laid open. Computed on the public
-    form of the action, so every replica gets the same list.
-    """
-
-    seat: int
-    viewers: frozenset[int]
-    cards: tuple[str | None, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Sighting:
-    """What a replica is told before an action: the card in `slot` (of a hand) is `card` (None
-    when this replica may not learn it). `pinned` when the action uses that very card, so every
-    replica moves the same slot even where it cannot tell copies apart."""
+    """What the dealer showed a replica before it applies an action: the card in `slot`
+    (a card pushed to its seat, a hand laid open to it), which the action's public form does
+    not name."""
 
     slot: int
-    card: str | None
-    pinned: bool = True
+    card: str
 
 
 def seat_range(least: int, most: int, between: str = "–") -> str:
@@ -282,17 +265,8 @@ class State(ABC):
         """The outcome of this chance node giving `card` (None: hidden); `position` for takes."""
 
     @abstractmethod
-    def reveals(self, action: Action) -> list[Reveal]:
-        """The hidden cards `action` shows, and to whom (played, pushed, swapped, laid open)."""
-
-    @abstractmethod
-    def see(self, sightings: Sequence[Sighting]) -> None:
-        """Learn what the dealer opened for the next action, and which slots it uses."""
-
-    @abstractmethod
-    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """The slots of `seat`'s hand holding the cards an action names: distinct, the copies
-        the most seats already know first (showing them reveals the least). Needs the hand."""
+    def learn(self, sightings: Sequence[Sighting]) -> None:
+        """Learn the cards the dealer showed this replica for the next action."""
 
     @abstractmethod
     def hand(self, seat: int) -> list[str | None]:

@@ -15,12 +15,13 @@ hand) in its queue, and the names its games use for the zones' lists:
   in a complete state, plus other seats' hidden cards in a replica. Deal and Take outcomes
   are weighted by it;
 - `_queue` holds the pending steps, first the one being resolved, each a named tuple: the two
-  chance nodes are `DrawStep` and `TakeStep`, the game adds its own;
-- `_pins` holds the slots `see` pinned for the next action, in the action's order (a tuple,
-  so clones share it).
+  chance nodes are `DrawStep` and `TakeStep`, the game adds its own.
 
-The game keeps its own rules: which steps it queues, what an action may show, and how its
-queue moves on after a chance outcome (`_apply_outcome_card` moves the card).
+An action that uses cards of a hand names their slots, as a zones game's do: `_slot_order`
+gives the slots a menu names (the copies the most seats already know, which reveal the
+least), `_verify_uses` checks an action's, `_learn_used` learns the cards it names. The game
+keeps its own rules: which steps it queues, what an action may show, and how its queue moves
+on after a chance outcome (`_apply_outcome_card` moves the card).
 """
 
 from __future__ import annotations
@@ -37,10 +38,9 @@ from p2pcards.engine import (
     ChanceMove,
     ChanceOutcome,
     Game,
-    Sighting,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
-from p2pcards.zones import UNKNOWN, Deal, Step, Zone, ZoneRules, ZoneState
+from p2pcards.zones import UNKNOWN, Deal, Shown, Step, Zone, ZoneRules, ZoneState
 
 __all__ = [
     "DRAW", "TAKE", "UNKNOWN", "CardKind", "DrawStep", "SlotRules", "SlotState",
@@ -118,7 +118,7 @@ R = TypeVar("R", bound=SlotRules)
 class SlotState(ZoneState, Generic[R, S]):
     """A state whose cards are slots of one shared deck (see the module docstring)."""
 
-    __slots__ = ("_deck", "_discard", "_hands", "_pins", "_pool", "_queue")
+    __slots__ = ("_deck", "_discard", "_hands", "_pool", "_queue")
 
     _rules: R  # a ZoneRules with the shared deck's tables besides
     _hands: list[list[int]]
@@ -126,7 +126,6 @@ class SlotState(ZoneState, Generic[R, S]):
     _discard: list[int]
     _pool: list[int]
     _queue: list[S]
-    _pins: tuple[int, ...]
 
     def __init__(self, rules: R, num_players: int) -> None:
         super().__init__(
@@ -137,7 +136,6 @@ class SlotState(ZoneState, Generic[R, S]):
             private_decks=False,
         )
         self._queue = []
-        self._pins = ()
         self._name_zones()
 
     @classmethod
@@ -217,19 +215,6 @@ class SlotState(ZoneState, Generic[R, S]):
     def _card_id(self, k: int) -> str | None:
         return None if k == UNKNOWN else self._rules.card_ids[k]
 
-    def _counts(self, seat: int, exclude: int = -1) -> list[int]:
-        """How many of each kind a hand holds (`exclude`: a slot not to count); raises if the
-        hand is hidden from this state."""
-        counts = [0] * len(self._pool)
-        ident = self._ident
-        for s in self._hands[seat]:
-            k = ident[s]
-            if k == UNKNOWN:
-                raise self._hidden_hand(seat)
-            if s != exclude:
-                counts[k] += 1
-        return counts
-
     def _hand_slots_by_kind(self, seat: int) -> list[tuple[int, int]]:
         """(kind, slot) for each distinct kind in a hand, in database order: the slot an
         action using that kind names, the copy the most seats already know (it reveals the
@@ -246,6 +231,57 @@ class SlotState(ZoneState, Generic[R, S]):
             elif known[s].bit_count() > known[other].bit_count():
                 best[k] = s
         return sorted(best.items())
+
+    def _slot_order(self, seat: int, exclude: int = -1) -> dict[int, list[int]]:
+        """The slots of a seat's hand by kind (never `exclude`), each kind's copies in the
+        order an action names them, as `_hand_slots_by_kind` picks one: the copies the most
+        seats already know first, then hand order. Raises if the hand is hidden here."""
+        ident, known = self._ident, self._known
+        hand = self._hands[seat]
+        if len({known[s] for s in hand}) > 1:  # else every copy reveals as little
+            hand = sorted(hand, key=lambda s: -known[s].bit_count())  # stable: hand order
+        order: dict[int, list[int]] = {}
+        for s in hand:
+            k = ident[s]
+            if k == UNKNOWN:
+                raise self._hidden_hand(seat)
+            if s != exclude:
+                order.setdefault(k, []).append(s)
+        return order
+
+    def _verify_uses(
+        self, seat: int, slots: Sequence[int], kinds: Sequence[int | None], exclude: int = -1
+    ) -> None:
+        """An action of `seat` may use these slots of its hand as cards of these kinds (None:
+        a card its public form does not name): distinct slots of that hand, never `exclude`,
+        each holding its kind, or hidden from this state with an unseen copy left for it (the
+        dealer then reveals it and checks)."""
+        hand = self._hands[seat]
+        ident, pool, ids = self._ident, self._pool, self._rules.card_ids
+        unseen: list[int] = []
+        for i, (slot, k) in enumerate(zip(slots, kinds, strict=True)):
+            if slot not in hand:
+                raise IllegalActionError(f"seat {seat}'s hand has no card slot {slot}")
+            if slot == exclude:
+                raise IllegalActionError(f"the card in slot {slot} cannot be used now")
+            if slot in slots[:i]:
+                raise IllegalActionError(f"the action uses slot {slot} twice")
+            have = ident[slot]
+            if k is None or have == k:
+                continue
+            if have != UNKNOWN:
+                raise IllegalActionError(f"slot {slot} holds no {ids[k]}")
+            unseen.append(k)
+            if unseen.count(k) > pool[k]:
+                raise IllegalActionError(f"{ids[k]} cannot be there")
+
+    def _learn_used(self, slots: Sequence[int], kinds: Sequence[int | None]) -> None:
+        """A verified action used these slots as these kinds: each named card is known here."""
+        ident, pool = self._ident, self._pool
+        for slot, k in zip(slots, kinds, strict=True):
+            if k is not None and ident[slot] == UNKNOWN:
+                ident[slot] = k
+                pool[k] -= 1
 
     def _hidden_hand(self, seat: int) -> HiddenInformationError:
         return HiddenInformationError(
@@ -402,88 +438,19 @@ class SlotState(ZoneState, Generic[R, S]):
             self._pool[k] -= 1
         return slot
 
-    # ------------------------------------------------------------ the dealer
-
-    def see(self, sightings: Sequence[Sighting]) -> None:
-        """Learn what the dealer opened for the next action; pinned sightings fix the slots the
-        action uses, in order.
-
-        A replica that cannot see the hand must be told which slots (it refuses the action
-        otherwise): using some other hidden slot would leave the cards it does know at
-        positions the other replicas no longer agree on.
-        """
-        for sight in sightings:
-            slot = sight.slot
-            hand = next((hand for hand in self._hands if slot in hand), None)
-            if hand is None:
-                raise IllegalActionError(f"no hand holds card slot {slot}")
-            if sight.card is not None:
-                self._learn(slot, self._kind(sight.card))
-            if sight.pinned:
-                if slot in self._pins:
-                    raise IllegalActionError(f"slot {slot} is pinned twice")
-                if self._pins and self._pins[0] not in hand:
-                    raise IllegalActionError("pinned cards of one action come from one hand")
-                self._pins += (slot,)
-
-    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """The slots of `seat`'s hand holding the named cards, distinct, the copies the most
-        seats already know first (they reveal the least). Needs the hand (the acting seat's
-        replica, or the complete state)."""
-        self._check_seat(seat)
-        kinds = [self._kind(c) for c in cards]
-        return self._best_known_slots(seat, kinds, self._unshowable(seat))
-
-    def _unshowable(self, seat: int) -> int:
-        """A slot of `seat`'s hand the next action cannot use, or -1."""
-        return -1
-
-    def _best_known_slots(self, seat: int, kinds: Sequence[int | None], exclude: int) -> list[int]:
-        """Distinct slots of `seat`'s hand holding `kinds` (never `exclude`), each the copy the
-        most seats already know (it reveals the least; the first of those); raises unless this
-        state sees the hand and it holds them (None: a kind no slot holds)."""
-        if self.viewer is not None and self.viewer != seat:
-            raise IllegalActionError(
-                f"this replica cannot see seat {seat}'s hand: the dealer must pin the cards "
-                "the action uses (see)"
-            )
-        hand = self._hands[seat]
-        chosen: list[int] = []
-        for k in kinds:
-            best = self._best_known(hand, k, chosen, exclude)
-            if best < 0:
-                assert k is not None
-                raise IllegalActionError(
-                    f"seat {seat} holds no (more) {self._rules.card_names[k]} to use"
-                )
-            chosen.append(best)
-        return chosen
-
-    def _best_known(
-        self, hand: list[int], k: int | None, chosen: Sequence[int], exclude: int
-    ) -> int:
-        """The slot of `hand` holding kind k that the most seats already know (the first of
-        those), not in `chosen` nor `exclude`; -1 if there is none."""
-        ident, known = self._ident, self._known
-        best, most = -1, -1
-        for slot in hand:
-            if ident[slot] == k and slot != exclude and slot not in chosen:
-                c = known[slot].bit_count()
-                if c > most:
-                    best, most = slot, c
-        return best
-
     # ------------------------------------------------------------- moving cards
 
     def _discard_slots(self, seat: int, slots: Sequence[int]) -> None:
         """Move these slots from a hand to the discard pile, face up."""
         hand = self._hands[seat]
-        discard, known = self._discard, self._known
+        discard, known, journal = self._discard, self._known, self._journal
         everyone = (1 << self._n) - 1
         for slot in slots:
             hand.remove(slot)
             discard.append(slot)
             known[slot] = everyone
+            if journal is not None:  # `_widen`, inline: a playout discards at most steps
+                journal.append(Shown(slot, everyone, self.card_at(slot)))
 
     def _reshuffle(self) -> bool:
         """The discard pile becomes a new, face-down deck; False if it is empty too."""
@@ -506,7 +473,6 @@ class SlotState(ZoneState, Generic[R, S]):
         knowledge and the queue (the game copies the rest)."""
         other = self._clone_zones()
         other._queue = self._queue[:]
-        other._pins = self._pins
         other._name_zones()
         return other
 

@@ -53,7 +53,6 @@ from p2pcards.engine import (
     ChanceMove,
     ChanceOutcome,
     Game,
-    Reveal,
     Sighting,
     State,
 )
@@ -187,6 +186,16 @@ Movement = Reorder | Shuffled | Searched
 """What the mental dealer must do more than reveal cards: re-mask, re-deal, take."""
 
 
+class Shown(NamedTuple):
+    """A card an action shows (`ZoneState.laid_open`, `shown_since`): the seats that know
+    the card in `slot` (a mask, every one of them, not only the new) and the card as the
+    state knew it then (None if it did not)."""
+
+    slot: int
+    knowers: int
+    card: str | None
+
+
 class DeckModel(Protocol):
     """What `determinize` knows of decklists it has not seen: given the cards of one seat's
     deck seen so far (kind counts), a whole decklist that fits them (kind counts)."""
@@ -297,7 +306,7 @@ class ZoneState(State):
 
     __slots__ = (
         "_chance", "_current", "_deck_zones", "_generation", "_home", "_ident", "_journal",
-        "_known", "_layout", "_listener", "_n", "_pools", "_private", "_rules", "_where",
+        "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private", "_rules", "_where",
         "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
@@ -338,7 +347,8 @@ class ZoneState(State):
         self._generation = [0] * len(self._layout)
         self._chance: Step | None = None
         self._current = 0
-        self._journal: list[Movement] | None = None
+        self._journal: list[Movement | Shown] | None = None
+        self._menu: tuple[Action, ...] = ()
         self._deck_zones = tuple(self.zone(name) for name, _ in decks)
         for pool, (name, composition) in enumerate(decks):
             z = self.zone(name)
@@ -484,7 +494,39 @@ class ZoneState(State):
 
     def movements(self) -> list[Movement]:
         """The movements applied since `record_movements`, in order."""
-        return list(self._journal or [])
+        return [entry for entry in self._journal or [] if not isinstance(entry, Shown)]
+
+    def laid_open(self) -> list[Shown]:
+        """The cards the rules laid open (`_widen`) since `record_movements`, each slot once
+        (every seat that learned it, its kind as last known), by slot: the mental dealer
+        reveals them before the action is applied for good, so the rules read them (a hand
+        shown for a victory check), even where the same action hides them again."""
+        merged: dict[int, Shown] = {}
+        for entry in self._journal or []:
+            if isinstance(entry, Shown):
+                was = merged.get(entry.slot)
+                if was is not None:
+                    card = was.card if entry.card is None else entry.card
+                    entry = Shown(entry.slot, entry.knowers | was.knowers, card)
+                merged[entry.slot] = entry
+        return [merged[slot] for slot in sorted(merged)]
+
+    def shown_since(self, before: ZoneState) -> list[Shown]:
+        """The cards this state, `before` with an action applied since `record_movements`,
+        shows to seats that did not know them: each slot laid open on the way (`laid_open`)
+        or whose knowers are wider now, once, by slot, with its knowers and kind."""
+        shown = {entry.slot: entry for entry in self.laid_open()}
+        old, known = before._known, self._known
+        for slot, was in enumerate(old):
+            if known[slot] & ~was:
+                entry = shown.get(slot)
+                card = self.card_at(slot)
+                if entry is not None:
+                    card = entry.card if card is None else card
+                    shown[slot] = Shown(slot, known[slot] | entry.knowers, card)
+                else:
+                    shown[slot] = Shown(slot, known[slot], card)
+        return [shown[slot] for slot in sorted(shown) if shown[slot].knowers & ~old[slot]]
 
     def zone_owner(self, name: str) -> int | None:
         """The seat a zone belongs to (None: the table's)."""
@@ -759,6 +801,15 @@ class ZoneState(State):
             show |= 1 << zone.owner
         self._known[slot] |= show
 
+    def _widen(self, slot: int, mask: int) -> None:
+        """The seats in `mask` learn the card in `slot` now, as the rules lay it open (a card
+        played face up, a hand shown): journaled (`laid_open`), so that the dealer reveals it
+        even where the same action hides it again (a discard pile gathered into a deck)."""
+        known = self._known[slot] | mask
+        self._known[slot] = known
+        if self._journal is not None:
+            self._journal.append(Shown(slot, known, self.card_at(slot)))
+
     def _show(self, slot: int, card: str, mask: int) -> None:
         """An action named the card in `slot` to the seats in `mask` (a card played or
         revealed): learn it, or refuse if it cannot be that card."""
@@ -873,27 +924,13 @@ class ZoneState(State):
 
     # ------------------------------------------------------------ the dealer
 
-    def reveals(self, action: Action) -> list[Reveal]:
-        """A zones game's actions name the slot and the card they show, so the dealer opens
-        nothing before them: the action carries the card."""
-        return []
-
-    def see(self, sightings: Sequence[Sighting]) -> None:
-        """Nothing to pin: actions name their slots."""
-        if sightings:
-            raise IllegalActionError("this game's actions name their cards' slots")
-
-    def slots_of(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """The slots of `seat`'s hand holding the named cards, distinct, first copies first."""
-        hand = self._zones[self.zone(f"hand:{seat}")]
-        out: list[int] = []
-        for card in cards:
-            k = self._kind(card)
-            slot = next((s for s in hand if self._ident[s] == k and s not in out), -1)
-            if slot < 0:
-                raise IllegalActionError(f"seat {seat} holds no (more) {card}")
-            out.append(slot)
-        return out
+    def learn(self, sightings: Sequence[Sighting]) -> None:
+        """Learn the cards the dealer showed this replica: a card pushed to its seat, a hand
+        laid open to it (the action's public form does not name them)."""
+        self._menu = ()
+        for sight in sightings:
+            self._check_slot(sight.slot)
+            self._learn(sight.slot, self._kind(sight.card))
 
     # ------------------------------------------------------- copies and views
 
@@ -920,6 +957,7 @@ class ZoneState(State):
         other._current = self._current
         other._deck_zones = self._deck_zones
         other._journal = None
+        other._menu = ()
         self.slot_columns.copy(self, other)
         return other
 
@@ -1010,7 +1048,9 @@ class ZoneState(State):
             return []
         if cur == CHANCE:
             return [outcome for outcome, _ in self.chance_outcomes()]
-        return self._decisions(cur)
+        actions = self._decisions(cur)
+        self._menu = tuple(actions)
+        return actions
 
     @abstractmethod
     def _decisions(self, cur: int) -> list[Action]:
@@ -1022,8 +1062,23 @@ class ZoneState(State):
             raise IllegalActionError("the game is over")
         if cur == CHANCE:
             self._verify_outcome(action)
-        else:
-            self._verify_decision(cur, action)
+            return
+        # An action of the very menu this state listed, unchanged since: legal as it was
+        # made (the usual path of an agent and of a playout, whose checking cost a fifth of
+        # rpg-battle's random playout; the menu is a tuple, so a caller cannot add to it).
+        for legal in self._menu:
+            if legal is action:
+                return
+        self._verify_decision(cur, action)
+
+    def apply_action(self, action: Action) -> None:
+        self.verify_action(action)
+        self._menu = ()
+        self._apply(action)
+
+    def apply_legal(self, action: Action) -> None:
+        self._menu = ()
+        self._apply(action)
 
     @abstractmethod
     def _verify_decision(self, cur: int, action: Action) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
 import random
 import secrets
 from collections.abc import Callable, Generator, Sequence
@@ -245,10 +244,6 @@ class InProcessTable:
             )
             for seat, action in zip(self.seats, actions, strict=True):
                 seat.replica.apply_action(action)
-            # The complete state knows every card; it needs only the slots the action uses.
-            reference.see(
-                [dataclasses.replace(s, card=None) for s in self.seats[actor].dealer.last_sightings]
-            )
             reference.apply_action(choice)
         self.check_replicas()
 

@@ -8,13 +8,15 @@ card goes to the seats entitled to it, and the dealer gives back the outcome thi
 apply (the card when it may see it, the hidden outcome otherwise). A deck the rules gathered
 between steps (a discard pile turned over) is dealt afresh before it is drawn from.
 
-At a decision the acting seat announces its action's public form. An action of a shared deck
-names its cards by kind, so it adds the hand positions holding them; those cards, and whole
-hands a decision lays open (`State.reveals`: swapped, peeked at), are revealed to their
-viewers first and checked against the action. Then the action applied to a clone of the
-replica says the rest: piles it reordered, shuffled or searched are re-masked or dealt
-afresh, and every other card whose knowledge mask it widens is revealed to its new knowers,
-each proved against the card the action names (a zones game's actions name their slots).
+At a decision the acting seat announces its action's public form; every game's actions
+name the slots of the cards they use. The action applied to a clone of the replica says the
+rest: first the cards the rules lay open on the way (`ZoneState.laid_open`: a card played,
+a hand shown), revealed to their viewers and taught to this replica before the action is
+applied for good, since the rules may read them (GETGEM's victory check); then piles it
+reordered, shuffled or searched, re-masked or dealt afresh; then every other card whose
+knowledge mask it widens, revealed to its new knowers. Each card shown is proved against
+the card the action names, and a card shown to this seat that the action's public form does
+not name (a card pushed to it, a hand laid open to it) is taught to the replica (`learn`).
 
 The methods are generators: they yield the step of each operation they wait
 for and return the result, so the same code runs over any transport.
@@ -28,10 +30,9 @@ from collections.abc import Generator, Iterable
 from typing import Any
 
 from p2pcards.decks import OwnDecksGame, decklist_problems
-from p2pcards.engine import Action, Game, Reveal, Sighting, State
+from p2pcards.engine import Action, Game, Sighting, State
 from p2pcards.errors import ActionFormatError, IllegalActionError
-from p2pcards.slots import SlotState
-from p2pcards.zones import Reorder, Searched, Shuffled, ZoneState
+from p2pcards.zones import Reorder, Searched, Shown, Shuffled, ZoneState
 from protocol.audit import DeckAudit
 from protocol.curve import hash_to_point
 from protocol.errors import LocalProtocolError, RemoteProtocolError
@@ -87,9 +88,9 @@ def own_decklist(game: Game, kept: Iterable[object]) -> dict[str, int] | None:
 class MentalDealer:
     """One seat's bridge between its replica and its `MentalPeer`.
 
-    It mirrors no rules: the replica says where every slot is (`deck_slots`, `hand_slots`)
-    and which cards a step opens (`chance_move`, `reveals`); the dealer only remembers which
-    locked card each slot holds.
+    It mirrors no rules: the replica says where every slot is (`deck_slots`, `zone_slots`)
+    and which cards a step opens (`chance_step`, and the knowledge masks an action widens);
+    the dealer only remembers which locked card each slot holds.
     """
 
     def __init__(self, peer: MentalPeer, game: Game, replica: State, points: list[bytes]) -> None:
@@ -105,10 +106,6 @@ class MentalDealer:
         self.locked: dict[int, int] = {}  # slot id -> index of its locked card in peer.cards
         self.generation = 0  # the replica's shuffles this dealer has dealt (`reshuffles()`)
         self.last_sightings: list[Sighting] = []  # what the replica was told before the last step
-        # A table saved in format 2 (before one dealer) announced a list of hand positions,
-        # empty or not, with every decision of a shared-deck game: replayed, ours must come
-        # out as the very bytes it signed then.
-        self.positions_always = False
 
     def card_id(self, card: int) -> str | None:
         """The card id behind a locked card, if this seat may know it."""
@@ -204,14 +201,14 @@ class MentalDealer:
     def decide(self, action: Action | None) -> Waits:
         """The current player's action: ours to announce (`action`), or another seat's to check.
 
-        The acting seat announces the action's public form and, when the action names cards
-        of its hand by kind (a shared deck's play), the hand positions holding them; those
-        cards (and whole hands a decision lays open, `State.reveals`) are opened first and
-        every replica `see`s them (`last_sightings`). Then the engine says who learns what:
-        the action applied to a clone of the replica moves whole piles (re-masked or dealt
-        afresh here) and widens knowledge of cards, which are revealed to their new knowers
-        and must be the cards the action named. Returns the action every replica applies:
-        ours in full (a private reorder's order), another seat's as announced.
+        The acting seat announces the action's public form. The action applied to a clone of
+        the replica says who learns what: the cards the rules lay open on the way are
+        revealed first and those this seat sees are taught to the replica (`last_sightings`),
+        then a clone that knows them applies it again, and the piles it moves (re-masked or
+        dealt afresh here) and the other cards whose knowers it widens (revealed to them)
+        follow; every card shown must be the card the action named.
+        Returns the action every replica applies: ours in full (a private reorder's order),
+        another seat's as announced.
         """
         replica = self._zone_replica()
         seat = replica.current_player()
@@ -221,30 +218,17 @@ class MentalDealer:
             if action is None:
                 raise LocalProtocolError("it is our decision: give the action")
             payload = {"action": action.public().to_json()}
-            positions: list[int] = []
-            for reveal in replica.reveals(action):
-                if reveal.cards is not None:
-                    cards = [c for c in reveal.cards if c is not None]
-                    hand = replica.hand_slots(reveal.seat)
-                    positions.extend(hand.index(s) for s in replica.slots_of(reveal.seat, cards))
-            if positions or (self.positions_always and isinstance(replica, SlotState)):
-                payload["positions"] = positions
         announced, step = yield from self._announce(seat, payload)
-        said = self.peer.announcement(step)
-        try:
-            reveals = replica.reveals(announced)
-        except IllegalActionError as exc:
-            raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
-        opened = yield from self._open(seat, reveals, said.get("positions", []), step)
-        self.last_sightings = opened
         told = action if mine and action is not None else announced
-        after = replica.clone()
-        after.record_movements()
-        try:
-            after.see(opened)
-            after.apply_action(told)
-        except IllegalActionError as exc:
-            raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
+        after = self._applied(replica, told, seat, step)
+        learned: list[Sighting] = []
+        revealed: set[int] = set()
+        first = [shown for shown in after.laid_open() if shown.slot in self.locked]
+        if first:
+            yield from self._show(first, after, seat, step, learned)
+            revealed = {shown.slot for shown in first}
+            replica.learn(learned)
+            after = self._applied(replica, told, seat, step)  # now knowing what it showed
         # First what the action did to whole piles (a reorder, a shuffle, a search), so
         # that every slot holds the locked card the engine says it holds; then the cards
         # it shows.
@@ -257,23 +241,55 @@ class MentalDealer:
             else:
                 yield from self._take_searched(move, after)
             self.generation += 1  # one shuffle of the replica's, dealt
-        opened_slots = {sight.slot for sight in opened}
-        shown = []
-        for slot in sorted(self.locked):
-            knowers = after.known_to(slot)
-            if knowers & ~replica.known_to(slot) and slot not in opened_slots:
-                seen_by = frozenset(s for s in range(replica.num_players) if knowers >> s & 1)
-                shown.append((slot, self.peer.reveal(self.locked[slot], seen_by)))
-        for _, op in shown:
-            yield op
-        for slot, _ in shown:
-            card, named = self.card_id(self.locked[slot]), after.card_at(slot)
-            if card is not None and card != named:
+        rest = [
+            shown
+            for shown in after.shown_since(replica)
+            if shown.slot in self.locked and shown.slot not in revealed
+        ]
+        yield from self._show(rest, after, seat, step, None)
+        self.last_sightings = learned
+        return told
+
+    def _applied(self, replica: ZoneState, action: Action, seat: int, step: int) -> ZoneState:
+        """A clone of the replica with `action` applied, its movements and shows recorded."""
+        after = replica.clone()
+        after.record_movements()
+        try:
+            after.apply_action(action)
+        except IllegalActionError as exc:
+            raise RemoteProtocolError(seat, f"announced an illegal action: {exc}", step) from None
+        return after
+
+    def _show(
+        self,
+        shown: list[Shown],
+        after: ZoneState,
+        seat: int,
+        step: int,
+        learned: list[Sighting] | None,
+    ) -> Generator[int, None, None]:
+        """Reveal each card `shown` to the seats that know it now; each must be the card the
+        action named. Those this seat sees and its replica does not know go to `learned`
+        (if given: the cards laid open, which the replica learns before the action)."""
+        ops = []
+        for entry in shown:
+            seen_by = frozenset(s for s in range(after.num_players) if entry.knowers >> s & 1)
+            ops.append(self.peer.reveal(self.locked[entry.slot], seen_by))
+        yield from ops
+        replica = self._zone_replica()
+        for entry in shown:
+            card, named = self.card_id(self.locked[entry.slot]), entry.card
+            if card is not None and named is not None and card != named:
                 raise RemoteProtocolError(
                     seat, f"named {named} but the card it showed is {card}", step
                 )
-        replica.see(opened)
-        return told
+            if (
+                learned is not None
+                and card is not None
+                and entry.knowers >> self.peer.seat & 1
+                and replica.card_at(entry.slot) is None
+            ):
+                learned.append(Sighting(entry.slot, card))
 
     def _announce(
         self, seat: int, payload: dict[str, Any] | None
@@ -380,49 +396,6 @@ class MentalDealer:
         self.locked[move.taken] = old.pop(position)
         self.locked.update(zip(move.slots, old, strict=True))
         yield from self._redeal(move.zone, list(move.slots))
-
-    def _open(
-        self, seat: int, reveals: list[Reveal], positions: object, step: int
-    ) -> Generator[int, None, list[Sighting]]:
-        """Reveal what `reveals` asks, the acting seat's picks at `positions`; what we saw."""
-        if not isinstance(positions, list) or not all(isinstance(p, int) for p in positions):
-            raise RemoteProtocolError(seat, "announced no list of hand positions", step)
-        wanted = sum(len(r.cards) for r in reveals if r.cards is not None)
-        if len(positions) != wanted:
-            raise RemoteProtocolError(
-                seat, f"named {len(positions)} hand positions for {wanted} cards", step
-            )
-        picks = iter(positions)
-        plan: list[tuple[int, str | None, bool, int]] = []  # slot, named, pinned, op
-        for reveal in reveals:
-            hand = self.replica.hand_slots(reveal.seat)
-            chosen: list[tuple[int, str | None]]
-            if reveal.cards is None:
-                chosen = [(p, None) for p in range(len(hand))]
-            else:
-                if reveal.seat != seat:
-                    raise LocalProtocolError("only the acting seat picks cards of its hand")
-                chosen = [(next(picks), named) for named in reveal.cards]
-                used = [p for p, _ in chosen]
-                if len(set(used)) != len(used) or not all(0 <= p < len(hand) for p in used):
-                    raise RemoteProtocolError(seat, f"named bad hand positions {used}", step)
-            pinned = reveal.cards is not None
-            for position, named in chosen:
-                slot = hand[position]
-                plan.append(
-                    (slot, named, pinned, self.peer.reveal(self.locked[slot], reveal.viewers))
-                )
-        for *_, op in plan:
-            yield op
-        sightings = []
-        for slot, named, pinned, _ in plan:
-            card = self.card_id(self.locked[slot])
-            if named is not None and card is not None and card != named:
-                raise RemoteProtocolError(
-                    seat, f"played {named} but the card it showed is {card}", step
-                )
-            sightings.append(Sighting(slot, card, pinned))
-        return sightings
 
     def disclose(self) -> Generator[int, None, None]:
         """Reveal every secret, for the audit."""

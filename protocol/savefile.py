@@ -41,10 +41,10 @@ from protocol.table_peer import Ended, TableKeys, TableOutcome, TablePeer, Taken
 from protocol.transcript import Envelope, Receiver
 from protocol.wire import FrameDecoder, WireError, encode_frame
 
-FORMAT = 4  # 4: rpg-battle's actions name the slots of the cards they use (one dealer)
+FORMAT = 4  # 4: rpg-battle's and GETGEM's actions name the slots of the cards they use
 READABLE_FORMATS = (2, 3, 4)  # 2: before session ids and one dealer, replayed as it was played
 # 3: an announcement names hand positions only when it uses any.
-SLOTS_SINCE = {"rpg-battle": 4}
+SLOTS_SINCE = {"rpg-battle": 4, "getgem": 4}
 """The save format from which a game's actions name the slots of the cards they use: the
 game's older saves announced cards by kind and hand positions, which this version's actions
 cannot say, so they are read (roster, verdict) but refused to replay, resume or audit."""

@@ -201,7 +201,6 @@ class TablePeer:
             table_id, seat, num_seats, keys.sealing, keys.seal, points, saved_secrets, test_seed
         )
         self.dealer = MentalDealer(self.mental, game, self.replica, points)
-        self.dealer.positions_always = not judged_round  # a table saved before: format 2
         self._sender = Sender(table_id, seat, keys.signing)
         self._receiver = Receiver(table_id, list(keys.verify))
         self.outbox: list[Envelope] = []  # ours, to go to every other seat, in order

@@ -137,7 +137,7 @@ _REGISTRY: dict[str, GameInfo] = {
             evaluation="ai.getgem_eval:make_evaluation",
             search_rates=(NodeRate(2, 36), NodeRate(3, 33), NodeRate(4, 28), NodeRate(5, 19)),
             bench=Bench(cap="turn_cap", seats=(2, 5)),
-            rules_version=2,  # 2: no turn cap unless one is asked for
+            rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
         GameInfo(
             name="gammasphere",
@@ -205,7 +205,9 @@ _REGISTRY: dict[str, GameInfo] = {
                 NodeRate(8, 30),
             ),
             bench=Bench(seats=(2, 4)),
-            rules_version=2,  # 2: Absorb names its amount; a card may be played to no effect
+            # 2: Absorb names its amount; a card may be played to no effect; 3: a card played,
+            # answered with or discarded is named by its hand slot too
+            rules_version=3,
         ),
     )
 }

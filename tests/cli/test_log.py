@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
-from replica_helpers import sightings
+from getgem_helpers import named
+from replica_helpers import laid_open
 from replica_helpers import told as told_to
 from rich.console import Console
 
@@ -210,7 +211,7 @@ def test_a_failed_victory_check_says_why() -> None:
         for seat in (0, 1):
             step(Deal(hands[seat].pop(0) if hands[seat] else next(pad)))
     step(Deal(next(pad)))
-    step(Declare("fire,thunder,rainbow"))
+    step(named(state, Declare, "fire,thunder,rainbow"))
     pushed = False
     while not state.is_terminal() and state.laid(0):
         decision = state.decision()
@@ -219,10 +220,10 @@ def test_a_failed_victory_check_says_why() -> None:
         elif decision.kind == "take":
             step(GemTake(0, state.hand(0)[0]))
         elif decision.kind == "push":
-            step(Push("curse"))
+            step(named(state, Push, "curse"))
         elif decision.kind == "action" and decision.seat == 1 and not pushed:
             pushed = True
-            step(GemPlay("push-barrier", "steal-push", 0))
+            step(named(state, GemPlay, "push-barrier", "steal-push", 0))
         elif decision.kind == "take-back":
             step(state.legal_actions()[0])
         else:
@@ -355,9 +356,7 @@ def test_a_seat_at_a_table_is_told_the_same_with_players_names(
         if state.is_chance_node():  # a replica applies what it may know, as a table's does
             seen = witnessed(state, action, 0).action
         else:
-            opened = sightings(state, action)
-            replica.see(told_to(opened, 0))
-            state.see(told_to(opened, -1))
+            replica.learn(told_to(laid_open(state, action), replica, 0))
             seen = action.public()
         terminal.watch(replica, seen)
         replica.apply_action(seen)

@@ -49,9 +49,10 @@ from p2pcards import games
 from p2pcards.carddb import parse_toml
 from p2pcards.dealer import LocalDealer
 from p2pcards.decks import DeckError, deck_problems, parse_deck
-from p2pcards.errors import ActionFormatError, CardDataError
+from p2pcards.errors import ActionFormatError, CardDataError, IllegalActionError
 from p2pcards.games.gammasphere import DECK_RULES as GAMMA_DECK_RULES
 from p2pcards.games.gammasphere import cards as gamma_cards
+from p2pcards.games.getgem import GetGemGame
 from p2pcards.games.getgem import cards as getgem_cards
 from p2pcards.games.rise_of_the_guys import DECK_RULES as GUYS_DECK_RULES
 from p2pcards.games.rise_of_the_guys import cards as guys_cards
@@ -375,6 +376,24 @@ def announced_action(game: str, data: bytes) -> None:
     str(action)
 
 
+def getgem_slots(data: bytes) -> None:
+    """A GETGEM action's `slots` field, as a peer announced it: read as that many slot
+    numbers, each written back as it was read (leading zeros aside)."""
+    text = data.decode("utf-8", "replace")
+    count = len(text.split(",")) if text else 0
+    game = games.load("getgem")
+    assert isinstance(game, GetGemGame)
+    slots = game.rules.split_slots(text, count)
+    assert len(slots) == count and all(slot >= 0 for slot in slots)
+    assert [int(part) for part in text.split(",") if part] == list(slots)
+
+
+def _slots_seeds() -> list[bytes]:
+    """The `slots` fields of the actions met in two random GETGEM games."""
+    fields = [msgpack.unpackb(seed).get("slots") for seed in _action_seeds("getgem")]
+    return sorted({f.encode() for f in fields if isinstance(f, str)})
+
+
 @functools.cache
 def _action_seeds(game: str) -> list[bytes]:
     """The wire form of every different action met in two random games of `game`."""
@@ -547,6 +566,7 @@ TARGETS: dict[str, Target] = {
         Target("windows", windows_form, (WireError, WindowFormatError), _windows_seeds,
                "msgpack"),
         Target("deck-file", deck_file, (DeckError,), _deck_seeds, "text"),
+        Target("slots-getgem", getgem_slots, (IllegalActionError,), _slots_seeds, "text"),
         Target("deck-file-gammasphere", deck_file_gammasphere, (DeckError,),
                lambda: _deck_seeds("p2pcards.games.gammasphere"), "text"),
         *(

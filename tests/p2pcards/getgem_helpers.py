@@ -8,17 +8,20 @@ exactly which card is drawn, `Take(position, card)` which card a random take pul
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from p2pcards import games
 from p2pcards.engine import Action
 from p2pcards.games.getgem import GetGemState
 from p2pcards.games.getgem.actions import Pass, Take
 from p2pcards.zones import Deal
+
+A = TypeVar("A", bound=Action)
 
 GAME = games.load("getgem")
 _TOML = tomllib.loads(
@@ -120,3 +123,43 @@ def accept(state: GetGemState) -> None:
     """The chosen seat answers a Barrier window with a pass: the effect goes ahead."""
     assert state.decision().kind == "window"
     state.apply_action(Pass())
+
+
+def slots_for(
+    state: GetGemState, cards: Sequence[str | None], seat: int | None = None
+) -> list[int]:
+    """The hand slots an action of `seat` (by default the deciding seat) names for these cards,
+    as the engine's menu does: each card's copies the most seats know first, then hand order;
+    the hand's first unused slot for a card it holds no (more) copy of, so that the engine
+    refuses the card, not the slot."""
+    seat = state.current_player() if seat is None else seat
+    slots, held = state.hand_slots(seat), state.hand(seat)
+    order = sorted(range(len(slots)), key=lambda i: -state.known_to(slots[i]).bit_count())
+    chosen: list[int] = []
+    for card in cards:
+        free = [slots[i] for i in order if slots[i] not in chosen]
+        match = [slot for slot in free if card is None or held[slots.index(slot)] == card]
+        chosen.append((match or free or [0])[0])
+    return chosen
+
+
+def named(state: GetGemState, cls: type[A], *values: Any, seat: int | None = None) -> A:
+    """The action `cls` with `values` for its fields but its slots, in order, naming the slots
+    the engine's menu would: the menu's own action when it lists one equal in every other
+    field, else the slots `slots_for` gives (for an action the engine should refuse)."""
+    fields = [f for f in dataclasses.fields(cls) if f.name not in ("slot", "slots")]
+    given = {f.name: v for f, v in zip(fields, values, strict=False)}
+    for f in fields[len(values) :]:
+        given[f.name] = f.default
+    wanted = {"kind": cls.kind, **given}
+    if seat is None and not state.is_chance_node() and not state.is_terminal():
+        for action in state.legal_actions():
+            shape = {k: v for k, v in action.to_json().items() if k not in ("slot", "slots")}
+            if isinstance(action, cls) and shape == wanted:
+                return action
+    if "cards" in given:
+        cards = given["cards"].split(",") if given["cards"] else []
+        slots = slots_for(state, cards, seat)
+        return cls(**given, slots=",".join(map(str, slots)))  # type: ignore[call-arg]
+    slot = slots_for(state, [given["card"]], seat)[0]
+    return cls(slot=slot, **given)  # type: ignore[call-arg]

@@ -1,9 +1,11 @@
 """An honest dealer without the cryptography: what each replica is told before each step.
 
-The table protocol opens the cards a decision uses (`State.reveals`) and tells every replica
-what it may learn (`State.see`), then every replica applies the action's public form. These
-helpers work the same out from the complete state, so the rules tests can check replicas
-against `observation(seat)` at every step, for any game.
+The table protocol applies an action to a clone of the replica, reveals the cards the rules
+lay open on the way (`ZoneState.laid_open`) and teaches the replicas that may see them what
+the action's public form does not name (`State.learn`: a pushed card, a hand shown), then
+every replica applies the action's public form. These helpers work the same out from the
+complete state, so the rules tests can check replicas against `observation(seat)` at every
+step, for any game.
 """
 
 from __future__ import annotations
@@ -14,33 +16,28 @@ from collections.abc import Iterator
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, ChanceOutcome, Sighting, State
-from p2pcards.zones import ZoneState
+from p2pcards.zones import Shown, ZoneState
 
 
-def sightings(state: State, action: Action) -> list[tuple[Sighting, frozenset[int]]]:
-    """Every card `action` opens, as (sighting with the card, seats that learn it)."""
-    opened: list[tuple[Sighting, frozenset[int]]] = []
-    public = state.reveals(action.public())
-    full = state.reveals(action)  # the same reveals, naming even what the public form hides
-    assert [(r.seat, r.viewers) for r in public] == [(r.seat, r.viewers) for r in full]
-    for reveal in full:
-        card_in = dict(zip(state.hand_slots(reveal.seat), state.hand(reveal.seat), strict=True))
-        if reveal.cards is None:
-            opened.extend(
-                (Sighting(slot, card, pinned=False), reveal.viewers)
-                for slot, card in card_in.items()
-            )
-            continue
-        named = [c for c in reveal.cards if c is not None]
-        assert len(named) == len(reveal.cards), "the full action names every card it uses"
-        for slot in state.slots_of(reveal.seat, named):
-            opened.append((Sighting(slot, card_in[slot]), reveal.viewers))
-    return opened
+def laid_open(state: State, action: Action) -> list[Shown]:
+    """Every card `action` lays open, with every seat that knows it then and the card."""
+    assert isinstance(state, ZoneState)
+    after = state.clone()
+    after.record_movements()
+    after.apply_action(action)
+    return after.laid_open()
 
 
-def told(opened: list[tuple[Sighting, frozenset[int]]], seat: int) -> list[Sighting]:
-    """What `seat`'s replica is told: the card where it may learn it, the slot either way."""
-    return [s if seat in viewers else Sighting(s.slot, None, s.pinned) for s, viewers in opened]
+def told(opened: list[Shown], replica: State, seat: int) -> list[Sighting]:
+    """What `seat`'s replica is told: the cards laid open to it that it does not know."""
+    assert isinstance(replica, ZoneState)
+    return [
+        Sighting(shown.slot, shown.card)
+        for shown in opened
+        if shown.card is not None
+        and shown.knowers >> seat & 1
+        and replica.card_at(shown.slot) is None
+    ]
 
 
 def step_replicas(state: State, replicas: dict[int, State], action: Action) -> None:
@@ -52,14 +49,13 @@ def step_replicas(state: State, replicas: dict[int, State], action: Action) -> N
             replica.apply_action(action if seat in viewers else action.hidden())
         state.apply_action(action)
         return
-    opened = sightings(state, action)
+    opened = laid_open(state, action)
     actor = state.current_player()
     for seat, replica in replicas.items():
-        replica.see(told(opened, seat))
+        replica.learn(told(opened, replica, seat))
         # As the mental dealer does: the acting seat applies its action in full (a private
         # reorder's order), every other seat the public form.
         replica.apply_action(action if seat == actor else action.public())
-    state.see(told(opened, -1))
     state.apply_action(action)
 
 

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ai.agents import make_agent
+from p2pcards.zones import ZoneState
 from protocol.curve import Mask, P
 from protocol.inprocess import TableMesh
 from protocol.table_messages import Abort
@@ -128,31 +129,39 @@ def test_an_illegal_action_is_named(seats: int) -> None:
             return None
         return {
             **body,
-            "payload": {"action": {"kind": "end-turn", "refill": True}, "positions": []},
+            "payload": {"action": {"kind": "end-turn", "refill": True}},
         }
 
     mesh = table(seats)
     fired = cheat_on(mesh.peers[CHEATER], "announce", 3, end_turn_when_not_allowed)
     mesh.run()
     assert fired[0]
-    assert_named(mesh, "illegal", "hand positions")
+    assert_named(mesh, "illegal")
 
 
 @SEATS
 def test_a_card_shown_that_is_not_the_card_played_is_named(seats: int) -> None:
-    """The cheater names another card of its hand than the one it plays."""
-
-    def wrong_position(body: dict[str, Any]) -> dict[str, Any] | None:
-        positions = body["payload"].get("positions")
-        if not positions:
-            return None
-        return {**body, "payload": {**body["payload"], "positions": [positions[0] + 1]}}
-
+    """The cheater names the slot of another card of its hand than the one it plays."""
     mesh = table(seats)
-    fired = cheat_on(mesh.peers[CHEATER], "announce", 3, wrong_position)
+    replica = mesh.peers[CHEATER].replica
+    assert isinstance(replica, ZoneState)
+
+    def another_slot(body: dict[str, Any]) -> dict[str, Any] | None:
+        action = body["payload"]["action"]
+        if action.get("kind") != "play":
+            return None
+        held = zip(replica.hand_slots(CHEATER), replica.hand(CHEATER), strict=True)
+        other = next((slot for slot, card in held if card != action["card"]), None)
+        if other is None:
+            return None
+        return {**body, "payload": {**body["payload"], "action": {**action, "slot": other}}}
+
+    fired = cheat_on(mesh.peers[CHEATER], "announce", 3, another_slot)
     mesh.run()
     assert fired[0]  # the deals are seeded: this game has such a play
-    assert_named(mesh, "but the card it showed", "bad hand positions", "nobody asked for")
+    # Its own seat reveals the slot it really played: the others see a key they never asked
+    # for, or the card it named is not the one shown.
+    assert_named(mesh, "but the card it showed", "nobody asked for")
 
 
 # ------------------------------------------------------------ mental poker

@@ -221,8 +221,8 @@ def test_the_table_notices_a_replica_that_knows_too_much() -> None:
     while table.reference.hand_size(1) == 0:  # type: ignore[attr-defined]
         table.step()
     secret = table.reference.hand(1)[0]  # type: ignore[attr-defined]
-    table.seats[0].replica.see(
-        [Sighting(table.reference.hand_slots(1)[0], secret, pinned=False)]
+    table.seats[0].replica.learn(
+        [Sighting(table.reference.hand_slots(1)[0], secret)]
     )  # seat 0 peeks at seat 1's first card
     with pytest.raises(KnowledgeLeakError, match="seat 0"):
         table.check_replicas()

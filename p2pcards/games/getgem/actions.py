@@ -1,7 +1,11 @@
 """The actions of GETGEM: every decision a seat makes and every chance outcome.
 
-Several cards of one action are one comma-joined field (`cards="fire,fire,water"`), so a
-cost read from cards.toml can change without changing the wire form.
+An action that uses cards of the hand names their slots (public: where a card is, not
+what, and numbered alike on every replica) beside the cards, as the zones games' do
+(p2pcards/zones.py): the dealer reveals those slots to whoever the action shows them to and
+checks they hold the cards named. Several cards of one action are two comma-joined fields
+in the same order (`cards="fire,fire,water"`, `slots="12,3,7"`), so a cost read from
+cards.toml can change without changing the wire form.
 """
 
 from __future__ import annotations
@@ -36,9 +40,11 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
-    """Play an action card for one of its effects: at a seat, or picking a discarded card."""
+    """Play the action card in hand slot `slot` for one of its effects: at a seat, or
+    picking a discarded card."""
 
     kind = "play"
+    slot: int
     card: str
     effect: str
     seat: int | None = None
@@ -59,6 +65,7 @@ class GemTake(Action):
 
     kind = "gem-take"
     cards: str
+    slots: str
     seat: int
 
     def __str__(self) -> str:
@@ -72,6 +79,7 @@ class Element(Action):
     kind = "element"
     element: str
     cards: str
+    slots: str
 
     def __str__(self) -> str:
         return f"discard {self.cards} for the {self.element} element"
@@ -83,6 +91,7 @@ class Declare(Action):
 
     kind = "declare"
     cards: str
+    slots: str
 
     def __str__(self) -> str:
         return f"declare victory with {self.cards}"
@@ -90,9 +99,11 @@ class Declare(Action):
 
 @dataclass(frozen=True, slots=True)
 class Barrier(Action):
-    """Answer an effect that chose you with a Barrier card: it is cancelled."""
+    """Answer an effect that chose you with the Barrier card in hand slot `slot`: it is
+    cancelled."""
 
     kind = "barrier"
+    slot: int
     card: str
 
     def __str__(self) -> str:
@@ -111,16 +122,17 @@ class Guard(Action):
 
 @dataclass(frozen=True, slots=True)
 class Push(Action):
-    """Steal & Push: give one card of your hand (not the one just taken) to the victim.
+    """Steal & Push: give the card in hand slot `slot` (not the one just taken) to the victim.
 
     Only the victim may learn the card, so the public form blanks it.
     """
 
     kind = "push"
+    slot: int
     card: str | None
 
     def public(self) -> Push:
-        return PUSH_HIDDEN
+        return Push(self.slot, None)
 
     def __str__(self) -> str:
         return f"push {self.card or 'a card'}"
@@ -128,9 +140,11 @@ class Push(Action):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
-    """Discard a card of your hand, face up (Excavation Arm's second half, the hand limit)."""
+    """Discard the card in hand slot `slot`, face up (Excavation Arm's second half, the hand
+    limit)."""
 
     kind = "discard"
+    slot: int
     card: str
 
     def __str__(self) -> str:
@@ -154,6 +168,7 @@ class Pickpocket(Action):
 
     kind = "pickpocket"
     cards: str
+    slots: str
     seat: int
 
     def __str__(self) -> str:
@@ -162,9 +177,10 @@ class Pickpocket(Action):
 
 @dataclass(frozen=True, slots=True)
 class Trade(Action):
-    """The Merchant's ability: discard a card, then draw one."""
+    """The Merchant's ability: discard the card in hand slot `slot`, then draw one."""
 
     kind = "trade"
+    slot: int
     card: str
 
     def __str__(self) -> str:
@@ -187,7 +203,6 @@ class Take(ChanceOutcome):
         return f"take card {self.position + 1}: {self.card or 'hidden'}"
 
 
-PUSH_HIDDEN = Push(None)
 PASS = Pass()
 GUARD = Guard()
 ACTION_TYPES: tuple[type[Action], ...] = (

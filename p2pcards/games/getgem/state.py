@@ -11,8 +11,9 @@ Layout of a state (plain lists of ints, so `clone()` is a handful of list copies
 - pending steps (draws, random takes, Barrier windows, a push, Excavation Arm's discard) wait
   in `_queue` and are resolved before the turn goes on.
 
-Before a decision that uses hidden cards, the dealer tells every replica which slots it uses
-(`see`, pinned sightings): `_pins` holds them until the action is applied (`_pick_slots`).
+An action that uses cards of the hand names their slots (actions.py); a replica that cannot
+see them learns them from the action (or, for a pushed card or a hand laid open, from the
+dealer, `learn`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from p2pcards.digest import Canonical
-from p2pcards.engine import CHANCE, TERMINAL, Action, Game, Reveal
+from p2pcards.engine import CHANCE, TERMINAL, Action, Game
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.games.getgem.actions import (
     GUARD,
@@ -160,6 +161,8 @@ class Rules(SlotRules):
         self.barrier = [c.kind == "action" and "barrier" in c.effects for c in self.cards]
         self.ability = [c.ability for c in self.chars]
         self._joined: dict[tuple[int, ...], str] = {}
+        self._slots: dict[str, tuple[int, ...]] = {}
+        self._joined_slots: dict[tuple[int, ...], str] = {}
         self._actions: dict[tuple[Any, ...], Action] = {}
 
     def joined(self, kinds: tuple[int, ...]) -> str:
@@ -168,6 +171,28 @@ class Rules(SlotRules):
         if text is None:
             text = self._joined[kinds] = ",".join(self.cards[k].id for k in kinds)
         return text
+
+    def joined_slots(self, slots: tuple[int, ...]) -> str:
+        """The comma-joined slot ids of an action's `slots` field."""
+        text = self._joined_slots.get(slots)
+        if text is None:
+            text = self._joined_slots[slots] = ",".join(map(str, slots))
+        return text
+
+    def split_slots(self, text: str, count: int) -> tuple[int, ...]:
+        """The slot ids of an action's `slots` field, which must name `count` of them."""
+        slots = self._slots.get(text)
+        if slots is None:
+            parts = text.split(",") if text else []
+            if not all(p.isdecimal() and len(p) <= 6 for p in parts):
+                raise IllegalActionError(f"card slots are comma-separated numbers, not {text!r}")
+            slots = tuple(map(int, parts))
+            if len(self._slots) > 50_000:
+                self._slots.clear()
+            self._slots[text] = slots
+        if len(slots) != count:
+            raise IllegalActionError(f"{count} card slots are needed, not {len(slots)} ({text!r})")
+        return slots
 
     def action(self, cls: type[Action], *fields: Any) -> Action:
         """The shared instance of an action (actions are immutable, so one is enough)."""
@@ -385,104 +410,21 @@ class GetGemState(SlotState[Rules, Pending]):
             raise HiddenInformationError(f"seat {seat}'s hand is hidden from this state")
         return self._complete(kinds, seat, self._cursed(seat, hand))
 
-    # ----------------------------------------------------------- chance nodes
+    def _slots_for(self, order: dict[int, list[int]], kinds: Sequence[int]) -> str:
+        """The `slots` field of an action using cards of these kinds (ascending, as a menu
+        lists them): each kind's copies in `order` (`_slot_order`), first first."""
+        slots: list[int] = []
+        last, n = -1, 0
+        for k in kinds:
+            n = n + 1 if k == last else 0
+            last = k
+            slots.append(order[k][n])
+        return self._rules.joined_slots(tuple(slots))
 
-    # ------------------------------------------------------------ the dealer
-
-    def reveals(self, action: Action) -> list[Reveal]:
-        """The hidden cards `action` shows, and to whom.
-
-        A card-naming action: Reveal(actor, viewers, its cards in the action's order); a push
-        names its card only in the full form (None in the public form), and only the victim
-        may see it. Whole hands (None): a Full Exchange or a Peeping Draw as it takes effect
-        (on the chosen seat's pass), a victory check (on the take-back of the last laid card).
-        """
-        cur = self._current
-        if cur < 0:
-            return []
-        everyone = frozenset(range(self._n))
-        if self._queue:
-            step = self._queue[0]
-            if isinstance(step, PushStep) and isinstance(action, Push):
-                return [Reveal(cur, frozenset((step.victim,)), (action.card,))]
-            if isinstance(step, WindowStep) and isinstance(action, Pass):
-                target, actor, effect = step
-                if effect == EXCHANGE:
-                    return [
-                        Reveal(actor, frozenset((target,)), None),
-                        Reveal(target, frozenset((actor,)), None),
-                    ]
-                if effect == PEEP:
-                    return [Reveal(target, frozenset((actor,)), None)]
-                return []
-        if isinstance(action, TakeBack) and self._phase == TAKEBACK and len(self._laid[cur]) == 1:
-            return [Reveal(cur, everyone, None)]
-        names = self._named_ids(action)
-        if names:
-            return [Reveal(cur, everyone, tuple(names))]
-        return []
-
-    def _unshowable(self, seat: int) -> int:
-        """A pending push never pushes back the card just taken."""
-        step = self._queue[0] if self._queue else None
-        pushing = isinstance(step, PushStep) and step.actor == seat
-        return self._taken if pushing else -1
-
-    def _named_ids(self, action: Action) -> list[str]:
-        """The card ids an action shows from the acting seat's hand, in its order."""
-        if isinstance(action, Play | Barrier | Discard | Trade):
-            return [action.card]
-        if isinstance(action, GemTake | Element | Declare | Pickpocket):
-            return action.cards.split(",")
-        return []
-
-    def _named_kinds(self, action: Action) -> list[int | None]:
-        """The kinds of the hand cards an action uses (None: a push's unnamed card)."""
-        if isinstance(action, Push):
-            return [None if action.card is None else self._kind(action.card)]
-        return [self._kind(c) for c in self._named_ids(action)]
-
-    def _pick_slots(self, seat: int, kinds: Sequence[int | None], exclude: int) -> list[int]:
-        """The slots of `seat`'s hand an action using `kinds` uses: the pinned ones (checked),
-        else the copies the most seats already know (they reveal the least)."""
-        hand = self._hands[seat]
-        ident = self._ident
-        pins = self._pins
-        if pins:
-            if len(pins) != len(kinds):
-                raise IllegalActionError(
-                    f"{len(pins)} cards are pinned but the action uses {len(kinds)}"
-                )
-            unknown = [0] * len(self._pool)
-            for slot, k in zip(pins, kinds, strict=True):
-                if slot not in hand:
-                    raise IllegalActionError(f"a pinned card is not in seat {seat}'s hand")
-                if slot == exclude:
-                    raise IllegalActionError("the card just taken cannot be pushed back")
-                have = ident[slot]
-                if k is None or have == k:
-                    continue
-                if have != UNKNOWN:
-                    raise IllegalActionError(
-                        f"the card pinned at {hand.index(slot)} is not {self._rules.cards[k].id}"
-                    )
-                unknown[k] += 1
-                if unknown[k] > self._pool[k]:
-                    raise IllegalActionError(f"{self._rules.cards[k].id} cannot be there")
-            return list(pins)
-        if None in kinds:
-            raise IllegalActionError("a push must name its card, or the dealer must pin it")
-        return self._best_known_slots(seat, kinds, exclude)
-
-    def _use(self, seat: int, kinds: Sequence[int | None], exclude: int = -1) -> list[int]:
-        """Take the slots an action uses (pins consumed); each named card is now known here."""
-        slots = self._pick_slots(seat, kinds, exclude)
-        self._pins = ()
-        for slot, k in zip(slots, kinds, strict=True):
-            if k is not None and self._ident[slot] == UNKNOWN:
-                self._ident[slot] = k
-                self._pool[k] -= 1
-        return slots
+    def _discard_used(self, seat: int, slots: Sequence[int], kinds: Sequence[int]) -> None:
+        """Move the cards of a verified action from a hand to the discard pile, face up."""
+        self._learn_used(slots, kinds)
+        self._discard_slots(seat, slots)
 
     # ------------------------------------------------------------ legal moves
 
@@ -495,16 +437,16 @@ class GetGemState(SlotState[Rules, Pending]):
             if isinstance(step, WindowStep):
                 actions: list[Action] = [PASS]
                 actions.extend(
-                    act(Barrier, cards[k].id)
-                    for k, n in enumerate(self._counts(cur))
-                    if n and rules.barrier[k]
+                    act(Barrier, slots[0], cards[k].id)
+                    for k, slots in sorted(self._slot_order(cur).items())
+                    if rules.barrier[k]
                 )
                 if self._can_guard(cur):
                     actions.append(GUARD)
                 return actions
             if isinstance(step, PushStep):
-                counts = self._counts(cur, exclude=self._taken)
-                return [act(Push, cards[k].id) for k, n in enumerate(counts) if n]
+                order = self._slot_order(cur, exclude=self._taken)
+                return [act(Push, slots[0], cards[k].id) for k, slots in sorted(order.items())]
             return self._discards(cur) or [PASS]
         phase = self._phase
         if phase == DRAFT:
@@ -520,16 +462,19 @@ class GetGemState(SlotState[Rules, Pending]):
         act = self._rules.action
         cards = self._rules.cards
         curse = self._rules.curse
-        return [
-            act(Discard, cards[k].id) for k, n in enumerate(self._counts(seat)) if n and k != curse
-        ]
+        order = sorted(self._slot_order(seat).items())
+        return [act(Discard, slots[0], cards[k].id) for k, slots in order if k != curse]
 
     def _action_phase(self, seat: int) -> list[Action]:
         rules = self._rules
         act = rules.action
         cards = rules.cards
         num = rules.num
-        counts = self._counts(seat)
+        order = self._slot_order(seat)
+        counts = [0] * len(cards)
+        for k, copies in order.items():
+            counts[k] = len(copies)
+        slots_for = self._slots_for
         hands = self._hands
         others = [s for s in range(self._n) if s != seat]
         loaded = [s for s in others if hands[s]]
@@ -540,29 +485,30 @@ class GetGemState(SlotState[Rules, Pending]):
             cursed = self._cursed(seat, hands[seat])
             for combo in _multisets(counts, range(len(cards)), size):
                 if self._complete(combo, seat, cursed):
-                    actions.append(act(Declare, rules.joined(combo)))
+                    actions.append(act(Declare, rules.joined(combo), slots_for(order, combo)))
         # Action cards (line 40).
         for k, n in enumerate(counts):
             card = cards[k]
             if not n or card.kind != "action":
                 continue
+            slot = order[k][0]
             for effect in card.effects:
                 if effect in ("steal", "steal-push"):
-                    actions.extend(act(Play, card.id, effect, s, None) for s in loaded)
+                    actions.extend(act(Play, slot, card.id, effect, s, None) for s in loaded)
                 elif effect == "full-exchange":
-                    actions.extend(act(Play, card.id, effect, s, None) for s in others)
+                    actions.extend(act(Play, slot, card.id, effect, s, None) for s in others)
                 elif effect == "peeping-draw":
                     if self._peeped < num["peeping_per_turn"]:
-                        actions.extend(act(Play, card.id, effect, s, None) for s in others)
+                        actions.extend(act(Play, slot, card.id, effect, s, None) for s in others)
                 elif effect == "excavation-arm":
                     for j in sorted({self._ident[s] for s in self._discard}):
-                        actions.append(act(Play, card.id, effect, None, cards[j].id))
+                        actions.append(act(Play, slot, card.id, effect, None, cards[j].id))
         # Gems for a random take (line 41) and for element cards (line 42-46).
         payable = [k for k in range(len(cards)) if rules.payable[k]]
         if loaded:
             for combo in _multisets(counts, payable, num["gem_take_cost"]):
-                joined = rules.joined(combo)
-                actions.extend(act(GemTake, joined, s) for s in loaded)
+                joined, slots = rules.joined(combo), slots_for(order, combo)
+                actions.extend(act(GemTake, joined, slots, s) for s in loaded)
         cost = num["element_cost"]
         alchemist = self._ability(seat) == "alchemist"
         for e, owner in enumerate(self._element):
@@ -571,19 +517,22 @@ class GetGemState(SlotState[Rules, Pending]):
             k = rules.element_kind[e]
             name = rules.element_names[e]
             if counts[k] >= cost:
-                actions.append(act(Element, name, rules.joined((k,) * cost)))
+                combo = (k,) * cost
+                actions.append(act(Element, name, rules.joined(combo), slots_for(order, combo)))
             if alchemist and cost >= 2 and counts[rules.rainbow] and counts[k] >= cost - 1:
                 combo = tuple(sorted((k,) * (cost - 1) + (rules.rainbow,)))
-                actions.append(act(Element, name, rules.joined(combo)))
+                actions.append(act(Element, name, rules.joined(combo), slots_for(order, combo)))
         # Character abilities (expansion).
         ability = self._ability(seat)
         if ability == "pickpocket" and not self._used[seat] and loaded:
             for combo in _multisets(counts, payable, num["pickpocket_cost"]):
-                joined = rules.joined(combo)
-                actions.extend(act(Pickpocket, joined, s) for s in loaded)
+                joined, slots = rules.joined(combo), slots_for(order, combo)
+                actions.extend(act(Pickpocket, joined, slots, s) for s in loaded)
         elif ability == "merchant" and not self._used[seat]:
             actions.extend(
-                act(Trade, cards[k].id) for k, n in enumerate(counts) if n and k != rules.curse
+                act(Trade, slots[0], cards[k].id)
+                for k, slots in sorted(order.items())
+                if k != rules.curse
             )
         return actions
 
@@ -607,12 +556,12 @@ class GetGemState(SlotState[Rules, Pending]):
                 k = self._kind(action.card)
                 if not rules.barrier[k]:
                     raise IllegalActionError(f"{action.card} is not a Barrier")
-                self._pick_slots(cur, [k], -1)
+                self._verify_uses(cur, (action.slot,), (k,))
                 return
             if isinstance(step, PushStep):
                 if not isinstance(action, Push):
                     raise IllegalActionError(f"seat {cur} must push a card to seat {step.victim}")
-                self._pick_slots(cur, self._named_kinds(action), self._taken)
+                self._verify_uses(cur, (action.slot,), (self._push_kind(action),), self._taken)
                 return
             self._verify_discard(cur, action)
             return
@@ -653,7 +602,7 @@ class GetGemState(SlotState[Rules, Pending]):
         k = self._kind(action.card)
         if k == curse:
             raise IllegalActionError("the curse gem can never be discarded (line 57, 82)")
-        self._pick_slots(seat, [k], -1)
+        self._verify_uses(seat, (action.slot,), (k,))
 
     def _verify_action_phase(self, seat: int, action: Action) -> None:
         rules = self._rules
@@ -664,7 +613,7 @@ class GetGemState(SlotState[Rules, Pending]):
             if self._laid[seat]:
                 raise IllegalActionError(f"seat {seat} is declaring already")
             kinds = self._parse_cards(action.cards, num["declare_cards"])
-            self._pick_slots(seat, kinds, -1)
+            self._verify_uses(seat, rules.split_slots(action.slots, len(kinds)), kinds)
             if not self._complete(kinds, seat, self._cursed(seat, self._hands[seat])):
                 raise IllegalActionError(
                     f"{action.cards} and the element cards do not show fire, water and thunder"
@@ -688,7 +637,7 @@ class GetGemState(SlotState[Rules, Pending]):
                     "only fire, water, thunder and rainbow gems pay for a take (never the curse)"
                 )
             self._verify_victim(seat, action.seat, loaded=True)
-            self._pick_slots(seat, kinds, -1)
+            self._verify_uses(seat, rules.split_slots(action.slots, len(kinds)), kinds)
             return
         if isinstance(action, Element):
             names = rules.element_names
@@ -710,7 +659,7 @@ class GetGemState(SlotState[Rules, Pending]):
                     f"the {action.element} element costs {len(kinds)} {action.element} gems "
                     "(a rainbow gem cannot pay, line 80)"
                 )
-            self._pick_slots(seat, kinds, -1)
+            self._verify_uses(seat, rules.split_slots(action.slots, len(kinds)), kinds)
             return
         if isinstance(action, Trade):
             if self._ability(seat) != "merchant":
@@ -720,7 +669,7 @@ class GetGemState(SlotState[Rules, Pending]):
             k = self._kind(action.card)
             if k == rules.curse:
                 raise IllegalActionError("the curse gem can never be discarded (line 82)")
-            self._pick_slots(seat, [k], -1)
+            self._verify_uses(seat, (action.slot,), (k,))
             return
         raise IllegalActionError(f"{action} is not an action of the action phase")
 
@@ -751,7 +700,7 @@ class GetGemState(SlotState[Rules, Pending]):
             self._verify_victim(seat, action.seat, loaded=effect in ("steal", "steal-push"))
             if effect == "peeping-draw" and self._peeped >= rules.num["peeping_per_turn"]:
                 raise IllegalActionError("Peeping Draw is used once a turn (line 100)")
-        self._pick_slots(seat, [k], -1)
+        self._verify_uses(seat, (action.slot,), (k,))
 
     def _verify_victim(self, seat: int, victim: int, loaded: bool) -> None:
         if not 0 <= victim < self._n or victim == seat:
@@ -783,10 +732,9 @@ class GetGemState(SlotState[Rules, Pending]):
                 assert isinstance(action, TakeBack)
                 self._take_back(self._kind(action.card))
             elif isinstance(action, Discard):  # LIMIT
-                self._discard_from(self._current, [self._kind(action.card)])
+                self._discard_used(self._current, (action.slot,), (self._kind(action.card),))
             else:  # keeping what cannot be discarded ends the turn
                 self._next_turn()
-        self._pins = ()
         self._advance()
 
     def _apply_step(self, action: Action) -> None:
@@ -794,26 +742,27 @@ class GetGemState(SlotState[Rules, Pending]):
         cur = self._current
         if isinstance(step, WindowStep):
             if isinstance(action, Barrier):
-                self._discard_from(cur, [self._kind(action.card)])
+                self._discard_used(cur, (action.slot,), (self._kind(action.card),))
             elif isinstance(action, Guard):
                 self._used[cur] = True
             else:
                 self._resolve(step.effect, step.actor, step.chosen)
         elif isinstance(step, PushStep):
             assert isinstance(action, Push)
-            slot = self._use(cur, self._named_kinds(action), self._taken)[0]
+            slot = action.slot
+            self._learn_used((slot,), (self._push_kind(action),))
             victim = step.victim
             self._hands[cur].remove(slot)
             self._hands[victim].append(slot)
-            self._known[slot] |= 1 << victim
+            self._widen(slot, 1 << victim)
             self._taken = -1
         elif isinstance(action, Discard):  # DIG: Excavation Arm's discard
-            self._discard_from(cur, [self._kind(action.card)])
+            self._discard_used(cur, (action.slot,), (self._kind(action.card),))
 
     def _resolve(self, effect: int, actor: int, target: int) -> None:
         """An effect that chose `target` takes effect (no Barrier)."""
         queue = self._queue
-        known = self._known
+        widen = self._widen
         if effect in (STEAL, PICKPOCKET):
             queue.insert(0, take_step(actor, target))
         elif effect == STEAL_PUSH:
@@ -821,13 +770,13 @@ class GetGemState(SlotState[Rules, Pending]):
         elif effect == EXCHANGE:
             mine, theirs = self._hands[actor], self._hands[target]
             for s in mine:
-                known[s] |= 1 << target
+                widen(s, 1 << target)
             for s in theirs:
-                known[s] |= 1 << actor
+                widen(s, 1 << actor)
             self._swap_hands(actor, target)
         else:  # PEEP: look at the whole hand, then draw (line 99)
             for s in self._hands[target]:
-                known[s] |= 1 << actor
+                widen(s, 1 << actor)
             queue.insert(0, draw_step(actor))
 
     def _apply_action_phase(self, action: Action) -> None:
@@ -836,17 +785,19 @@ class GetGemState(SlotState[Rules, Pending]):
         if isinstance(action, Pass):
             self._end_actions()
         elif isinstance(action, Declare):
-            kinds = [self._kind(c) for c in action.cards.split(",")]
-            slots = self._use(seat, kinds)
+            kinds = self._kinds(action.cards)
+            slots = rules.split_slots(action.slots, len(kinds))
+            self._learn_used(slots, kinds)
             hand = self._hands[seat]
             everyone = (1 << self._n) - 1
             for slot in slots:
                 hand.remove(slot)
                 self._laid[seat].append(slot)
-                self._known[slot] = everyone
+                self._widen(slot, everyone)
             self._end_actions()
         elif isinstance(action, Play):
-            arm = self._discard_from(seat, [self._kind(action.card)])[0]
+            arm = action.slot
+            self._discard_used(seat, (arm,), (self._kind(action.card),))
             effect = action.effect
             if effect == "excavation-arm":
                 assert action.pick is not None
@@ -861,19 +812,19 @@ class GetGemState(SlotState[Rules, Pending]):
                 assert action.seat is not None
                 self._queue.append(WindowStep(action.seat, seat, _EFFECT_CODE[effect]))
         elif isinstance(action, GemTake):
-            self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
+            self._discard_named(seat, action.cards, action.slots)
             self._taken = -1
             self._queue.append(take_step(seat, action.seat))
         elif isinstance(action, Element):
-            self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
+            self._discard_named(seat, action.cards, action.slots)
             self._element[rules.element_names.index(action.element)] = seat
         elif isinstance(action, Pickpocket):
-            self._discard_from(seat, [self._kind(c) for c in action.cards.split(",")])
+            self._discard_named(seat, action.cards, action.slots)
             self._used[seat] = True
             self._queue.append(WindowStep(action.seat, seat, PICKPOCKET))
         else:
             assert isinstance(action, Trade)
-            self._discard_from(seat, [self._kind(action.card)])
+            self._discard_used(seat, (action.slot,), (self._kind(action.card),))
             self._used[seat] = True
             self._queue.append(draw_step(seat))
 
@@ -882,11 +833,18 @@ class GetGemState(SlotState[Rules, Pending]):
         if isinstance(self._queue.pop(0), TakeStep):
             self._taken = slot
 
-    def _discard_from(self, seat: int, kinds: list[int]) -> list[int]:
-        """Move cards of these kinds from a hand to the discard pile, face up."""
-        slots = self._use(seat, kinds)
-        self._discard_slots(seat, slots)
-        return slots
+    def _kinds(self, cards: str) -> list[int]:
+        """The kinds of an action's comma-joined `cards` field."""
+        return [self._kind(c) for c in cards.split(",")]
+
+    def _discard_named(self, seat: int, cards: str, slots: str) -> None:
+        """Discard the cards a verified action names (its `cards` and `slots` fields)."""
+        kinds = self._kinds(cards)
+        self._discard_used(seat, self._rules.split_slots(slots, len(kinds)), kinds)
+
+    def _push_kind(self, push: Push) -> int | None:
+        """The kind a push names (None in its public form)."""
+        return None if push.card is None else self._kind(push.card)
 
     def _pick(self, c: int) -> None:
         self._char[self._current] = c
@@ -918,8 +876,11 @@ class GetGemState(SlotState[Rules, Pending]):
         if not laid:  # the victory check (line 54-56): the whole hand is shown
             everyone = (1 << self._n) - 1
             for s in hand:
-                self._known[s] = everyone
-            if self._complete([self._ident[s] for s in hand], seat, self._cursed(seat, hand)):
+                self._widen(s, everyone)
+            kinds = [self._ident[s] for s in hand]
+            # Only the dealer's first look at the action does not know the hand yet: it
+            # reveals the hand (`laid_open`) before the action is applied for good.
+            if UNKNOWN not in kinds and self._complete(kinds, seat, self._cursed(seat, hand)):
                 self._win(seat)
                 return
         self._tb += 1

@@ -400,11 +400,11 @@ class RpgBattleState(SlotState[Rules, Pending]):
                 k = self._kind(action.card)
                 if k not in rules.dodge and k not in rules.counter:
                     raise IllegalActionError(f"{action.card} is not a Quick Action")
-                self._verify_holds(cur, action.slot, k)
+                self._verify_uses(cur, (action.slot,), (k,))
                 return
             if not isinstance(action, Discard):
                 raise IllegalActionError(f"seat {cur} must choose a card to discard")
-            self._verify_holds(cur, action.slot, self._kind(action.card))
+            self._verify_uses(cur, (action.slot,), (self._kind(action.card),))
             return
         if self._phase == DRAFT:
             if not isinstance(action, Pick):
@@ -424,7 +424,7 @@ class RpgBattleState(SlotState[Rules, Pending]):
         if not isinstance(action, Play):
             raise IllegalActionError(f"seat {cur} must play a card or pass")
         k = self._kind(action.card)
-        self._verify_holds(cur, action.slot, k)
+        self._verify_uses(cur, (action.slot,), (k,))
         self._verify_play(k, action)
 
     def _verify_play(self, k: int, action: Play) -> None:
@@ -449,14 +449,6 @@ class RpgBattleState(SlotState[Rules, Pending]):
             f"{action} is not a legal play: {card.name} has nothing to act on now, so it can "
             "only be played at no one, to no effect"
         )
-
-    def _verify_holds(self, seat: int, slot: int, k: int) -> None:
-        """The card in `slot` of a seat's hand can be one of kind k: it is, or this state does
-        not know it and an unseen copy of k is left (the dealer then reveals it, and checks)."""
-        if slot not in self._hands[seat]:
-            raise IllegalActionError(f"seat {seat}'s hand has no card slot {slot}")
-        if self._ident[slot] != k:
-            self._check_learnable(slot, k)
 
     # ---------------------------------------------------------------- applying
 
@@ -553,9 +545,7 @@ class RpgBattleState(SlotState[Rules, Pending]):
 
     def _to_discard(self, seat: int, slot: int, k: int) -> None:
         """Move the card of kind k in `slot` from a hand to the discard pile, face up."""
-        if self._ident[slot] == UNKNOWN:
-            self._ident[slot] = k
-            self._pool[k] -= 1
+        self._learn_used((slot,), (k,))
         self._discard_slots(seat, (slot,))
 
     def _hit(self, c: int, damage: int) -> None:
