@@ -192,7 +192,7 @@ def _header(outcome: Outcome) -> list[str]:
     return [
         "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
         "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
-        f"# {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}); "
+        f"# {outcome.games} {outcome.players()} games (epsilon {outcome.epsilon}); "
         f"held-out log-loss {outcome.loss:.4f}.",
     ]
 
