@@ -206,13 +206,17 @@ class _World:
 
     def _settled_values(self, state: State) -> list[float]:
         """Every seat's evaluation once pending chance steps are sampled."""
+        return self.evaluation.values(self._settle(state))
+
+    def _settle(self, state: State) -> State:
+        """`state` once its pending chance steps are sampled (one generator for the run)."""
         if state.is_chance_node():
             rng = self._rng_at(state)
             state = state.clone()
             while state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_legal(_draw(rng, outcomes, 1)[0])
-        return self.evaluation.values(state)
+        return state
 
     def _rng_at(self, state: State) -> random.Random:
         # Sampling is a function of the node, not of the order nodes are visited in: the same
@@ -281,6 +285,8 @@ class _MaxN(_World):
         continues = self._continues(state, last, streak)
         if depth <= 0 and not continues:
             return self._settled_values(state)
+        if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
+            return self.values(self._settle(state), depth, True, last, streak)
         key = (
             (state.search_key(), depth, continues)
             if self.turn_beam
@@ -348,6 +354,8 @@ class _TwoSided(_World):
         continues = self._continues(state, last, streak)
         if depth <= 0 and not continues:
             return self._settled_values(state)[self.seat]
+        if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
+            return self.value(self._settle(state), depth, alpha, beta, True, last, streak)
         # One hash of the key for the look-up and the store: a new position gets an empty
         # entry (depth -1, no best move: as good as none) that its result then fills in.
         # Hashing the key is a tenth of a node's cost in the collectible games.
