@@ -61,6 +61,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 
 from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
@@ -595,6 +596,7 @@ class ExpectimaxAgent:
         probe: bool = False,
         clock: bool = False,
         turn_beam: int | None = None,
+        weights: str | None = None,
     ) -> None:
         """Budgets: `think_ms` per move, or `nodes`, or both (whichever is less); neither:
         200 ms. Given a seed, `think_ms` is a node budget (`node_budget`), so that the seed
@@ -609,7 +611,9 @@ class ExpectimaxAgent:
         `turn_beam` (0 to 1000; default the game's registration, `GameInfo.turn_beam`): 0
         counts every decision in the depth; k searches the rest of a turn as one step, the
         k moves the mover's evaluation likes best at each of its decisions after the first
-        (the best one alone past the horizon), so that the depth counts turns.
+        (the best one alone past the horizon), so that the depth counts turns. `weights`: a
+        weights file for the game's evaluation instead of the shipped one (ai/weights/), to
+        play two fits against each other.
         """
         if think_ms is not None and not (math.isfinite(think_ms) and think_ms > 0):
             raise AgentSpecError(f"expectimax think_ms must be more than 0, not {think_ms:g}")
@@ -633,6 +637,7 @@ class ExpectimaxAgent:
         self.probe = probe
         self.clock = clock or seed is None
         self.turn_beam = turn_beam
+        self.weights = None if weights is None else Path(weights)
         self.last: SearchReport | None = None
 
     def budget(self, game: str, num_players: int) -> tuple[int | None, float | None]:
@@ -677,7 +682,7 @@ class ExpectimaxAgent:
         """A new determinized world of `observation` with its own search."""
         world = observation.determinize(rng)
         seat, n = observation.current_player(), observation.num_players
-        evaluate, salt = evaluation(observation.game.name), rng.getrandbits(64)
+        evaluate, salt = evaluation(observation.game.name, self.weights), rng.getrandbits(64)
         two_sided = self.paranoid or (n == 2 and games.info(observation.game.name).zero_sum)
         turn_beam = self.turn_beam
         if turn_beam is None:

@@ -91,9 +91,9 @@ class GammaEvaluation:
         return relative(scores, self.weights.scale)
 
 
-def make_evaluation() -> GammaEvaluation:
-    """The evaluation with the shipped weights."""
-    return GammaEvaluation(GammaWeights.load())
+def make_evaluation(path: Path | None = None) -> GammaEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return GammaEvaluation(GammaWeights.load() if path is None else GammaWeights.load(path))
 
 
 FIT = OwnDecks(

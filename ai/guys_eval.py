@@ -96,9 +96,9 @@ class GuysEvaluation:
         return relative(scores, self.weights.scale)
 
 
-def make_evaluation() -> GuysEvaluation:
-    """The evaluation with the shipped weights."""
-    return GuysEvaluation(GuysWeights.load())
+def make_evaluation(path: Path | None = None) -> GuysEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return GuysEvaluation(GuysWeights.load() if path is None else GuysWeights.load(path))
 
 
 FIT = OwnDecks(

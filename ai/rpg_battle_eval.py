@@ -152,9 +152,11 @@ class RpgBattleEvaluation:
         return row
 
 
-def make_evaluation() -> RpgBattleEvaluation:
-    """The evaluation with the shipped weights."""
-    return RpgBattleEvaluation(RpgBattleWeights.load())
+def make_evaluation(path: Path | None = None) -> RpgBattleEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return RpgBattleEvaluation(
+        RpgBattleWeights.load() if path is None else RpgBattleWeights.load(path)
+    )
 
 
 # The fit (scripts/tune_weights.py): features of the complete state, a choice of hp_scale.

@@ -7,6 +7,7 @@ under several seeds, that is several sets of sampled worlds, so a test does not 
 import dataclasses
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from gamma_helpers import Table as GammaTable
@@ -16,7 +17,7 @@ from positions import last_stand, two_seat_position, wounded_vex
 from ai import match
 from ai.agents import Agent, make_agent
 from ai.errors import AgentSpecError
-from ai.evaluation import evaluation
+from ai.evaluation import WEIGHTS_DIR, evaluation
 from ai.expectimax import ExpectimaxAgent, _Budget, _MaxN, _TwoSided
 from ai.match import play_match
 from p2pcards import games
@@ -327,3 +328,22 @@ def test_past_the_horizon_a_turn_search_plays_the_rest_of_its_turn_greedily() ->
         assert line.is_terminal() or line.current_player() == 1
         assert search.root_value(child(state, action), 0) == evaluate.values(line)[0]
     assert max(lengths) >= 2  # some lines are turns of several decisions
+
+
+def test_a_weights_file_replaces_the_shipped_weights(tmp_path: Path) -> None:
+    # `weights=FILE` plays another fit of the evaluation (two fits side by side): the same
+    # weights search the same values, doubled ones (`scale` times two) twice the values.
+    shipped = (WEIGHTS_DIR / "rpg-battle.toml").read_text(encoding="utf-8")
+    same, doubled = tmp_path / "same.toml", tmp_path / "doubled.toml"
+    same.write_text(shipped, encoding="utf-8")
+    doubled.write_text(shipped.replace("scale = 100.0", "scale = 200.0"), encoding="utf-8")
+    observation = wounded_vex("attack-iii", mystra_hit=False).observation(0)
+    found = {}
+    for name, weights in (("shipped", None), ("same", same), ("doubled", doubled)):
+        path = None if weights is None else str(weights)
+        searcher = ExpectimaxAgent(2, nodes=3000, samples=2, max_depth=1, weights=path)
+        searcher.act(observation)
+        assert searcher.last is not None
+        found[name] = searcher.last.values
+    assert found["same"] == found["shipped"]
+    assert found["doubled"] == {a: pytest.approx(2 * v) for a, v in found["shipped"].items()}
