@@ -118,7 +118,7 @@ class Belief:
             self._cache.clear()
         hidden = [w for w in self.watched if any(observation.card_at(s) is None for s in w.secrets)]
         telling = hidden[-MOST_DECISIONS:]
-        if not telling:
+        if not telling or nodes <= 0:
             return None
         states: list[State] = [observation.determinize(rng) for _ in range(count * CANDIDATES)]
         logs = [0.0] * len(states)
