@@ -14,6 +14,8 @@ attempt's end by `closing`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
+from dataclasses import replace
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -410,6 +412,18 @@ def choice_order(state: RpgGetState, action: Action) -> tuple[int | str, ...]:
     ):
         return (0, *hand_key(card))
     return (1,)
+
+
+def alike(state: RpgGetState, action: Action) -> Hashable:
+    """An action with a card of a hidden pile (hand, bank) is alike for every copy of that
+    card there: the rules list one per slot, the menus one per card (cli/menus.py)."""
+    slot, card = getattr(action, "slot", None), getattr(action, "card", None)
+    if not isinstance(slot, int) or not isinstance(card, str):
+        return action
+    copy = replace(action, slot=-1)  # type: ignore[call-arg]
+    if isinstance(copy, Bank) and copy.drop >= 0:
+        copy = replace(copy, drop=-1)
+    return (state.zone_of(slot), copy)
 
 
 def _head(card_id: str) -> str:

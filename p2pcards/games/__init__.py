@@ -198,7 +198,8 @@ _REGISTRY: dict[str, GameInfo] = {
             view="cli.rpg_get_view",
             evaluation="ai.rpg_get_eval:make_evaluation",
             tuning="ai.rpg_get_eval:TUNING",
-            search_rates=(NodeRate(2, 20), NodeRate(3, 18), NodeRate(4, 16), NodeRate(5, 14)),
+            # `bench_ai.py --calibrate --game rpg-get --positions 12`, one run (hand-set weights).
+            search_rates=(NodeRate(2, 18), NodeRate(3, 13), NodeRate(4, 11), NodeRate(5, 9)),
             bench=Bench(seats=(2, 4)),
         ),
         GameInfo(

@@ -60,7 +60,8 @@ def test_no_seat_is_shown_a_card_it_may_not_know(seats: int, seed: int) -> None:
     """Every step told to each seat, its board and its `i` list name only cards it may know:
     no card of another seat's hand, bank or deck is named unless the seat knows a copy of it
     (line 36: the bank is face down, its owner's alone); the others' draws are told as draws,
-    and a bank's size is shown to all. The menus offer exactly the legal actions."""
+    and a bank's size is shown to all. The menus offer every legal action, the copies of a
+    card in a hand once."""
     game = games.load("rpg-get")
     state = game.new_initial_state(seats, round_cap=4)
     assert isinstance(state, RpgGetState)
@@ -71,9 +72,11 @@ def test_no_seat_is_shown_a_card_it_may_not_know(seats: int, seed: int) -> None:
             action = dealer.sample(state)
         else:
             mover = state.observation(state.current_player())
-            assert sorted(map(str, leaves(choice_tree(view, mover)))) == sorted(
-                map(str, mover.legal_actions())
-            )
+            offered = leaves(choice_tree(view, mover))
+            legal = mover.legal_actions()
+            assert all(a in legal for a in offered)  # each line legal, copies of a card once
+            alike = {view.alike(mover, a) for a in offered}
+            assert len(alike) == len(offered) and alike == {view.alike(mover, a) for a in legal}
             action = rng.choice(state.legal_actions())
         before = state.clone()
         state.apply_action(action)
