@@ -167,10 +167,11 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
     # `current_player`.
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (at a chance node, the outcomes' ids)."""
-        current = self._box.state.current_player()
+        box = self._box
+        current = box.state.current_player()
         if (player is not None and player != current) or current == TERMINAL:
             return []
-        ids = self._box.current_node().ids
+        ids = (box.node or box.current_node()).ids
         # Legal actions ascending, as OpenSpiel asks; chance outcomes in the engine's order.
         return list(ids) if current == CHANCE else sorted(ids)
 
@@ -190,7 +191,13 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         return self._box.record().encode()
 
     def _apply_action(self, action: int) -> None:
-        self._box.apply(action, self.action_of(action))
+        box = self._box
+        node = box.node or box.current_node()
+        try:
+            found = node.actions[node.ids.index(action)]
+        except ValueError:
+            raise ValueError(f"action id {action} is not legal here") from None
+        box.apply(action, found)
 
     def action_of(self, action: int) -> Action:
         """The engine action an id names here; ValueError unless it is legal now."""
@@ -208,7 +215,7 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self._box.state.is_terminal()
+        return self._box.state.current_player() == TERMINAL
 
     def returns(self) -> list[float]:
         """The game's returns at the end, zeros before (terminal rewards)."""

@@ -103,14 +103,18 @@ class Observation(dict[str, np.ndarray]):
 
     __slots__ = ("_seat", "_snapshot")
 
-    def __init__(self, mask: np.ndarray, snapshot: _Snapshot, seat: int) -> None:
-        super().__init__(observation=None, action_mask=mask)  # type: ignore[call-overload]
+    def __init__(
+        self, mask: np.ndarray, snapshot: _Snapshot | None, seat: int,
+        tensor: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(observation=tensor, action_mask=mask)  # type: ignore[arg-type]
         self._snapshot = snapshot
         self._seat = seat
 
     def __getitem__(self, key: str) -> np.ndarray:
         value = dict.__getitem__(self, key)
         if value is None:
+            assert self._snapshot is not None  # None only for a copy, which has its tensor
             value = self._snapshot.tensor(self._seat)
             dict.__setitem__(self, key, value)
         return value
@@ -147,18 +151,19 @@ class Observation(dict[str, np.ndarray]):
         """Remove and return the last entry (the tensor made first)."""
         return dict.popitem(self._whole())
 
-    def copy(self) -> dict[str, np.ndarray]:
-        """A plain dict of both entries."""
-        return dict(self.items())
+    def copy(self) -> Observation:
+        """A shallow copy (the same arrays), the tensor made."""
+        return Observation(self["action_mask"], None, self._seat, self["observation"])
 
-    def __copy__(self) -> dict[str, np.ndarray]:
+    def __copy__(self) -> Observation:
         return self.copy()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, np.ndarray]:
-        return {key: value.copy() for key, value in self.items()}
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observation:
+        tensor, mask = self["observation"].copy(), self["action_mask"].copy()
+        return Observation(mask, None, self._seat, tensor)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (self.copy(),))
+        return (Observation, (self["action_mask"], None, self._seat, self["observation"]))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Observation):
@@ -169,7 +174,8 @@ class Observation(dict[str, np.ndarray]):
         return not self == other
 
     def __or__(self, other: Any) -> dict[str, np.ndarray]:  # type: ignore[override]
-        return dict.__or__(self.copy(), other)
+        joined: dict[str, np.ndarray] = dict(self) | other
+        return joined
 
     def __repr__(self) -> str:
         return dict.__repr__(self._whole())
