@@ -29,6 +29,19 @@ from p2pcards.adapters import openspiel
 from p2pcards.adapters.pettingzoo import env
 
 
+def sample(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """An outcome drawn by its probability, as the engine's local dealer draws one (the
+    same sampling code on both sides: it is not the adapter's cost)."""
+    if len(outcomes) == 1:
+        return outcomes[0][0]
+    x = rng.random()
+    for outcome, probability in outcomes:
+        x -= probability
+        if x < 0:
+            return outcome
+    return outcomes[-1][0]
+
+
 def openspiel_playout(game: object, seed: int) -> int:
     """One random game through OpenSpiel's API; the steps taken."""
     rng = random.Random(seed)
@@ -36,8 +49,7 @@ def openspiel_playout(game: object, seed: int) -> int:
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = rng.choices(outcomes, [p for _, p in outcomes])[0][0]
+            action = sample(state.chance_outcomes(), rng)
         else:
             action = rng.choice(state.legal_actions())
         state.apply_action(action)
