@@ -238,7 +238,8 @@ class SlotState(ZoneState, Generic[R, S]):
         seats already know first, then hand order. Raises if the hand is hidden here."""
         ident, known = self._ident, self._known
         hand = self._hands[seat]
-        if len({known[s] for s in hand}) > 1:  # else every copy reveals as little
+        masks = [known[s] for s in hand]
+        if masks and masks.count(masks[0]) != len(masks):  # else each copy reveals as little
             hand = sorted(hand, key=lambda s: -known[s].bit_count())  # stable: hand order
         order: dict[int, list[int]] = {}
         for s in hand:
@@ -246,7 +247,11 @@ class SlotState(ZoneState, Generic[R, S]):
             if k == UNKNOWN:
                 raise self._hidden_hand(seat)
             if s != exclude:
-                order.setdefault(k, []).append(s)
+                copies = order.get(k)
+                if copies is None:
+                    order[k] = [s]
+                else:
+                    copies.append(s)
         return order
 
     def _verify_uses(

@@ -358,8 +358,13 @@ class ZoneState(State):
             else:
                 self._pools.append(list(composition))
                 size = sum(composition)
-            for _ in range(size):
-                self._add_slot(UNKNOWN, 0, pool, z)
+            # In bulk, as `_add_slot` would one by one: a playout makes a state per game.
+            start = len(self._ident)
+            self._ident += [UNKNOWN] * size
+            self._known += [0] * size
+            self._home += [pool] * size
+            self._where += [z] * size
+            self._zones[z] += range(start, start + size)
         for name, default in zip(self.slot_columns.names, self.slot_columns.defaults, strict=True):
             setattr(self, name, [default] * len(self._ident))
 

@@ -337,7 +337,7 @@ def test_a_seat_that_tells_seats_different_things_is_proved_to(seats: int) -> No
                 if said == {"kind": "pass"}
                 else {"kind": "pass"}
             )
-            body = {**envelope.message, "payload": {"action": other, "positions": []}}
+            body = {**envelope.message, "payload": {"action": other}}
             packed = pack_body(body)
             unsigned = Envelope(CHEATER, envelope.seq, envelope.prev, packed, b"")
             twin = dataclasses.replace(
@@ -374,7 +374,7 @@ def test_a_proof_shown_only_by_the_victim_clears_it_of_the_dispute_it_raised() -
             len(cheater.steps) < 8 or said["payload"]["action"] == {"kind": "pass"}
         ):  # fmt: skip
             return [envelope]
-        body = pack_body({**said, "payload": {"action": {"kind": "pass"}, "positions": []}})
+        body = pack_body({**said, "payload": {"action": {"kind": "pass"}}})
         unsigned = Envelope(CHEATER, envelope.seq, envelope.prev, body, b"")
         signature = key.sign(unsigned.signed_bytes(cheater.table_id))
         twin.append(dataclasses.replace(unsigned, signature=signature))

@@ -147,12 +147,22 @@ def _play(
 _ONE: dict[tuple[type[Action], Any], Action] = {}
 
 
-def _one(cls: type[Action], *fields: Any) -> Action:
-    """The shared instance of a small action (actions are immutable, so one is enough)."""
-    action = _ONE.get((cls, *fields))
+def _one(cls: type[Action], value: Any) -> Action:
+    """The shared instance of a one-field action (actions are immutable, so one is enough)."""
+    action = _ONE.get((cls, value))
     if action is None:
-        action = _ONE[(cls, *fields)] = cls(*fields)
+        action = _ONE[(cls, value)] = cls(value)  # type: ignore[call-arg]
     return action
+
+
+@cache
+def _react(slot: int, card: str) -> React:
+    return React(slot, card)
+
+
+@cache
+def _discard(slot: int, card: str) -> Discard:
+    return Discard(slot, card)
 
 
 class RpgBattleState(SlotState[Rules, Pending]):
@@ -316,8 +326,8 @@ class RpgBattleState(SlotState[Rules, Pending]):
             cards = rules.cards
             if isinstance(self._queue[0], ReactStep):
                 quick = [(k, s) for k, s in held if k in rules.dodge or k in rules.counter]
-                return [PASS] + [_one(React, s, cards[k].id) for k, s in quick]
-            return [_one(Discard, s, cards[k].id) for k, s in held]
+                return [PASS] + [_react(s, cards[k].id) for k, s in quick]
+            return [_discard(s, cards[k].id) for k, s in held]
         if self._phase == DRAFT:
             return [_one(Pick, c.id) for i, c in enumerate(rules.chars) if self._owner[i] < 0]
         if self._phase == END:
