@@ -60,7 +60,7 @@ def _other_deal(d: dict[str, Any]) -> None:
     ("change", "message"),
     [
         (lambda d: d.update(version=1), "version 1"),
-        (lambda d: d.update(rules=1), "rules version 1; this program plays version 2"),
+        (lambda d: d.update(rules=1), "rules version 1; this program plays version 3"),
         (lambda d: d.update(rules=True), "rules version True"),
         (lambda d: d.update(format="pgn"), "format"),
         (lambda d: d.update(extra=1), "unknown fields: extra"),
