@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from p2pcards.engine import Action
 from p2pcards.games.rpg_get import GAME, RpgGetState
 from p2pcards.games.rpg_get.actions import PASS, Start
-from p2pcards.games.rpg_get.state import DECK_SIZE
+from p2pcards.games.rpg_get.state import DECK_SIZE, Reason
 
 DB = GAME.db
 FILLER = "rockslide"
@@ -69,10 +69,19 @@ class Table:
             wanted = self.upcoming[seat].pop(0) if self.upcoming[seat] else FILLER
             st.apply_action(st.chance_outcome_for(wanted))
 
+    events_window = False
+    """Whether the test answers the window that opens the Party Attack step for Events
+    (rules.md, choice 35) itself; by default every seat it asks passes."""
+
     def act(self, action: Action) -> None:
-        """Apply a decision (checked), then deal what follows."""
+        """Apply a decision (checked), then deal what follows (and pass the Events window
+        unless the test asks for it)."""
         self.state.apply_action(action)
         self.settle()
+        st = self.state
+        while not self.events_window and st.windows and st.windows.top.reason == Reason.EVENTS:
+            st.apply_action(PASS)
+            self.settle()
 
     def find(self, match: Callable[[Action], bool]) -> Action:
         """The one legal action of the seat to act that `match` picks (the first, if several)."""
@@ -96,6 +105,11 @@ class Table:
                 return
             self.act(PASS)
         raise AssertionError(f"never reached {phase}; at {self.state.phase}")
+
+    def pass_windows(self) -> None:
+        """Every seat a window asks passes, until none is open."""
+        while self.state.windows:
+            self.act(PASS)
 
     def slots(self, seat: int, offset: int, card: str | None = None) -> list[int]:
         """A seat's slots in one of its zones, of one card if named."""

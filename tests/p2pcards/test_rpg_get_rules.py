@@ -508,6 +508,8 @@ def test_support_adds_to_the_next_attack_and_recovery_heals_once_a_round() -> No
     assert state.hp_left(boss) == 8 - 2
     t.act(PASS)
     t.act(Act(boss, boss, 0, slot_list([elena, vyse])))  # 3(2)
+    assert state.windows and state.current_player() == 0  # Elena's Recovery could answer
+    t.act(PASS)
     assert state.hp_left(elena) == 2 and state.hp_left(vyse) == 3
     t.act(PASS)  # the attempt fails
     assert state.attempter == -1
@@ -644,7 +646,10 @@ def test_a_sleeping_character_cannot_defend_and_wakes_when_the_attempt_ends() ->
         t.act(PASS)
     assert state.has_status(ryudo, "sleep")
     t.act(Act(booma, booma, 0, slot_list([ryudo])))
-    assert not state.windows  # Ryudo's Defense is not offered: asleep
+    # Ryudo's Defense is not offered, asleep; Elena's Recovery may answer (line 98).
+    assert not any(isinstance(a, Defend) for a in state.legal_actions())
+    while state.windows:
+        t.act(PASS)
     assert state.hp_left(ryudo) == 4
     t.act(PASS)
     assert state.zone_of(ryudo) == "party:0" and not state.has_status(ryudo, "sleep")
