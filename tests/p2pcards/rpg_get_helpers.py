@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from p2pcards.engine import Action
 from p2pcards.games.rpg_get import GAME, RpgGetState
-from p2pcards.games.rpg_get.actions import PASS, Start
+from p2pcards.games.rpg_get.actions import PASS, Attempt, Enlist, Equip, Oppose, Recruit, Start
 from p2pcards.games.rpg_get.state import DECK_SIZE, Reason
 
 DB = GAME.db
@@ -118,3 +118,35 @@ class Table:
             for s in self.state.pile(seat, offset)
             if card is None or self.state.card_at(s) == card
         ]
+
+
+def fight(
+    hands: list[list[str]],
+    enemies: list[str],
+    mission: str = "rag-rappy-den",
+    *,
+    more: Sequence[Sequence[str]] = (),
+    events_window: bool = False,
+) -> Table:
+    """Seat 0 plays its Characters and equips its Rewards, attempts `mission` with as much
+    of its party as fits; seat 1 plays `enemies`; the Party Attack step begins (at its
+    window for Events if `events_window`)."""
+    t = Table(hands, more=more)
+    t.pass_until("play")
+    for card in hands[0][1:]:
+        if DB.by_id[card].type == "character":
+            t.do(Recruit, card=card)
+        elif DB.by_id[card].type == "reward":
+            t.do(Equip, card=card)
+    t.pass_until("mission")
+    t.do(Attempt, card=mission)
+    while t.state.phase == "party":
+        enlist = [a for a in t.state.legal_actions() if isinstance(a, Enlist)]
+        t.act(enlist[0] if enlist else PASS)
+    for card in enemies:
+        t.do(Oppose, card=card)
+    t.events_window = events_window
+    while t.state.phase == "enemies":
+        t.act(PASS)
+    assert t.state.phase == "party-attack"
+    return t

@@ -83,8 +83,9 @@ SEAT_ZONES: tuple[tuple[str, Literal["nobody", "owner", "everyone"]], ...] = (
     ("bank", "owner"),
     ("score", "everyone"),
     ("out", "everyone"),
+    ("destroyed", "owner"),
 )
-DECK, HAND, DISCARD, PARTY, ACTIVE, UNCONSCIOUS, INVENTORY, BANK, SCORE, OUT = range(
+DECK, HAND, DISCARD, PARTY, ACTIVE, UNCONSCIOUS, INVENTORY, BANK, SCORE, OUT, DESTROYED = range(
     len(SEAT_ZONES)
 )
 Phase = Literal[
@@ -1533,14 +1534,15 @@ class RpgGetState(ZoneState):
 
     def _bank_destroy(self, f: Frame, e: Effect) -> bool:
         """Line 144: a card of the bank, picked at random by the table's beacon (nobody
-        chooses, the owner included), is discarded and shown; `amount` of each bank named."""
+        chooses, the owner included), leaves play sight unseen, face down, for its owner's
+        pile of destroyed cards (choice 39); `amount` of each bank named."""
         amount = e.amount if isinstance(e.amount, int) else 1
         banks = interpreter.seats(self, e.who or "each_opponent", f.controller)
         while f.stage < amount * len(banks):
             seat = banks[f.stage // amount]
             if self.pile(seat, BANK):
-                bank, discard = self.zone_at(seat, BANK), self.zone_at(seat, DISCARD)
-                self._ask_chance(Step("pick", bank, discard, self._everyone))
+                bank, gone = self.zone_at(seat, BANK), self.zone_at(seat, DESTROYED)
+                self._ask_chance(Step("pick", bank, gone, 1 << seat))
                 return False
             f = self._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
         return True
