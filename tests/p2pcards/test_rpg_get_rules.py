@@ -362,16 +362,19 @@ def test_reconcile_draws_up_to_nine() -> None:
 
 
 def _deck_out(seed: int) -> RpgGetState:
-    """A random 2-seat game (seeded) played to its first decking with a payment possible."""
-    state = GAME.new_initial_state(2)
-    dealer, rng = LocalDealer(seed), random.Random(seed)
-    while not (state.phase == "decking" and len(state.legal_actions()) > 1):
-        assert not state.is_terminal(), f"seed {seed} never decked with VP to pay"
-        if state.is_chance_node():
-            state.apply_action(dealer.sample(state))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    """The first random 2-seat game, from `seed` on, played to a decking with a payment
+    possible (most random games end before a deck runs out)."""
+    for tried in range(seed, seed + 200):
+        state = GAME.new_initial_state(2)
+        dealer, rng = LocalDealer(tried), random.Random(tried)
+        while not state.is_terminal():
+            if state.phase == "decking" and len(state.legal_actions()) > 1:
+                return state
+            if state.is_chance_node():
+                state.apply_action(dealer.sample(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no game from seed {seed} decked with VP to pay")
 
 
 def test_decking_pays_two_vp_to_shuffle_the_discard_into_a_new_deck() -> None:

@@ -598,7 +598,9 @@ class RpgGetState(ZoneState):
         while self._order_at < len(self._order):
             seat = self._order[self._order_at]
             # A controller with nothing its enemies could do is not asked (public).
-            if self._live >> seat & 1 and self._combat_decisions(seat) != [PASS]:
+            if self._live >> seat & 1 and (
+                self._combat_decisions(seat) != [PASS] or self._activations(seat)
+            ):
                 self._current = seat
                 return
             self._order_at += 1
