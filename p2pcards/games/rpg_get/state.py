@@ -171,6 +171,14 @@ class RpgGetRules(ZoneRules):
             hidden_in_play=False,
         )  # fmt: skip
         self.window_events = any(c.type == "event" and c.when == "attempt" for c in cards)
+        self.activated = frozenset(
+            k for k, c in enumerate(cards) if any(a.trigger == "activated" for a in c.abilities)
+        )
+        """The kinds with an Ability (line 93): the only cards `_activations` looks at."""
+        self.party_recovery = frozenset(
+            k for k, c in enumerate(cards) if any(a.party for a in c.actions)
+        )
+        """The kinds with a Recovery on party members (line 125), usable outside attempts."""
         """Whether a seat holding cards could answer a window with an Event (public)."""
 
 
@@ -198,6 +206,7 @@ class RpgGetState(ZoneState):
         "_hp_t",
         "_kw",
         "_live",
+        "_memo",
         "_more",
         "_mulligans",
         "_opening",
@@ -285,6 +294,7 @@ class RpgGetState(ZoneState):
         self._boost = [0] * num_players
         self._more = [0] * num_players  # a Support's _(+Y): the next attack's extra targets
         self._coin_for = NO_COIN
+        self._memo: tuple[int, list[Action]] | None = None
         self._attack: Attack | None = None
         self._repeat: Attack | None = None  # an attack its seat may Combo now (line 133)
         self._confused: Confused | None = None
@@ -812,17 +822,18 @@ class RpgGetState(ZoneState):
         else:
             return []
         out: list[Action] = []
-        abilities = self._book.abilities
+        abilities, ident, activated = self._book.abilities, self._ident, self._g.activated
+        rewards = [r for r in self.pile(cur, INVENTORY) if ident[r] in activated]
         seen: set[tuple[int, int, int]] = set()
         for user in users:
             status = self._status[user]
             if status & (STUN | SLEEP):
                 continue
             card = self.card(user)
-            sources = [user]
-            if card.type == "character":
+            sources = [user] if ident[user] in activated else []
+            if card.type == "character" and rewards:
                 sources += [
-                    r for r in self.pile(cur, INVENTORY)
+                    r for r in rewards
                     if self.card(r).classes <= card.classes
                     and not (status & BLOCK and self.card(r).keywords & {"magic", "move"})
                 ]  # fmt: skip
@@ -903,7 +914,25 @@ class RpgGetState(ZoneState):
 
     # ------------------------------------------------------------------ decisions
 
+    def legal_actions(self) -> list[Action]:
+        """The legal actions (a copy: the list is kept to check the action taken)."""
+        return list(super().legal_actions())
+
     def _decisions(self, cur: int) -> list[Action]:
+        """The seat's decisions, listed once per position: a playout lists them, then checks
+        the one it takes against the same list."""
+        memo = self._memo
+        if memo is not None and memo[0] == cur:
+            return memo[1]
+        out = self._list_decisions(cur)
+        self._memo = (cur, out)
+        return out
+
+    def _learn(self, slot: int, k: int) -> None:
+        self._memo = None  # a card learnt may change what the seat may do
+        super()._learn(slot, k)
+
+    def _list_decisions(self, cur: int) -> list[Action]:
         if self._ask is not None:
             return interpreter.ask_actions(self, self._ask)
         if self._windows:
@@ -972,13 +1001,17 @@ class RpgGetState(ZoneState):
                 if card.rp <= self._counters[cur]:
                     out.append(Equip(slot, card.id))
         out += [Equip(s, c.id) for s, c in bank if c.rp <= self._counters[cur]]  # line 38
-        out += [Flip(s, c.id) for s, c in bank if not self._faceup[s]]  # line 167
+        # line 167: a card is turned face up for what it does there (choice 39)
+        out += [Flip(s, c.id) for s, c in bank if c.abilities and not self._faceup[s]]
         out += self._events(cur, "play")
         out += self._activations(cur)
         # line 98, 127-128: Rewards and Recovery outside an attempt; only a Recovery that
         # chooses party members does anything then (line 123, 125).
-        for user in self.party(cur):
-            out += [a for a in self._acts(user, ("recovery",), [], []) if _aims(a)]
+        healers = self._g.party_recovery
+        ident = self._ident
+        if any(ident[s] in healers for s in (*self.party(cur), *self.pile(cur, INVENTORY))):
+            for user in self.party(cur):
+                out += [a for a in self._acts(user, ("recovery",), [], []) if _aims(a)]
         out.append(PASS)
         return out
 
@@ -1060,6 +1093,7 @@ class RpgGetState(ZoneState):
     # ------------------------------------------------------------------ applying
 
     def _apply(self, action: Action) -> None:
+        self._memo = None
         if self._current == CHANCE:
             self._apply_outcome(action)
             return
@@ -1595,6 +1629,7 @@ class RpgGetState(ZoneState):
         other._ask = self._ask
         other._more = self._more[:]
         other._coin_for = self._coin_for
+        other._memo = None
         other._public_zones = self._public_zones
         other._round_cap = self._round_cap
         other._counters = self._counters[:]
