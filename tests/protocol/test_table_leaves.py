@@ -65,11 +65,13 @@ def lose(mesh: TableMesh, *links: tuple[int, int]) -> None:
         mesh.links[link].clear()
 
 
+def saves(mesh: TableMesh) -> list[SeatSave]:
+    """Every seat's save, as the multi-save audit reads it."""
+    return [SeatSave(f"s{p.seat}", p.seat, p.table_id, p.transcript, p.outcome) for p in mesh.peers]
+
+
 def agree(mesh: TableMesh) -> list[str]:
-    saves = [
-        SeatSave(f"seat{p.seat}", p.seat, p.table_id, p.transcript, p.outcome) for p in mesh.peers
-    ]
-    return [d.text for d in compare(saves, len(mesh.peers))]
+    return [d.text for d in compare(saves(mesh), len(mesh.peers))]
 
 
 def ended(peer: TablePeer) -> tuple[str, list[float]]:
@@ -230,3 +232,24 @@ def test_leaves_returns_and_give_ups_in_any_order_leave_saves_that_agree(seed: i
         if ended(peer)[0] == "forfeit":
             losers = [s for s, r in enumerate(ended(peer)[1]) if r == 0]
             assert all(mesh.peers[s]._first_leave.get(s) is not None for s in losers)
+
+
+def test_a_save_that_names_a_result_it_cannot_know_is_reported_naming_the_returner() -> None:
+    """The multi-save audit still catches what the rule prevents: a returner that names a
+    result anyway (here: the rule switched off at its seat) ends 'abandoned' beside the
+    host's forfeit, and the audit names it, whose leave one save rests on and whose
+    return only its own holds."""
+    mesh = table(2)
+    host, late = mesh.peers
+    late.leave("quit")
+    flush(mesh)
+    host.give_up([1], "left the table")
+    lose(mesh, (0, 1))
+    late.come_back()
+    lose(mesh, (1, 0))
+    late._undecided = lambda give_ups: ""  # type: ignore[method-assign]
+    late.give_up([0], "lost its connection for 120 s")
+    assert ended(late) == ("abandoned", [0.0, 0.0]) and ended(host)[0] == "forfeit"
+    [parted] = compare(saves(mesh), 2)
+    assert parted.kind == "outcome" and parted.signers == (1,), parted
+    assert "s0 says forfeit, winner seat 0; s1 says abandoned" in parted.text
