@@ -96,19 +96,26 @@ def test_a_seat_back_after_it_was_given_up_on_finds_its_forfeit_in_the_others_me
     assert agree(mesh) == []
 
 
+def back_too_late(mesh: TableMesh) -> None:
+    """Seat 1 leaves; seat 0 gives up on it, ends the table and exits (what it sent after
+    is lost); seat 1 comes back and reaches nobody."""
+    host, late = mesh.peers
+    late.leave("quit")
+    flush(mesh)
+    host.give_up([1], "left the table")
+    lose(mesh, (0, 1))
+    late.come_back()
+    lose(mesh, (1, 0))
+
+
 def test_a_seat_back_after_the_others_left_says_undecided_not_another_result() -> None:
     """Seat 1 comes back after seat 0 ended the table and exited: it hears nothing, gives
     up on seat 0, and cannot know whether seat 0 gave up on it while its leave stood. It
     used to end 'abandoned' (nobody wins) beside seat 0's forfeit: the saves disagreed."""
     mesh = table(2)
     host, late = mesh.peers
-    late.leave("quit")
-    flush(mesh)
-    host.give_up([1], "left the table")
-    lose(mesh, (0, 1))
+    back_too_late(mesh)
     assert ended(host) == ("forfeit", [1.0, 0.0])
-    late.come_back()
-    lose(mesh, (1, 0))
     late.give_up([0], "lost its connection for 120 s")
     flush(mesh, cut=frozenset({(1, 0), (0, 1)}))
     assert late.outcome is not None and late.outcome.ended == "undecided", late.outcome
@@ -241,12 +248,7 @@ def test_a_save_that_names_a_result_it_cannot_know_is_reported_naming_the_return
     return only its own holds."""
     mesh = table(2)
     host, late = mesh.peers
-    late.leave("quit")
-    flush(mesh)
-    host.give_up([1], "left the table")
-    lose(mesh, (0, 1))
-    late.come_back()
-    lose(mesh, (1, 0))
+    back_too_late(mesh)
     late._undecided = lambda give_ups: ""  # type: ignore[method-assign]
     late.give_up([0], "lost its connection for 120 s")
     assert ended(late) == ("abandoned", [0.0, 0.0]) and ended(host)[0] == "forfeit"
