@@ -9,8 +9,18 @@ from collections.abc import Callable, Sequence
 
 from p2pcards.engine import Action
 from p2pcards.games.rpg_get import GAME, RpgGetState
-from p2pcards.games.rpg_get.actions import PASS, Attempt, Enlist, Equip, Oppose, Recruit, Start
-from p2pcards.games.rpg_get.state import DECK_SIZE, Reason
+from p2pcards.games.rpg_get.actions import (
+    PASS,
+    Act,
+    Attempt,
+    Enlist,
+    Equip,
+    Oppose,
+    Recruit,
+    Start,
+    slot_list,
+)  # fmt: skip
+from p2pcards.games.rpg_get.state import DECK_SIZE, PARTY, Reason
 
 DB = GAME.db
 FILLER = "rockslide"
@@ -150,3 +160,24 @@ def fight(
         t.act(PASS)
     assert t.state.phase == "party-attack"
     return t
+
+
+KNOCKOUT = ["booma", "booma", "rag-rappy"]
+"""Seat 1's enemies that knock out a 5-HP character sent alone (2 + 2 + 1)."""
+
+
+def knock_out_alone(t: Table, member: str) -> int:
+    """From seat 0's Mission phase: it attempts The Rag Rappy Den with `member` alone, seat
+    1 plays KNOCKOUT and each attacks it; the member's slot (unconscious if 5 HP or less)."""
+    st = t.state
+    t.pass_until("mission")
+    t.do(Attempt, card="rag-rappy-den")
+    slot = t.slots(0, PARTY, member)[0]
+    t.do(Enlist, slot=slot)
+    t.act(PASS)
+    for card in KNOCKOUT:
+        t.do(Oppose, card=card)
+    t.act(PASS)  # the member does not attack
+    for enemy in st.zone_slots("enemies"):
+        t.act(Act(enemy, enemy, 0, slot_list([slot])))
+    return slot

@@ -5,7 +5,7 @@ of its type: 72-90, combat 105-131)."""
 from __future__ import annotations
 
 import pytest
-from rpg_get_helpers import DB, Table
+from rpg_get_helpers import DB, KNOCKOUT, Table, knock_out_alone
 
 from p2pcards.answers import Take, Target
 from p2pcards.games.rpg_get.actions import (
@@ -191,22 +191,13 @@ def _resurrect(card: Card) -> None:
     sent alone, knocked out by three enemies; Ryudo keeps the seat in the game)."""
     user = _user(card)
     hand = [user, "aika", "rag-rappy-den"] + ([card.id] if card.type != "character" else [])
-    t = Table([hand, ["vyse", "booma", "booma", "rag-rappy"]])
+    t = Table([hand, ["vyse", *KNOCKOUT]])
     st = t.state
     t.pass_until("play")
     t.do(Recruit, card="aika")
     if card.type == "reward":
         t.do(Equip, card=card.id)
-    t.pass_until("mission")
-    t.do(Attempt, card="rag-rappy-den")
-    aika = t.slots(0, PARTY, "aika")[0]
-    t.do(Enlist, slot=aika)
-    t.act(PASS)
-    for enemy in ("booma", "booma", "rag-rappy"):
-        t.do(Oppose, card=enemy)
-    t.act(PASS)
-    for enemy in st.zone_slots("enemies"):
-        t.act(Act(enemy, enemy, 0, slot_list([aika])))
+    aika = knock_out_alone(t, "aika")
     assert st.zone_of(aika) == "unconscious:0"
     while not (st.phase == "play" and st.turn_seat == 0):
         t.act(PASS)

@@ -6,7 +6,7 @@ Events are data read by the one interpreter; positions are reached through the r
 from __future__ import annotations
 
 import pytest
-from rpg_get_helpers import Table, fight
+from rpg_get_helpers import KNOCKOUT, Table, fight, knock_out_alone
 
 from p2pcards.answers import Take, Target
 from p2pcards.errors import IllegalActionError
@@ -96,21 +96,11 @@ def test_a_party_member_recovery_heals_outside_an_attempt() -> None:
 def test_resurrect_brings_a_character_back_at_full_hp() -> None:
     """Line 134: Resurrect moves a character from the unconscious pile to the party, at full
     HP; line 119: an unconscious character is cured."""
-    t = Table([["aika", "ryudo", "revival-song", "rag-rappy-den"],
-               ["vyse", "booma", "booma", "rag-rappy"]])  # fmt: skip
+    t = Table([["aika", "ryudo", "revival-song", "rag-rappy-den"], ["vyse", *KNOCKOUT]])
     st = t.state
     t.pass_until("play")
     t.do(Recruit, card="ryudo")
-    t.pass_until("mission")
-    t.do(Attempt, card="rag-rappy-den")
-    aika = t.slots(0, PARTY, "aika")[0]
-    t.do(Enlist, slot=aika)
-    t.act(PASS)
-    for card in ("booma", "booma", "rag-rappy"):
-        t.do(Oppose, card=card)
-    t.act(PASS)  # Aika does not attack
-    for enemy in st.zone_slots("enemies"):
-        t.act(Act(enemy, enemy, 0, slot_list([aika])))
+    aika = knock_out_alone(t, "aika")
     assert st.zone_of(aika) == "unconscious:0" and st.in_game() == (0, 1)
     while not (st.phase == "play" and st.turn_seat == 0):
         t.act(PASS)
