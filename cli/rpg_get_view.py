@@ -93,6 +93,7 @@ AILMENTS = {
     "block": "blocked",
     "sleep": "asleep",
     "confusion": "confused",
+    "stun": "stunned",
 }
 """Each status ailment as a word after 'is' (line 168-175)."""
 

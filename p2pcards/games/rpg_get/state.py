@@ -85,6 +85,7 @@ SEAT_ZONES: tuple[tuple[str, Literal["nobody", "owner", "everyone"]], ...] = (
     ("out", "everyone"),
     ("destroyed", "owner"),
 )
+PER_SEAT = len(SEAT_ZONES)
 DECK, HAND, DISCARD, PARTY, ACTIVE, UNCONSCIOUS, INVENTORY, BANK, SCORE, OUT, DESTROYED = range(
     len(SEAT_ZONES)
 )
@@ -311,11 +312,11 @@ class RpgGetState(ZoneState):
 
     def zone_at(self, seat: int, offset: int) -> int:
         """The index of one of a seat's zones (DECK, HAND, ... OUT)."""
-        return seat * len(SEAT_ZONES) + offset
+        return seat * PER_SEAT + offset
 
     def pile(self, seat: int, offset: int) -> list[int]:
         """The slots of one of a seat's zones, in order."""
-        return self._zones[self.zone_at(seat, offset)]
+        return self._zones[seat * PER_SEAT + offset]
 
     @property
     def phase(self) -> Phase:
@@ -442,9 +443,10 @@ class RpgGetState(ZoneState):
 
     def _begin_turn(self, seat: int) -> None:
         self._turn_seat = seat
-        for slot, home in enumerate(self._home):  # the owner's round begins (line 156)
-            if home == seat:
-                self._recovered[slot] = 0
+        # The owner's round begins (line 156): its characters may Recover again (an enemy's
+        # mark goes with it when the attempt ends).
+        for slot in (*self.party(seat), *self.pile(seat, UNCONSCIOUS)):
+            self._recovered[slot] = 0
         self._redraws = 0
         self._phase = "start"
         interpreter.fire_all(self, "start_of_turn", (seat,))  # Intrinsics (line 95)
