@@ -263,10 +263,8 @@ def _attempt(state: RpgGetState, seats: Seats) -> list[RenderableType]:
     table.add_column(f"active party (PP {pp} of {mission.pp})", min_width=30)
     table.add_column(f"enemies (EP {ep} of {mission.ep})", min_width=30)
     active = [Text(_fighter(state, s)) for s in state.pile(seat, ACTIVE)]
-    enemies = [
-        Text(f"{_fighter(state, s)} ({seats.whose(state.home(s))})")
-        for s in state.zone_slots("enemies")
-    ]
+    enemies = [Text(_target_label(state, s, seats, _fighter(state, s))) for s in
+               state.zone_slots("enemies")]  # fmt: skip
     table.add_row(
         Text("\n").join(active) if active else Text("nobody", style="dim"),
         Text("\n").join(enemies) if enemies else Text("none", style="dim"),
@@ -379,10 +377,13 @@ def _targets(state: RpgGetState, targets: str, seats: Seats) -> str:
     return listed([_target_label(state, t, seats) for t in slots]) or "no target"
 
 
-def _target_label(state: RpgGetState, slot: int, seats: Seats) -> str:
-    """A target in a menu: 'Rag Rappy (2 HP, seat 2's)'."""
+def _target_label(state: RpgGetState, slot: int, seats: Seats, shown: str = "") -> str:
+    """A target in a menu: 'Rag Rappy (2 HP, seat 2's)'; with `shown`, that and whose:
+    'Booma 4/4 HP (yours)'."""
     home = state.home(slot)
     whose = "yours" if home == seats.you else seats.whose(home)
+    if shown:
+        return f"{shown} ({whose})"
     return f"{slot_name(state, slot)} ({state.hp_left(slot)} HP, {whose})"
 
 
@@ -443,7 +444,7 @@ def choice_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
     if isinstance(action, Redraw):
         return (_head(action.card), "discard it and draw a card")
     if isinstance(action, Recruit):
-        return (_head(action.card), "play it into your party")
+        return (_head(action.card), "play it into your party" + _replacing(state, action.card))
     if isinstance(action, Bank):
         dropped = "" if action.drop < 0 else f", discarding {name_of(action.drop_card)} from it"
         return (_head(action.card or ""), f"put it in your bank face down (free){dropped}")
@@ -482,6 +483,17 @@ def choice_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
     if isinstance(action, Pass):
         return (_pass_text(state),)
     return (str(action),)
+
+
+def _replacing(state: RpgGetState, card_id: str) -> str:
+    """', replacing your Ryudo (6/6 HP)' where a character of the same name is in play: the
+    new one takes its place and the old one is discarded (line 39-40, 73)."""
+    seat = state.current_player()
+    person = card_of(card_id).person
+    for slot in [*state.party(seat), *state.pile(seat, UNCONSCIOUS)]:
+        if state.card(slot).person == person:
+            return f", replacing your {_fighter(state, slot)}"
+    return ""
 
 
 def _why_not(state: RpgGetState, card: Card) -> str:
@@ -600,6 +612,11 @@ def closing(before: RpgGetState, after: RpgGetState, seats: Seats) -> list[Told]
     """After what a step did: damage, healing, ailments, characters knocked out and enemies
     defeated, a window opened, the attempt's end, a seat out, a new turn, or the result."""
     told: list[Told] = [*_fighter_changes(before, after, seats)]
+    resolved = before.attack
+    if resolved is not None and after.attack is None and resolved.amount > 0:
+        for target in resolved.targets:  # a Defense took it all (line 116: never below 0)
+            if target in _fighters(after) and after.hp_left(target) == before.hp_left(target):
+                told.append(f"{sentence(_target(after, target, seats))} takes no damage.")
     if after.attack is not None and after.attack != before.attack:
         told.append(_attack_line(after, after.attack, seats))
     if before.attempter >= 0 and after.attempter < 0:
