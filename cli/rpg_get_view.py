@@ -125,21 +125,8 @@ def hand_key(card_id: str) -> tuple[int, str]:
 
 
 def action_text(action: CombatAction) -> str:
-    """A combat action as printed: 'Attack 3(2) magic, inflicts poison, Combo 1'."""
-    if action.kind == "attack":
-        head = f"Attack {action.amount}({action.targets})"
-    elif action.kind == "recovery":
-        head = f"Recovery {action.amount}({action.targets})"
-    elif action.kind == "support":
-        head = f"Support +{action.amount}"
-    else:
-        head = f"Defense {action.amount}"
-    parts = [head + "".join(f" {k}" for k in sorted(action.keywords))]
-    if action.inflicts:
-        parts.append(f"inflicts {action.inflicts}")
-    if action.combo:
-        parts.append(f"Combo {action.combo}")
-    return ", ".join(parts)
+    """A combat action as printed: 'Attack 3(2) magic, combo 1, poison'."""
+    return sentence(str(action))
 
 
 def _stats(card: Card) -> str:

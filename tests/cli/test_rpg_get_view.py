@@ -150,9 +150,9 @@ def test_an_attack_its_window_a_defense_and_the_damage_are_told_and_drawn() -> N
     assert view.prompt(st, Seats(1)) == "Seat 0's Ryudo attacks for 3: Defend, or pass:"
     assert view.is_reaction(st)
     defend = t.find(lambda a: isinstance(a, Defend))
-    assert view.describe_choice(st, defend) == "Defend Booma: Defense 1"
+    assert view.describe_choice(st, defend) == "Defend Booma: Defense -1"
     assert step(defend)[0] == [
-        "Seat 1's Booma defends (Defense 1).",
+        "Seat 1's Booma defends (Defense -1).",
         "Seat 1's Booma takes 2 damage (2 HP left).",
     ]
 
