@@ -92,6 +92,9 @@ class GameInfo:
     wall-clock time; the median of three runs (they differ by up to a fifth: the machine
     was shared). Recalibrate after a change to the search, the game's rules or its
     evaluation: `scripts/bench_ai.py --calibrate` prints the figures."""
+    turn_beam: int = 0
+    """How the expectimax counts depth (ai/expectimax.py): 0, in decisions; k, in turns, the
+    rest of a turn searched k moves wide. For games whose turns are many decisions."""
     bench: Bench = ONE_HUNDRED_ROUNDS
     """How the engine benchmark plays it."""
     rules_version: int = 1
