@@ -469,7 +469,26 @@ def choice_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
         return (f"Pay {paid} out of your score pile to shuffle your discard pile into a deck",)
     if isinstance(action, Pass):
         return (_pass_text(state),)
-    return (str(action),)
+    return _other_path(state, action)
+
+
+def _other_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
+    """The decisions the rules add as they grow (read by kind, so that the view stands while
+    the set does): an Event played, a bank card turned face up, an Ability used; else the
+    action's own words."""
+    slot, card = getattr(action, "slot", None), getattr(action, "card", None)
+    if action.kind == "event" and isinstance(card, str):
+        return (_head(card), "play it")
+    if action.kind == "flip" and isinstance(card, str):
+        return (f"Turn {name_of(card)} face up in your bank (the table sees it)",)
+    if action.kind == "activate" and isinstance(slot, int):
+        user = getattr(action, "user", slot)
+        using = slot_name(state, slot)
+        if isinstance(user, int) and user != slot:
+            using = f"{slot_name(state, user)} with {using}"
+        text = state.card(slot).text
+        return (f"{using}: use its Ability" + (f" ({text})" if text else ""),)
+    return (sentence(str(action)),)
 
 
 def _replacing(state: RpgGetState, card_id: str) -> str:
@@ -489,7 +508,8 @@ def _why_not(state: RpgGetState, card: Card) -> str:
         return "a mission is attempted in the Mission phase"
     if card.type in ("enemy", "roadblock"):
         return "played against another player's mission"
-    return ""
+    kind: str = card.type  # the set grows: Events come with the rules that play them
+    return "an Event is played when its text says" if kind == "event" else ""
 
 
 def hand_lines(state: RpgGetState) -> list[HandLine] | None:
@@ -564,7 +584,24 @@ def narrate(before: RpgGetState, event: Event, after: RpgGetState, seats: Seats)
                     "into a new deck.")  # fmt: skip
     elif isinstance(action, Pass):
         told.append(_passed(before, actor, seats))
+    else:
+        told += _other_told(before, action, actor, seats)
     return [t if isinstance(t, Drew) else sentence(t) for t in told]
+
+
+def _other_told(state: RpgGetState, action: Action, actor: int, seats: Seats) -> list[Told]:
+    """The decisions the rules add as they grow, told by kind (see `_other_path`)."""
+    slot, card = getattr(action, "slot", None), getattr(action, "card", None)
+    says = seats.says
+    if action.kind == "event" and isinstance(card, str):
+        return [f"{says(actor, 'play')} the Event {name_of(card)}."]
+    if action.kind == "flip" and isinstance(card, str):
+        return [f"{says(actor, 'turn')} {name_of(card)} face up in {seats.its(actor)} bank."]
+    if action.kind == "activate" and isinstance(slot, int):
+        return [f"{sentence(seats.whose(actor))} {slot_name(state, slot)} uses its Ability."]
+    if actor >= 0:
+        return [f"{says(actor, 'choose')}: {action}."]
+    return []
 
 
 def _rolled(before: RpgGetState, value: int, after: RpgGetState, seats: Seats) -> list[Told]:
