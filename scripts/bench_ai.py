@@ -293,9 +293,11 @@ def oracle_gap(args: argparse.Namespace, ai_spec: str, decks: tuple[str, ...]) -
         )
     for spec, scores in zip(specs[1:], searched[1:], strict=True):
         gain, half = paired_mean(searched[0], scores)
+        gains = [a - b for a, b in zip(searched[0], scores, strict=True)]
         print(
             f"  {specs[0]} over {spec} on the same deals: {gain * 100:+.1f} points "
-            f"[95% {(gain - half) * 100:+.1f}, {(gain + half) * 100:+.1f}]",
+            f"[95% {(gain - half) * 100:+.1f}, {(gain + half) * 100:+.1f}] | sums: "
+            f"pairs {len(gains)}, gain {sum(gains):g}, gain squared {sum(g * g for g in gains):g}",
             flush=True,
         )
 
