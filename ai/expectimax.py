@@ -140,6 +140,12 @@ def _draw(rng: random.Random, outcomes: list[tuple[Action, float]], k: int) -> l
     return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes], k=k)
 
 
+def _moved(state: State, action: Action) -> State:
+    """`state` itself, `action` applied: for a state no one reads again."""
+    state.apply_legal(action)
+    return state
+
+
 def _expected(children: list[tuple[State, float]], values: list[float]) -> float:
     """The probability-weighted sum of one value per chance child."""
     return sum(p * v for (_, p), v in zip(children, values, strict=True))
@@ -258,7 +264,9 @@ class _TwoSided(_World):
         return self.value(state, depth, LOSS, WIN, False)
 
     def value(self, state: State, depth: int, alpha: float, beta: float, in_run: bool) -> float:
-        """The AI seat's value if inside (alpha, beta); else a bound on the side it fell."""
+        """The AI seat's value if inside (alpha, beta); else a bound on the side it fell.
+        `state` is used up (its last move is made on it, not on a copy): pass a state that
+        nothing reads afterwards."""
         self.budget.tick()
         if state.is_terminal() or depth <= 0:
             return self._settled_values(state)[self.seat]
@@ -371,8 +379,12 @@ class _TwoSided(_World):
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
         best: int | None = None
         after = depth - _cost(actions)
+        last = order[-1]
         for i in order:
-            v = self.value(self._child(state, actions[i]), after, alpha, beta, False)
+            # The last move may take the node's own state, which nothing reads after it
+            # (its key is stored, its children are copies): one copy saved per node.
+            child = self._child(state, actions[i]) if i != last else _moved(state, actions[i])
+            v = self.value(child, after, alpha, beta, False)
             if maximising and v > best_value:
                 best_value, best = v, i
                 alpha = max(alpha, v)
