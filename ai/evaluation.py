@@ -80,13 +80,15 @@ def relative(scores: Sequence[float], scale: float) -> list[float]:
     return values
 
 
-_LOADED: dict[str, Evaluation] = {}
+_LOADED: dict[tuple[str, Path | None], Evaluation] = {}
 
 
-def evaluation(game_name: str) -> Evaluation:
+def evaluation(game_name: str, weights: Path | None = None) -> Evaluation:
     """The evaluation function of a game, built by what its registration names
-    (`GameInfo.evaluation`) and its weights read once."""
-    if game_name not in _LOADED:
-        make = cast(Callable[[], Evaluation], games.resolve(games.info(game_name).evaluation))
-        _LOADED[game_name] = make()
-    return _LOADED[game_name]
+    (`GameInfo.evaluation`) and its weights read once: the shipped ones, or the file
+    `weights` (to compare two fits side by side)."""
+    key = (game_name, weights)
+    if key not in _LOADED:
+        make = cast(Callable[..., Evaluation], games.resolve(games.info(game_name).evaluation))
+        _LOADED[key] = make() if weights is None else make(weights)
+    return _LOADED[key]

@@ -28,6 +28,15 @@ branching. With `chance_width=k` the first chance step of a run branches on k
 sampled outcomes (equal ones grouped and weighted by how often they came up; all of
 them when there are no more than k) and the rest of the run follows one sample.
 
+In the collectible games a turn is many decisions (a card, its lane, a target, an attack,
+the pass), so a depth in decisions rarely reaches the opponent's answer. With a `turn_beam`
+(the game's registration, `GameInfo.turn_beam`) the search plans whole turns instead: only
+the first decision of a turn (a seat deciding after another seat did) takes depth; the
+mover's next decisions search just the `turn_beam` moves its evaluation likes best
+(the greedy agent's choice, with `turn_beam=1`), and past the horizon a turn under way is
+played out greedily before the position is evaluated. Depth 1 is then our move with the
+rest of our turn; depth 2 adds the opponent's whole answer, and the chance before it.
+
 Iterative deepening runs until a node budget is spent: `nodes`, or `think_ms` turned
 into nodes at this game's calibrated rate (its registration's `search_rates`), so that
 the same seed in the same position gives the same move on any machine, at any load, in any
@@ -52,12 +61,18 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 
+from ai.belief import SHARE, Belief, Worlds
 from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
 from p2pcards import games
 from p2pcards.engine import Action, State
 from p2pcards.errors import UnknownGameError
+
+TURN_DECISIONS = 40
+"""Decisions of one seat in a row that a search takes for one turn; past them each counts
+again, so that a game's loop of moves (a mode switched back and forth) cannot hang it."""
 
 
 class _OutOfBudget(Exception):
@@ -167,16 +182,49 @@ class _World:
     chance_width: int
     budget: _Budget
     salt: int  # seeds each chance node's sampling, with the node's search key
+    turn_beam: int  # 0: every decision counts; k: the rest of a turn is searched k wide
+    beams: dict[Hashable, list[int]] = field(default_factory=dict)  # children by static value
+
+    def _continues(self, state: State, last: int, streak: int) -> bool:
+        """Whether `state` goes on the turn of `last`, the seat of the decision before it
+        on this line: a chance step inside the turn, or that seat deciding again."""
+        if not self.turn_beam or last < 0 or streak >= TURN_DECISIONS:
+            return False
+        return state.is_chance_node() or state.current_player() == last
+
+    def _beam(self, state: State, actions: list[Action], width: int) -> list[int]:
+        """The `width` actions whose results the mover's evaluation likes best, best first
+        (as the greedy agent ranks them), remembered per position for deeper iterations."""
+        key = state.search_key()
+        order = self.beams.get(key)
+        if order is None:
+            mover = state.current_player()
+            scores = []
+            for action in actions:
+                self.budget.tick()
+                values = self._settled_values(self._child(state, action))
+                scores.append(self._liking(values, mover))
+            order = sorted(range(len(actions)), key=lambda i: -scores[i])
+            self.beams[key] = order
+        return order[:width]
+
+    def _liking(self, values: list[float], mover: int) -> float:
+        """How much `mover` likes a position of these values, by this search's rule."""
+        return values[mover]
 
     def _settled_values(self, state: State) -> list[float]:
         """Every seat's evaluation once pending chance steps are sampled."""
+        return self.evaluation.values(self._settle(state))
+
+    def _settle(self, state: State) -> State:
+        """`state` once its pending chance steps are sampled (one generator for the run)."""
         if state.is_chance_node():
             rng = self._rng_at(state)
             state = state.clone()
             while state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_legal(_draw(rng, outcomes, 1)[0])
-        return self.evaluation.values(state)
+        return state
 
     def _rng_at(self, state: State) -> random.Random:
         # Sampling is a function of the node, not of the order nodes are visited in: the same
@@ -185,6 +233,10 @@ class _World:
         # same luck key (the deck's next card, in every line) draw the same random numbers,
         # so that lines are compared on the same luck, not on luck.
         return random.Random(hash((self.salt, state.luck_key())))
+
+    def _width(self, depth: int) -> int:
+        """The beam inside a turn: `turn_beam` within the horizon, the greedy line past it."""
+        return self.turn_beam if depth > 0 else 1
 
     def _outcomes(self, state: State, first_of_run: bool) -> list[tuple[State, float]]:
         """The chance children to search and their weights, which sum to 1.
@@ -219,31 +271,56 @@ class _MaxN(_World):
     values are vectors, one per seat. No pruning."""
 
     paranoid: bool = False
-    table: dict[tuple[Hashable, int], list[float]] = field(default_factory=dict)
+    table: dict[Hashable, list[float]] = field(default_factory=dict)
 
     def root_value(self, state: State, depth: int) -> float:
-        """The AI seat's value of `state`, searched `depth` decisions ahead."""
-        return self.values(state, depth, False)[self.seat]
+        """The AI seat's value of `state` (after its move), searched `depth` decisions ahead."""
+        return self.values(state, depth, False, self.seat, 1)[self.seat]
 
-    def values(self, state: State, depth: int, in_run: bool) -> list[float]:
-        """Expected value of `state` for every seat."""
+    def _liking(self, values: list[float], mover: int) -> float:
+        if self.paranoid and mover != self.seat:
+            return -values[self.seat]
+        return values[mover]
+
+    def values(
+        self, state: State, depth: int, in_run: bool, last: int = -1, streak: int = 0
+    ) -> list[float]:
+        """Expected value of `state` for every seat; `last` made the decision before it on
+        this line, the `streak`th of its turn."""
         self.budget.tick()
-        if state.is_terminal() or depth <= 0:
+        if state.is_terminal():
             return self._settled_values(state)
-        key = (state.search_key(), depth)
+        continues = self._continues(state, last, streak)
+        if depth <= 0 and not continues:
+            return self._settled_values(state)
+        if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
+            return self.values(self._settle(state), depth, True, last, streak)
+        key = (
+            (state.search_key(), depth, continues)
+            if self.turn_beam
+            else (state.search_key(), depth)
+        )
         cached = self.table.get(key)
         if cached is not None:
             return cached
         if state.is_chance_node():
             result = [0.0] * self.num_players
-            for child, p in self._outcomes(state, not in_run):
-                for s, v in enumerate(self.values(child, depth, True)):  # chance takes no depth
+            for child, p in self._outcomes(state, not in_run and depth > 0):
+                # chance takes no depth
+                for s, v in enumerate(self.values(child, depth, True, last, streak)):
                     result[s] += v * p
         else:
             mover = state.current_player()
             actions = state.legal_actions()
-            after = depth - _cost(actions)
-            children = (self.values(self._child(state, a), after, False) for a in actions)
+            if continues:
+                chosen = self._beam(state, actions, self._width(depth))
+                after, streak = depth, streak + 1
+            else:
+                chosen, after, streak = list(range(len(actions))), depth - _cost(actions), 1
+            children = (
+                self.values(self._child(state, actions[i]), after, False, mover, streak)
+                for i in chosen
+            )
             if self.paranoid and mover != self.seat:
                 result = min(children, key=lambda values: values[self.seat])
             else:
@@ -260,20 +337,40 @@ class _TwoSided(_World):
     table: dict[Hashable, _Entry] = field(default_factory=dict)
 
     def root_value(self, state: State, depth: int) -> float:
-        """The AI seat's exact value of `state`, searched `depth` decisions ahead."""
-        return self.value(state, depth, LOSS, WIN, False)
+        """The AI seat's exact value of `state` (after its move), searched `depth` decisions
+        ahead."""
+        return self.value(state, depth, LOSS, WIN, False, self.seat, 1)
 
-    def value(self, state: State, depth: int, alpha: float, beta: float, in_run: bool) -> float:
+    def _liking(self, values: list[float], mover: int) -> float:
+        return values[self.seat] if mover == self.seat else -values[self.seat]
+
+    def value(
+        self,
+        state: State,
+        depth: int,
+        alpha: float,
+        beta: float,
+        in_run: bool,
+        last: int = -1,
+        streak: int = 0,
+    ) -> float:
         """The AI seat's value if inside (alpha, beta); else a bound on the side it fell.
+        `last` made the decision before `state` on this line, the `streak`th of its turn.
         `state` is used up (its last move is made on it, not on a copy): pass a state that
         nothing reads afterwards."""
         self.budget.tick()
-        if state.is_terminal() or depth <= 0:
+        if state.is_terminal():
             return self._settled_values(state)[self.seat]
+        continues = self._continues(state, last, streak)
+        if depth <= 0 and not continues:
+            return self._settled_values(state)[self.seat]
+        if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
+            return self.value(self._settle(state), depth, alpha, beta, True, last, streak)
         # One hash of the key for the look-up and the store: a new position gets an empty
         # entry (depth -1, no best move: as good as none) that its result then fills in.
         # Hashing the key is a tenth of a node's cost in the collectible games.
-        entry = self.table.setdefault(state.search_key(), _Entry(-1, 0.0, _Bound.EXACT, None))
+        key = (state.search_key(), continues) if self.turn_beam else state.search_key()
+        entry = self.table.setdefault(key, _Entry(-1, 0.0, _Bound.EXACT, None))
         # Only an entry of the same depth answers: a deeper one would make the value depend
         # on the order of the search. Any entry's best move still goes first (below).
         if entry.depth == depth:
@@ -285,7 +382,9 @@ class _TwoSided(_World):
                 return entry.value
         best: int | None = None
         if state.is_chance_node():
-            result = self._chance(state, depth, alpha, beta, in_run)
+            result = self._chance(state, depth, alpha, beta, in_run, last, streak)
+        elif continues:
+            result, best = self._decision(state, depth, alpha, beta, entry.best, streak + 1)
         else:
             result, best = self._decision(state, depth, alpha, beta, entry.best)
         if result <= alpha:
@@ -297,18 +396,28 @@ class _TwoSided(_World):
         entry.depth, entry.value, entry.bound, entry.best = depth, result, bound, best
         return result
 
-    def _chance(self, state: State, depth: int, alpha: float, beta: float, in_run: bool) -> float:
+    def _chance(
+        self,
+        state: State,
+        depth: int,
+        alpha: float,
+        beta: float,
+        in_run: bool,
+        last: int,
+        streak: int,
+    ) -> float:
         # Star1: after searching outcomes 1..i, the node's value lies between what they
         # gave plus the rest at their lower bounds, and the same at their upper bounds. Each
         # child's window is the range of its value that could still put the node inside
         # (alpha, beta). Star2 first tightens the rest's bounds by probing: one move of a
         # child where the AI decides bounds that child from below (it will do at least as
         # well), one move of an opponent's child bounds it from above. The probes' results
-        # stay in the transposition table for the full search.
-        children = self._outcomes(state, not in_run)
+        # stay in the transposition table for the full search. (A probe would search a move
+        # outside a turn's beam, which the full search might not: not with `turn_beam`.)
+        children = self._outcomes(state, not in_run and depth > 0)
         lows = [LOSS] * len(children)
         highs = [WIN] * len(children)
-        if self.probe:
+        if self.probe and not self.turn_beam:
             verdict = self._probe(children, depth, alpha, beta, lows, highs)
             if verdict is not None:
                 return verdict
@@ -319,7 +428,8 @@ class _TwoSided(_World):
             rest_high -= p * high
             child_alpha = (alpha - searched - rest_high) / p
             child_beta = (beta - searched - rest_low) / p
-            v = self.value(child, depth, max(child_alpha, LOSS), min(child_beta, WIN), True)
+            window = max(child_alpha, LOSS), min(child_beta, WIN)
+            v = self.value(child, depth, *window, True, last, streak)
             searched += p * v
             if v <= child_alpha:
                 return searched + rest_high  # fails low whatever the rest gives
@@ -368,23 +478,37 @@ class _TwoSided(_World):
         return None
 
     def _decision(
-        self, state: State, depth: int, alpha: float, beta: float, hint: int | None
+        self,
+        state: State,
+        depth: int,
+        alpha: float,
+        beta: float,
+        hint: int | None,
+        streak: int = 0,
     ) -> tuple[float, int | None]:
-        maximising = state.current_player() == self.seat
+        """The best value of the mover's actions; with a `streak`, the decision goes on a
+        turn: only the turn's beam is searched, and it takes no depth."""
+        mover = state.current_player()
+        maximising = mover == self.seat
         actions = state.legal_actions()
-        order = list(range(len(actions)))
-        if hint is not None and hint < len(actions):
+        if streak:
+            order = self._beam(state, actions, self._width(depth))
+            after = depth
+        else:
+            order = list(range(len(actions)))
+            after = depth - _cost(actions)
+            streak = 1
+        if hint is not None and hint in order:
             order.remove(hint)
             order.insert(0, hint)  # the best move of a shallower search usually still is
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
         best: int | None = None
-        after = depth - _cost(actions)
-        last = order[-1]
+        final = order[-1]
         for i in order:
             # The last move may take the node's own state, which nothing reads after it
             # (its key is stored, its children are copies): one copy saved per node.
-            child = self._child(state, actions[i]) if i != last else _moved(state, actions[i])
-            v = self.value(child, after, alpha, beta, False)
+            child = self._child(state, actions[i]) if i != final else _moved(state, actions[i])
+            v = self.value(child, after, alpha, beta, False, mover, streak)
             if maximising and v > best_value:
                 best_value, best = v, i
                 alpha = max(alpha, v)
@@ -454,6 +578,7 @@ def node_budget(game: str, num_players: int, think_ms: float) -> int:
 # afford, so that a typo cannot hang the game.
 MOST_SAMPLES = 1000
 MOST_CHANCE_WIDTH = 1000
+MOST_TURN_BEAM = 1000
 
 
 def _in_range(name: str, value: float | None, least: float, most: float | None = None) -> None:
@@ -482,6 +607,9 @@ class ExpectimaxAgent:
         prune: bool = True,
         probe: bool = False,
         clock: bool = False,
+        turn_beam: int | None = None,
+        weights: str | None = None,
+        read: bool = False,
     ) -> None:
         """Budgets: `think_ms` per move, or `nodes`, or both (whichever is less); neither:
         200 ms. Given a seed, `think_ms` is a node budget (`node_budget`), so that the seed
@@ -493,6 +621,14 @@ class ExpectimaxAgent:
         without alpha-beta, Star1 or Star2 (for checks). `probe=True` adds Star2's probing
         to Star1: off by default, since in rpg-battle's trees the probes cost about as many
         nodes as they save (-4% to +4% at depths 3-4 over twelve middle-game positions).
+        `turn_beam` (0 to 1000; default the game's registration, `GameInfo.turn_beam`): 0
+        counts every decision in the depth; k searches the rest of a turn as one step, the
+        k moves the mover's evaluation likes best at each of its decisions after the first
+        (the best one alone past the horizon), so that the depth counts turns. `weights`: a
+        weights file for the game's evaluation instead of the shipped one (ai/weights/), to
+        play two fits against each other.
+        `read=True` draws the worlds by how likely each makes the other seats' decisions
+        watched so far (ai/belief.py), spending up to a quarter of the node budget on it.
         """
         if think_ms is not None and not (math.isfinite(think_ms) and think_ms > 0):
             raise AgentSpecError(f"expectimax think_ms must be more than 0, not {think_ms:g}")
@@ -500,6 +636,7 @@ class ExpectimaxAgent:
         _in_range("samples", samples, 1, MOST_SAMPLES)
         _in_range("chance_width", chance_width, 1, MOST_CHANCE_WIDTH)
         _in_range("max_depth", max_depth, 1)
+        _in_range("turn_beam", turn_beam, 0, MOST_TURN_BEAM)
         if clock and think_ms is None and nodes is not None:
             raise AgentSpecError("expectimax clock=true times think_ms; give think_ms too")
         if think_ms is None and nodes is None:
@@ -514,7 +651,17 @@ class ExpectimaxAgent:
         self.prune = prune
         self.probe = probe
         self.clock = clock or seed is None
+        self.turn_beam = turn_beam
+        self.weights = None if weights is None else Path(weights)
         self.last: SearchReport | None = None
+        self.belief = Belief() if read else None
+        self._worlds: Worlds | None = None  # this move's weighed worlds, when reading
+
+    def watch(self, before: State, action: Action) -> None:
+        """Another seat's decision as this seat saw it (its observation just before, the
+        action as told): what reading weighs worlds by; harnesses call it."""
+        if self.belief is not None:
+            self.belief.watch(before, action)
 
     def budget(self, game: str, num_players: int) -> tuple[int | None, float | None]:
         """The node budget and the wall-clock seconds a move may take in `game` at
@@ -540,6 +687,11 @@ class ExpectimaxAgent:
         rng = random.Random(f"{self.seed}/{seat}/{observation.public_digest()}")
         nodes, seconds = self.budget(observation.game.name, observation.num_players)
         budget = _Budget(nodes, None if seconds is None else started + seconds, started)
+        if self.belief is not None:
+            game, n = observation.game.name, observation.num_players
+            limit = nodes or node_budget(game, n, self.think_ms or DEFAULT_THINK_MS)
+            self._worlds = self.belief.worlds(observation, rng, self.samples, round(SHARE * limit))
+            budget.spent += 0 if self._worlds is None else self._worlds.cost
         samples = [self._sample(observation, rng, budget) for _ in range(self.samples)]
         with contextlib.suppress(_OutOfBudget):  # the budget ends every search
             self._deepen_then_widen(samples, observation, rng, actions, budget)
@@ -556,16 +708,18 @@ class ExpectimaxAgent:
 
     def _sample(self, observation: State, rng: random.Random, budget: _Budget) -> _Sample:
         """A new determinized world of `observation` with its own search."""
-        world = observation.determinize(rng)
+        world = observation.determinize(rng) if self._worlds is None else self._worlds.draw(rng)
         seat, n = observation.current_player(), observation.num_players
-        evaluate, salt = evaluation(observation.game.name), rng.getrandbits(64)
+        evaluate, salt = evaluation(observation.game.name, self.weights), rng.getrandbits(64)
         two_sided = self.paranoid or (n == 2 and games.info(observation.game.name).zero_sum)
+        turn_beam = self.turn_beam
+        if turn_beam is None:
+            turn_beam = games.info(observation.game.name).turn_beam
+        common = (seat, n, evaluate, self.chance_width, budget, salt, turn_beam)
         if self.prune and two_sided:
-            search: _TwoSided | _MaxN = _TwoSided(
-                seat, n, evaluate, self.chance_width, budget, salt, self.probe
-            )
+            search: _TwoSided | _MaxN = _TwoSided(*common, probe=self.probe)
         else:
-            search = _MaxN(seat, n, evaluate, self.chance_width, budget, salt, self.paranoid)
+            search = _MaxN(*common, paranoid=self.paranoid)
         return _Sample(world, search)
 
     def _deepen_then_widen(

@@ -17,6 +17,7 @@ from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, Stats
 
 GAMMA_FEATURES = (
     "power", "danger", "attack", "defense", "buildings", "pylons", "gas", "hand", "deck",
+    "kills",
 )  # fmt: skip
 
 
@@ -42,15 +43,22 @@ def gamma_features(
     if stats is None:
         stats = state.field_stats()
     attack = defense = 0.0
-    walls = 0
+    walls = strongest = 0
     for slot in state.field(seat):  # one pass: this runs at every leaf of a search
         kind = state.card(slot).type
         if kind == "character":
             defense += stats[slot].defense
             if state.mode(slot) == ATTACK_MODE:
                 attack += stats[slot].attack
+                strongest = max(strongest, stats[slot].attack)
         elif kind == "building":
             walls += stats[slot].defense
+    kills = 0.0  # the opponent's characters our strongest attacker would destroy
+    if strongest:
+        for slot in state.characters(1 - seat):
+            mode_attack = state.mode(slot) == ATTACK_MODE
+            if (stats[slot].attack if mode_attack else stats[slot].defense) < strongest:
+                kills += 1.0
     power = state.power(seat)
     return (
         power / 1000,
@@ -62,6 +70,7 @@ def gamma_features(
         state.gas(seat) / 1000,
         float(state.hand_size(seat)),
         float(len(state.zone_slots(f"deck:{seat}"))),
+        kills,
     )
 
 
@@ -82,9 +91,9 @@ class GammaEvaluation:
         return relative(scores, self.weights.scale)
 
 
-def make_evaluation() -> GammaEvaluation:
-    """The evaluation with the shipped weights."""
-    return GammaEvaluation(GammaWeights.load())
+def make_evaluation(path: Path | None = None) -> GammaEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return GammaEvaluation(GammaWeights.load() if path is None else GammaWeights.load(path))
 
 
 FIT = OwnDecks(
@@ -103,6 +112,7 @@ TUNING = FIT.tuning(
         "gas": "per 1000 gas",
         "hand": "per card in hand",
         "deck": "per card left in the deck (running out loses)",
+        "kills": "per character of the opponent's that our strongest attacker would destroy",
     },
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

@@ -136,6 +136,6 @@ class GetgemEvaluation:
         return relative(scores, self.weights.scale)
 
 
-def make_evaluation() -> GetgemEvaluation:
-    """The evaluation with the shipped weights."""
-    return GetgemEvaluation(GetgemWeights.load())
+def make_evaluation(path: Path | None = None) -> GetgemEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return GetgemEvaluation(GetgemWeights.load() if path is None else GetgemWeights.load(path))

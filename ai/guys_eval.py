@@ -20,7 +20,7 @@ from p2pcards.interpreter import Bonus
 
 GUYS_FEATURES = (
     "life", "danger", "board_attack", "board_health", "hidden_guys", "pressure", "hand", "deck",
-    "vest",
+    "vest", "lane_kills",
 )  # fmt: skip
 
 
@@ -46,7 +46,7 @@ def guys_features(
     other = 1 - seat
     if bonuses is None:
         bonuses = state.bonuses()
-    attack = health = hidden = pressure = 0.0
+    attack = health = hidden = pressure = kills = 0.0
     for lane in range(LANES):
         guy = state.lane_guy(seat, lane)
         if guy < 0:
@@ -57,8 +57,13 @@ def guys_features(
         atk, hp = state.stats(guy, bonuses)
         attack += atk
         health += max(0, hp - state.damage(guy))
-        if state.lane_guy(other, lane) < 0 and not state.prepared(guy):
+        if state.prepared(guy):
+            continue
+        foe = state.lane_guy(other, lane)
+        if foe < 0:
             pressure += atk
+        elif not state.face_down(foe) and atk >= state.stats(foe, bonuses)[1] - state.damage(foe):
+            kills += 1.0  # the Guy opposite dies at the next combat
     life = state.life(seat)
     return (
         float(life),
@@ -70,6 +75,7 @@ def guys_features(
         float(state.hand_size(seat)),
         float(len(state.zone_slots(f"deck:{seat}"))),
         1.0 if state.vest(seat) >= 0 else 0.0,
+        kills,
     )
 
 
@@ -90,9 +96,9 @@ class GuysEvaluation:
         return relative(scores, self.weights.scale)
 
 
-def make_evaluation() -> GuysEvaluation:
-    """The evaluation with the shipped weights."""
-    return GuysEvaluation(GuysWeights.load())
+def make_evaluation(path: Path | None = None) -> GuysEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return GuysEvaluation(GuysWeights.load() if path is None else GuysWeights.load(path))
 
 
 FIT = OwnDecks(
@@ -111,6 +117,7 @@ TUNING = FIT.tuning(
         "hand": "cards in hand",
         "deck": "cards left in the deck (running out loses)",
         "vest": "a Pin in the Vest",
+        "lane_kills": "unprepared Guys that kill the face-up Guy opposite at the next combat",
     },
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

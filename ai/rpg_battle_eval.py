@@ -152,9 +152,11 @@ class RpgBattleEvaluation:
         return row
 
 
-def make_evaluation() -> RpgBattleEvaluation:
-    """The evaluation with the shipped weights."""
-    return RpgBattleEvaluation(RpgBattleWeights.load())
+def make_evaluation(path: Path | None = None) -> RpgBattleEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return RpgBattleEvaluation(
+        RpgBattleWeights.load() if path is None else RpgBattleWeights.load(path)
+    )
 
 
 # The fit (scripts/tune_weights.py): features of the complete state, a choice of hp_scale.
@@ -192,7 +194,7 @@ def _header(outcome: Outcome) -> list[str]:
     return [
         "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
         "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
-        f"# {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}); "
+        f"# {outcome.games} {outcome.players()} games (epsilon {outcome.epsilon}); "
         f"held-out log-loss {outcome.loss:.4f}.",
     ]
 

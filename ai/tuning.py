@@ -33,6 +33,13 @@ class Outcome:
     command: str  # how the script was run
     loss: float  # held-out log-loss of the chosen weights
     current_loss: float | None  # of the weights the file held, on the same held-out games
+    agent: str = "greedy"  # the agent spec that played both seats
+
+    def players(self) -> str:
+        """Who played the games, for the file's header."""
+        return (
+            f"{self.agent}-vs-{self.agent}" if ":" not in self.agent else f"{self.agent} self-play"
+        )
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,7 @@ class OwnDecks(Generic[S]):
             f"# Weights of the {self.title} evaluation ({self.module}), in log-odds of winning",
             "# per unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
             f"#     {outcome.command}",
-            f"# to {outcome.games} greedy-vs-greedy games (epsilon {outcome.epsilon}), each "
+            f"# to {outcome.games} {outcome.players()} games (epsilon {outcome.epsilon}), each "
             f"pairing of the {len(self.pairings) ** 0.5:.0f} shipped",
             "# decks from each seat in turn, positions as the seat to move's replica sees them;",
             f"# held-out log-loss {outcome.loss:.4f}{before}.",

@@ -1,11 +1,12 @@
 """Fit a game's evaluation weights to played games, and write ai/weights/<game>.toml.
 
     .venv/bin/python scripts/tune_weights.py [--game rpg-battle] [--games 1500] [--epsilon 0.1]
-                                             [--jobs 2] [--out PATH] [--dry-run]
+                                             [--agent greedy] [--jobs 2] [--out PATH] [--dry-run]
 
-Two greedy agents (each move random with probability --epsilon, for variety)
-play two-seat games; every sampled decision is a sample: the difference of the
-two seats' features, and who won. A logistic regression (Newton's method, no
+Two agents of `--agent`'s spec (default greedy; issue 28 asks for the current AI's
+self-play, e.g. `--agent expectimax:nodes=400`), each move random with probability
+--epsilon for variety, play two-seat games; every sampled decision is a sample: the
+difference of the two seats' features, and who won. A logistic regression (Newton's method, no
 intercept, so swapping the seats negates the prediction) fits the weights for
 each candidate of the game's hyperparameter (rpg-battle's hp_scale; Rise of the
 Guys has none); the one with the lowest log-loss on held-out games wins (every
@@ -39,6 +40,7 @@ from ai.evaluation import weighted as dot
 from ai.tuning import Outcome, Tuning
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
+from p2pcards.errors import P2PCardsError
 
 KEEP_EVERY = 4
 
@@ -60,11 +62,11 @@ def tunable() -> list[str]:
     return [name for name in games.names() if games.info(name).tuning is not None]
 
 
-def play(game: str, epsilon: float, number: int) -> list[Sample]:
-    """Game `number` between two noisy greedy agents: its sampled positions."""
+def play(game: str, epsilon: float, number: int, agent: str = "greedy") -> list[Sample]:
+    """Game `number` between two noisy agents of the spec `agent`: its sampled positions."""
     tuning = tuning_of(game)
     state = tuning.start(number)
-    agents = [make_agent("greedy", seed=number * 2 + seat) for seat in range(2)]
+    agents = [make_agent(agent, seed=number * 2 + seat) for seat in range(2)]
     dealer = LocalDealer(number)
     noise = random.Random(-number)
     positions: list[dict[float, list[float]]] = []
@@ -87,9 +89,11 @@ def play(game: str, epsilon: float, number: int) -> list[Sample]:
     return [(p, result) for p in positions]
 
 
-def play_all(game: str, count: int, epsilon: float, jobs: int) -> list[list[Sample]]:
+def play_all(
+    game: str, count: int, epsilon: float, jobs: int, agent: str = "greedy"
+) -> list[list[Sample]]:
     """Games 0 .. count-1, in `jobs` processes (one: in this one)."""
-    one_game = functools.partial(play, game, epsilon)
+    one_game = functools.partial(play, game, epsilon, agent=agent)
     if jobs <= 1:
         return [one_game(number) for number in range(count)]
     with ProcessPoolExecutor(jobs) as pool:
@@ -191,13 +195,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--game", choices=tunable(), default="rpg-battle")
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--epsilon", type=float, default=0.1)
+    parser.add_argument("--agent", default="greedy", help="the spec of the agent that plays")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, help="default ai/weights/<game>.toml")
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
     args = parser.parse_args(argv)
     tuning = tuning_of(args.game)
+    try:
+        make_agent(args.agent)
+    except P2PCardsError as err:
+        parser.error(str(err))  # exits 2
     out: Path = args.out or WEIGHTS_DIR / f"{args.game}.toml"
-    played = play_all(args.game, args.games, args.epsilon, args.jobs)
+    played = play_all(args.game, args.games, args.epsilon, args.jobs, args.agent)
     train, held = split(played)
     print(f"{args.games} games: {len(train)} training positions, {len(held)} held out")
     current = current_loss(tuning, WEIGHTS_DIR / f"{args.game}.toml", held)  # the shipped ones
@@ -206,7 +215,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     loss, hyper, w = best_fit(tuning, train, held)
     words = sys.argv[1:] if argv is None else list(argv)
     command = " ".join([".venv/bin/python scripts/tune_weights.py", *words])
-    text = render(tuning, Outcome(args.games, args.epsilon, command, loss, current), hyper, w)
+    outcome = Outcome(args.games, args.epsilon, command, loss, current, args.agent)
+    text = render(tuning, outcome, hyper, w)
     print(text)
     if not args.dry_run:
         out.write_text(text, encoding="utf-8")

@@ -7,6 +7,7 @@ under several seeds, that is several sets of sampled worlds, so a test does not 
 import dataclasses
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from gamma_helpers import Table as GammaTable
@@ -16,6 +17,7 @@ from positions import last_stand, two_seat_position, wounded_vex
 from ai import match
 from ai.agents import Agent, make_agent
 from ai.errors import AgentSpecError
+from ai.evaluation import WEIGHTS_DIR, evaluation
 from ai.expectimax import ExpectimaxAgent, _Budget, _MaxN, _TwoSided
 from ai.match import play_match
 from p2pcards import games
@@ -297,3 +299,51 @@ def test_it_plays_whole_three_seat_games(spec: str) -> None:
     # Three seats: max-n (no pruning), or paranoid alpha-beta; both must finish legally.
     result = play_match("rpg-battle", [spec, "greedy", "random"], seed=3)
     assert result.winners and sum(result.returns) == pytest.approx(1.0)
+
+
+def test_past_the_horizon_a_turn_search_plays_the_rest_of_its_turn_greedily() -> None:
+    # With a turn beam the depth counts turns: at depth 0, each root move's value is the
+    # evaluation once the mover's turn is played out by the moves its evaluation likes best,
+    # the chance on the way sampled as a settled evaluation samples it, up to the opponent's
+    # first decision. (Gammasphere, line 26-30: a turn is draws, plays, attacks, the end.)
+    state = gamma_third_turn(["kamehamehaha", "senzoo-bean", "ki-blast", "saiyan-elite"])
+    evaluate = evaluation("gammasphere")
+    search = _TwoSided(0, 2, evaluate, 1, _Budget(None, None, 0.0), 7, turn_beam=1)
+
+    def child(position: State, action: Action) -> State:
+        after = position.clone()
+        after.apply_legal(action)
+        return after
+
+    actions = state.legal_actions()
+    assert len(actions) > 2
+    lengths = []
+    for action in actions:
+        line, decisions = search._settle(child(state, action)), 0
+        while not line.is_terminal() and line.current_player() == 0:
+            choices = [child(line, a) for a in line.legal_actions()]
+            line = search._settle(max(choices, key=lambda s: search._settled_values(s)[0]))
+            decisions += 1
+        lengths.append(decisions)
+        assert line.is_terminal() or line.current_player() == 1
+        assert search.root_value(child(state, action), 0) == evaluate.values(line)[0]
+    assert max(lengths) >= 2  # some lines are turns of several decisions
+
+
+def test_a_weights_file_replaces_the_shipped_weights(tmp_path: Path) -> None:
+    # `weights=FILE` plays another fit of the evaluation (two fits side by side): the same
+    # weights search the same values, doubled ones (`scale` times two) twice the values.
+    shipped = (WEIGHTS_DIR / "rpg-battle.toml").read_text(encoding="utf-8")
+    same, doubled = tmp_path / "same.toml", tmp_path / "doubled.toml"
+    same.write_text(shipped, encoding="utf-8")
+    doubled.write_text(shipped.replace("scale = 100.0", "scale = 200.0"), encoding="utf-8")
+    observation = wounded_vex("attack-iii", mystra_hit=False).observation(0)
+    found = {}
+    for name, weights in (("shipped", None), ("same", same), ("doubled", doubled)):
+        path = None if weights is None else str(weights)
+        searcher = ExpectimaxAgent(2, nodes=3000, samples=2, max_depth=1, weights=path)
+        searcher.act(observation)
+        assert searcher.last is not None
+        found[name] = searcher.last.values
+    assert found["same"] == found["shipped"]
+    assert found["doubled"] == {a: pytest.approx(2 * v) for a, v in found["shipped"].items()}

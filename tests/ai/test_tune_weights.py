@@ -64,4 +64,6 @@ def test_a_fit_of_a_few_rise_of_the_guys_games_writes_weights_the_evaluation_loa
     assert loaded.scale == SCALE
     text = out.read_text(encoding="utf-8")
     assert f"{games} greedy-vs-greedy games" in text
+    selfplay = Outcome(games, 0.1, "tune_weights.py", loss, None, "expectimax:nodes=400")
+    assert f"{games} expectimax:nodes=400 self-play games" in "\n".join(tuning.header(selfplay))
     assert f"held-out log-loss {loss:.4f} (the weights it replaced: 0.7000)" in text
