@@ -67,7 +67,8 @@ def main() -> None:
             )
         for deck in decks if args.focus is None else [args.focus]:
             total = args.games * (len(decks) - 1)
-            print(f"{deck} overall: {overall[deck] / total:.1%} of {total} games", flush=True)
+            if total:  # a lone deck plays its mirror only
+                print(f"{deck} overall: {overall[deck] / total:.1%} of {total} games", flush=True)
         for deck in decks if args.focus is None else [args.focus]:
             mirror = pool.map(
                 functools.partial(seat_returns, args.game, (deck, deck)),

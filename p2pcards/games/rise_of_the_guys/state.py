@@ -49,6 +49,7 @@ from p2pcards.games.rise_of_the_guys.rules import (
     PATIENT,
     SNEAKY,
     STINKY,
+    STINKY_FACE_DOWN,
     UNHURTABLE,
     GuyRules,
 )
@@ -843,7 +844,10 @@ class GuysState(ZoneState):
             and self.has(source, STINKY)
             and self.lane_of(source) >= 0
         ):
-            self._damage[target] = max(self._damage[target], self.health(target))
+            # A face-down Guy's health is hidden from the other seats' replicas: it takes
+            # damage past any health, and dies once it is revealed (rules.md §39).
+            lethal = STINKY_FACE_DOWN if self.face_down(target) else self.health(target)
+            self._damage[target] = max(self._damage[target], lethal)
 
     def heal(self, target: int, amount: int | None) -> None:
         """A player's life (never above 20), or a Guy's damage, healed."""
