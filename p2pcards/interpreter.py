@@ -33,7 +33,7 @@ from p2pcards.seats import seats_from
 from p2pcards.slots import UNKNOWN
 from p2pcards.zones import Listener, Step, ZoneState
 
-AskKind = Literal["mulligan", "target", "lane", "order", "discard", "free", "search"]
+AskKind = Literal["mulligan", "target", "lane", "order", "discard", "free", "search", "recruit"]
 
 
 class Ask(NamedTuple):

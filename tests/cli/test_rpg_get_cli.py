@@ -35,7 +35,7 @@ def test_the_starter_decks_are_listed_and_valid_and_a_broken_one_is_named(tmp_pa
     listed = run("deck", "list", "rpg-get", "--json")
     assert listed.returncode == 0, listed.stderr
     shipped = {deck.stem for deck in DECKS.glob("*.toml")}
-    assert {"sky-pirates", "sword-and-sorcery"} <= shipped
+    assert {"sky-pirates", "sword-and-sorcery", "ragol-hunters"} <= shipped
     assert {d["deck"] for d in json.loads(listed.stdout)} == shipped
     good = run("deck", "validate", str(DECKS / "sky-pirates.toml"))
     assert good.returncode == 0 and "legal (80 cards)" in good.stdout

@@ -32,7 +32,7 @@ class RpgGetGame(OwnDecksBase, Game):
     min_players = 2
     max_players = 5  # rules.md, choice 1
     action_types = ACTION_TYPES
-    default_decks = ("sword-and-sorcery", "sky-pirates")
+    default_decks = ("sword-and-sorcery", "sky-pirates", "ragol-hunters")
     deck_rules = DECK_RULES
 
     @cached_property
