@@ -66,25 +66,26 @@ class GreedyAgent:
         the same position always picks the same move, however the agent got there (a seat
         resumed after a crash plays on exactly as it would have).
         """
+        actions = observation.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        best = best_scored(self.scores(observation))
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def scores(self, observation: State) -> list[tuple[Action, float]]:
+        """Each legal action with the value the game's evaluation gives its immediate result,
+        for the seat to act (what `act` picks the best of; a model of this agent's play)."""
         if self.seed is not None:
             self.rng = random.Random(f"{self.seed}/{observation.public_digest()}")
         seat = observation.current_player()
         evaluate = evaluation(observation.game.name)
-        actions = observation.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        best: list[Action] = []
-        best_value = float("-inf")
-        for action in actions:
+        scored = []
+        for action in observation.legal_actions():
             after = observation.clone()
             after.apply_action(action)
             self._settle(after)
-            value = evaluate.values(after)[seat]
-            if value > best_value:
-                best, best_value = [action], value
-            elif value == best_value:
-                best.append(action)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+            scored.append((action, evaluate.values(after)[seat]))
+        return scored
 
     def _settle(self, state: State) -> None:
         """Sample chance nodes until a decision (or the end) comes up."""
@@ -92,6 +93,12 @@ class GreedyAgent:
             outcomes = state.chance_outcomes()
             picks = self.rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])
             state.apply_action(picks[0])
+
+
+def best_scored(scored: list[tuple[Action, float]]) -> list[Action]:
+    """The actions of the highest score, in their order."""
+    top = max(value for _, value in scored)
+    return [action for action, value in scored if value == top]
 
 
 AgentFactory = Callable[..., Agent]

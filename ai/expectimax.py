@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from ai.belief import SHARE, Belief, Worlds
 from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
 from p2pcards import games
@@ -597,6 +598,7 @@ class ExpectimaxAgent:
         clock: bool = False,
         turn_beam: int | None = None,
         weights: str | None = None,
+        read: bool = False,
     ) -> None:
         """Budgets: `think_ms` per move, or `nodes`, or both (whichever is less); neither:
         200 ms. Given a seed, `think_ms` is a node budget (`node_budget`), so that the seed
@@ -614,6 +616,8 @@ class ExpectimaxAgent:
         (the best one alone past the horizon), so that the depth counts turns. `weights`: a
         weights file for the game's evaluation instead of the shipped one (ai/weights/), to
         play two fits against each other.
+        `read=True` draws the worlds by how likely each makes the other seats' decisions
+        watched so far (ai/belief.py), spending up to a quarter of the node budget on it.
         """
         if think_ms is not None and not (math.isfinite(think_ms) and think_ms > 0):
             raise AgentSpecError(f"expectimax think_ms must be more than 0, not {think_ms:g}")
@@ -639,6 +643,14 @@ class ExpectimaxAgent:
         self.turn_beam = turn_beam
         self.weights = None if weights is None else Path(weights)
         self.last: SearchReport | None = None
+        self.belief = Belief() if read else None
+        self._worlds: Worlds | None = None  # this move's weighed worlds, when reading
+
+    def watch(self, before: State, action: Action) -> None:
+        """Another seat's decision as this seat saw it (its observation just before, the
+        action as told): what reading weighs worlds by; harnesses call it."""
+        if self.belief is not None:
+            self.belief.watch(before, action)
 
     def budget(self, game: str, num_players: int) -> tuple[int | None, float | None]:
         """The node budget and the wall-clock seconds a move may take in `game` at
@@ -664,6 +676,11 @@ class ExpectimaxAgent:
         rng = random.Random(f"{self.seed}/{seat}/{observation.public_digest()}")
         nodes, seconds = self.budget(observation.game.name, observation.num_players)
         budget = _Budget(nodes, None if seconds is None else started + seconds, started)
+        if self.belief is not None:
+            game, n = observation.game.name, observation.num_players
+            limit = nodes or node_budget(game, n, self.think_ms or DEFAULT_THINK_MS)
+            self._worlds = self.belief.worlds(observation, rng, self.samples, round(SHARE * limit))
+            budget.spent += 0 if self._worlds is None else self._worlds.cost
         samples = [self._sample(observation, rng, budget) for _ in range(self.samples)]
         with contextlib.suppress(_OutOfBudget):  # the budget ends every search
             self._deepen_then_widen(samples, observation, rng, actions, budget)
@@ -680,7 +697,7 @@ class ExpectimaxAgent:
 
     def _sample(self, observation: State, rng: random.Random, budget: _Budget) -> _Sample:
         """A new determinized world of `observation` with its own search."""
-        world = observation.determinize(rng)
+        world = observation.determinize(rng) if self._worlds is None else self._worlds.draw(rng)
         seat, n = observation.current_player(), observation.num_players
         evaluate, salt = evaluation(observation.game.name, self.weights), rng.getrandbits(64)
         two_sided = self.paranoid or (n == 2 and games.info(observation.game.name).zero_sum)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ai.agents import Agent, make_agent, split_label
+from ai.belief import show_decision
 from ai.clock import AgentLostOnTime, Clock, TimeControl
 from ai.defaults import DEFAULT_ROUND_CAP as DEFAULT_ROUND_CAP  # scripts import it here
 from ai.errors import (
@@ -102,6 +103,9 @@ def play_match(
     # Agents that are told every step as their seat saw it (a bot's events since its last
     # question): the optional `witness(event)` hook.
     witnesses = [(s, a.witness) for s, a in enumerate(agents) if hasattr(a, "witness")]
+    # Agents that read their opponents (`watch`) are shown each other seat's decision from
+    # their own seat's view (ai/belief.py).
+    watching = any(hasattr(a, "watch") for a in agents)
     clocks = {s: Clock(time_control) for s in range(len(agents))} if time_control else {}
     steps = 0
     seat = 0
@@ -115,6 +119,8 @@ def play_match(
                 action = _timed_act(agents[seat], observation, move_timeout, clocks.get(seat))
                 if on_move is not None:
                     on_move(number, seat, observation, action, agents[seat])
+                if watching and isinstance(action, Action) and state.can_apply(action):
+                    show_decision(agents, state, action)
             # Read before the action changes the state; kept once the action is applied.
             event = event_of(state, action) if record and isinstance(action, Action) else None
             told = [(w, witnessed(state, action, s)) for s, w in witnesses] if isinstance(

@@ -12,7 +12,9 @@ Where the view says what the hand is (`hand_lines`), the first menu of the turn 
 card of the hand in the hand's order, playable or not, then the other actions: a card's
 number moves only when a card above it leaves or joins the hand, never because it or another
 became (un)affordable. A card that cannot be played now is a line with no choice under it,
-only the reason (`why`); the legal actions stay the engine's.
+only the reason (`why`); the legal actions stay the engine's. A view may say which actions
+are alike (`alike(state, action)`, a key: the copies of a card in a hand, which a game may
+list slot by slot): the first of them is the one line for them all.
 """
 
 from __future__ import annotations
@@ -60,8 +62,16 @@ def _path(view: GameView, state: State, action: Action) -> tuple[str, ...]:
 
 def _ordered(view: GameView, state: State) -> list[Action]:
     """The legal actions in the view's stable order (`choice_order`: e.g. by the card's place
-    in the hand as shown), ties in the engine's order."""
+    in the hand as shown), ties in the engine's order; where the view says which actions are
+    alike (`alike`: copies of a card in a hand, which a game may list slot by slot), the
+    first of them stands for the others."""
     actions = state.legal_actions()
+    alike: Callable[[State, Action], object] | None = getattr(view, "alike", None)
+    if alike is not None:
+        firsts: dict[object, Action] = {}
+        for action in actions:
+            firsts.setdefault(alike(state, action), action)
+        actions = list(firsts.values())
     order: Callable[[State, Action], tuple[int | str, ...]] | None = getattr(
         view, "choice_order", None
     )

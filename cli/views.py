@@ -2,7 +2,7 @@
 
 import io
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol, cast
 
 from rich.console import Console, RenderableType
@@ -75,7 +75,7 @@ class GameView(Protocol):
 def piles_and_hand(
     state: ZoneState,
     seats: Seats,
-    order: tuple[int, int],
+    order: Sequence[int],
     lead: Callable[[int], str],
     card_line: Callable[[str], str],
     hand_key: Callable[[str], tuple[int | str, ...]],

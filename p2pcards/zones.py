@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self
@@ -945,6 +945,16 @@ class ZoneState(State):
         """Whether the rules allow a hidden slot to hold kind k (a face-down card must be a
         Sneaky Guy): `determinize` fills slots only with what fits."""
         return True
+
+    def knowing(self, cards: Mapping[int, str]) -> Self:
+        """A copy that also knows the cards of these slots (for search: an earlier position
+        read in the light of a determinized later one, whose slots hold the same cards);
+        IllegalActionError if a card cannot be in its slot here."""
+        other = self.clone()
+        for slot, card in cards.items():
+            other._check_slot(slot)
+            other._learn(slot, other._kind(card))
+        return other
 
     def determinize(self, rng: random.Random) -> Self:
         """A complete state consistent with this one: another seat's decklist drawn from the

@@ -2,6 +2,8 @@
 
     .venv/bin/python scripts/bench_ai.py [--games 200] [--think-ms 200] [--opponents greedy,random]
                                          [--ai SPEC] [--jobs 2] [--game rpg-battle] [--seats 2]
+    .venv/bin/python scripts/bench_ai.py --oracle [--games 400] [--start 0] [--ai SPEC] [--game G]
+                                         [--seats 3] [--opponents greedy]
     .venv/bin/python scripts/bench_ai.py --calibrate [--think-ms 200] [--positions 60]
     .venv/bin/python scripts/bench_ai.py --same-moves [--against main] [--game G,...]
                                          [--positions 12] [--nodes 3000] [--playouts 100]
@@ -12,6 +14,16 @@ round the table from game to game, each game seeded by its number. Targets (issu
 move time within 20% of the budget. Issue 7 asks for 3-seat getgem figures. Games
 run in `--jobs` processes, one core each, so move times are those of an unshared
 core as long as jobs <= cores. The win rate counts a shared win as its share.
+
+`--oracle` measures what hidden cards cost (issue 28): each game number is played twice on
+the same deal and seeds, once by the search as it is (`--ai`) and once by the same search
+handed the complete state (an oracle: every hand open, the deck's order still chance),
+against the first of `--opponents`; it prints both win rates and the oracle's gap in points
+(the mean of the paired differences) with a 95% interval. `--ai` may list several specs,
+comma-separated: each is paired with the same oracle games (the first spec's search).
+Targets: at most 3 points in rpg-battle (2 seats) and 6 in 3-seat GETGEM over 400 pairs or
+more. `--start` numbers the games from there, so that runs of separate numbers pool (each
+prints its sums).
 
 `--calibrate` measures what each game's registration holds as `search_rates`
 (p2pcards/games/__init__.py, read by `ai.expectimax.node_budget`): the nodes a search
@@ -34,6 +46,7 @@ import argparse
 import functools
 import hashlib
 import json
+import math
 import os
 import random
 import statistics
@@ -47,6 +60,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ai.agents import make_agent
+from ai.belief import show_decision
 from ai.expectimax import ExpectimaxAgent
 from ai.match import DEFAULT_ROUND_CAP
 from ai.ratings import wilson
@@ -67,11 +81,18 @@ class GameFigures:
 
 
 def play(
-    ai_spec: str, opponent: str, game: str, num_seats: int, decks: tuple[str, ...], number: int
+    ai_spec: str,
+    opponent: str,
+    game: str,
+    num_seats: int,
+    decks: tuple[str, ...],
+    number: int,
+    oracle: bool = False,
 ) -> GameFigures:
     """Game `number`: expectimax in seat number % seats, everything seeded by the number;
     with two `decks` (a game of own decks), the decks swap seats every other game, so that
-    each side plays each deck from each seat."""
+    each side plays each deck from each seat. An `oracle` expectimax is handed the complete
+    state instead of its seat's observation; any other watches the other seats' decisions."""
     ai = make_agent(ai_spec, seed=number)
     assert isinstance(ai, ExpectimaxAgent)
     ai_seat = number % num_seats
@@ -95,12 +116,15 @@ def play(
             continue
         seat = state.current_player()
         started = time.monotonic()
-        action = seats[seat].act(state.observation(seat))
+        seen = state.clone() if oracle and seat == ai_seat else state.observation(seat)
+        action = seats[seat].act(seen)
         if seat == ai_seat and ai.last is not None and len(ai.last.values) > 1:
             times.append(time.monotonic() - started)
             depths.append(ai.last.depth)
             nodes += ai.last.nodes
             searching += ai.last.seconds
+        if not oracle:
+            show_decision(seats, state, action)
         state.apply_action(action)
     return GameFigures(state.returns()[ai_seat], times, depths, nodes, searching)
 
@@ -242,6 +266,52 @@ def check_same_moves(args: argparse.Namespace) -> int:
     return 1 if differ else 0
 
 
+def oracle_gap(args: argparse.Namespace, ai_spec: str, decks: tuple[str, ...]) -> None:
+    """Print, for each spec of `ai_spec` (comma-separated), the paired oracle-minus-search gap
+    with a 95% interval and each side's win rate; the oracle is the first spec's search."""
+    opponent = args.opponents.split(",")[0]
+    specs = ai_spec.split(",")
+    numbers = range(args.start, args.start + args.games)
+    started = time.monotonic()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        runs = [
+            pool.map(
+                functools.partial(play, spec, opponent, args.game, args.seats, decks),
+                numbers,
+                [oracle] * len(numbers),
+            )
+            for spec, oracle in [(specs[0], True)] + [(spec, False) for spec in specs]
+        ]
+        told = [r.score for r in runs[0]]
+        searched = [[r.score for r in run] for run in runs[1:]]
+    for spec, scores in zip(specs, searched, strict=True):
+        print(
+            f"{args.game}, {args.seats} seats, vs {opponent}, games {numbers.start}-"
+            f"{numbers.stop - 1}: {oracle_line(spec, scores, told)} | "
+            f"{time.monotonic() - started:.0f} s on {args.jobs} jobs",
+            flush=True,
+        )
+
+
+def oracle_line(spec: str, searched: list[float], told: list[float]) -> str:
+    """The oracle's gap over `spec` in points with its 95% interval, both win rates, and the
+    sums that pool runs of other game numbers."""
+    n = len(searched)
+    gaps = [o - s for s, o in zip(searched, told, strict=True)]
+    mean = statistics.fmean(gaps)
+    half = 1.96 * statistics.stdev(gaps) / math.sqrt(n) if n > 1 else math.inf
+    sides = []
+    for name, wins in (("search", sum(searched)), ("oracle", sum(told))):
+        low, high = wilson(wins, n)
+        sides.append(f"{name} {wins / n:.1%} [95% {low:.1%}, {high:.1%}]")
+    return (
+        f"{spec}: oracle gap {mean * 100:+.1f} points [95% {(mean - half) * 100:+.1f}, "
+        f"{(mean + half) * 100:+.1f}] over {n} pairs | {' | '.join(sides)} | sums: "
+        f"searched {sum(searched):g}, oracle {sum(told):g}, "
+        f"gap squared {sum(g * g for g in gaps):g}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -254,6 +324,8 @@ def main() -> None:
         "--decks", default="", help="own-deck games: two decks, comma-separated, swapped in turn"
     )
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--oracle", action="store_true", help="the gap to a full-state search")
+    parser.add_argument("--start", type=int, default=0, help="with --oracle: first game number")
     parser.add_argument("--calibrate", action="store_true", help="measure the search rates")
     parser.add_argument("--positions", type=int, default=None, help="per game and seat count")
     parser.add_argument("--same-moves", action="store_true", help="moves and speed, to compare")
@@ -271,6 +343,9 @@ def main() -> None:
     args.game = args.game or "rpg-battle"
     decks = tuple(d for d in args.decks.split(",") if d)
     ai_spec = args.ai or f"expectimax:think_ms={args.think_ms:g}"
+    if args.oracle:
+        oracle_gap(args, ai_spec, decks)
+        return
     with ProcessPoolExecutor(args.jobs) as pool:
         for opponent in args.opponents.split(","):
             started = time.monotonic()

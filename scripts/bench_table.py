@@ -6,13 +6,14 @@
 (Rise of the Guys is for 2 seats: `--game rise-of-the-guys --seats 2`; each seat plays the
 game's default deck for it, dealt through the own-deck mental layer.)
 
-    .venv/bin/python scripts/bench_table.py --windows [--seats 2,4,6] [--games 3]
+    .venv/bin/python scripts/bench_table.py --windows [--game rpg-get] [--seats 2,4,6]
+        [--games 3]
 
 What a response window (p2pcards/windows.py) costs at a table where every seat passes: the
-toy own-deck game of the tests (tests/p2pcards/toygame) played by the same `TablePeer`s on
-in-memory links, each seat passing in every window and otherwise playing at random. Figures:
-windows, seats asked, signed envelopes sent while a window asked (target: at most one per
-seat asked), per seat asked and per window.
+toy own-deck game of the tests (tests/p2pcards/toygame), or the game named, played by the
+same `TablePeer`s on in-memory links, each seat passing in every window and otherwise playing
+at random. Figures: windows, seats asked, signed envelopes sent while a window asked (target:
+at most one per seat asked), per seat asked and per window.
 
 Networked: a host and seats-1 bots as separate processes on 127.0.0.1 (TLS,
 signatures, mental-poker dealing, the verdict at the end). Without sockets: the
@@ -26,7 +27,10 @@ Figures, per seat count, each the mean over the games:
   first shuffle, the audit at the end and teardown are left out); without sockets,
   the process's CPU over the same span (target: at most 3 ms networked at 4 seats);
 - wall seconds of a networked game, start-up included, and the action latency from
-  the moment a seat chose its action to the moment every replica applied it.
+  the moment a seat chose its action to the moment every replica applied it;
+- set-up CPU per seat, networked: each seat's CPU seconds when it applies its first step
+  (process start-up, joining, the deck commitments, masking and shuffles of every deck),
+  the largest of the seats (issue 25's target: at most 2 s at 4 seats).
 """
 
 import argparse
@@ -45,12 +49,13 @@ from pathlib import Path
 import msgpack
 
 from ai.agents import make_agent
-from p2pcards.engine import Action, State
+from p2pcards.engine import Action, Game, State
 from protocol.inprocess import TableMesh
 from protocol.savefile import load, rebuild
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 ROUND_CAP = 100
+WINDOW_ROUNDS = 10  # a game of random moves measured for its windows: enough of them
 TESTS = Path(__file__).resolve().parent.parent / "tests" / "p2pcards"
 
 
@@ -63,6 +68,7 @@ class Figures:
     cpu: float  # seconds, all seats, over the steps
     wall: float = 0.0
     latencies: tuple[float, ...] = ()
+    setup: float = 0.0  # the largest seat's CPU seconds before its first step
 
 
 def networked_game(
@@ -95,11 +101,12 @@ def networked_game(
     assert report["audit"] == "passed", report
     acted: dict[int, float] = {}
     applied: dict[int, list[float]] = {}
-    cpu = 0.0
+    cpu = setup = 0.0
     for trace in traces:
         events = [json.loads(line) for line in trace.read_text().splitlines()]
         steps = [e for e in events if e["event"] == "applied"]
         cpu += steps[-1]["cpu"] - steps[0]["cpu"]
+        setup = max(setup, steps[0]["cpu"])
         for event in events:
             if event["event"] == "act":
                 acted[event["step"]] = event["t"]
@@ -111,7 +118,8 @@ def networked_game(
     saved = load(next((workdir / "host" / "tables").glob("*.p2pt")))
     steps = len(rebuild(saved).steps)
     # The CPU figure spans steps 0 to n-1: n-1 steps' worth of work.
-    return Figures(steps, len(saved.envelopes), cpu * steps / max(1, steps - 1), wall, latencies)
+    per_steps = cpu * steps / max(1, steps - 1)
+    return Figures(steps, len(saved.envelopes), per_steps, wall, latencies, setup)
 
 
 def local_game(game: str, seats: int, agent: str, seed: int) -> Figures:
@@ -153,23 +161,30 @@ class Passer:
         return self.rng.choice(actions)
 
 
-def window_game(seats: int, seed: int) -> WindowFigures:
-    """One toy game at a table of `TablePeer`s; its windows' envelopes, each envelope put
-    to the engine step its sender was at (its `sync` carries the steps it had applied)."""
-    sys.path.insert(0, str(TESTS))
-    from toygame import GAME
+def window_game(game: str | None, seats: int, seed: int) -> WindowFigures:
+    """One game (None: the toy) at a table of `TablePeer`s; its windows' envelopes, each
+    envelope put to the engine step its sender was at (its `sync` carries the steps it had
+    applied)."""
+    played: str | Game = game or ""
+    options = {"round_cap": WINDOW_ROUNDS}
+    if game is None:
+        sys.path.insert(0, str(TESTS))
+        from toygame import GAME
 
+        played, options = GAME, {}
     agents = [Passer(seed * 100 + s) for s in range(seats)]
-    mesh = TableMesh(GAME, agents, {}, seed=seed)
+    mesh = TableMesh(played, agents, options, seed=seed)
     asking: list[int] = []  # per engine step: the window that asked it, or -1
     opened = 0
 
     def note(replica: State, action: Action) -> None:
         nonlocal opened
         asked = bool(getattr(replica, "windows", ())) and replica.current_player() >= 0
-        asking.append(opened - 1 if asked else -1)
-        if action.kind == "play":  # every card played opens one window
+        # Every seat passes, so no window opens inside another: a window asks the steps
+        # from the first after a step that was no window's till the next step that is not.
+        if asked and (not asking or asking[-1] < 0):
             opened += 1
+        asking.append(opened - 1 if asked else -1)
 
     mesh.peers[0].on_step = note
     mesh.run()
@@ -184,10 +199,10 @@ def window_game(seats: int, seed: int) -> WindowFigures:
     return WindowFigures(windows, len(asking), len(peer.transcript))
 
 
-def bench_windows(seat_counts: list[int], games: int) -> None:
+def bench_windows(game_name: str | None, seat_counts: list[int], games: int) -> None:
     """Print what an all-pass window costs at each seat count, and by the seats it asked."""
     for seats in seat_counts:
-        figures = [window_game(seats, game) for game in range(games)]
+        figures = [window_game(game_name, seats, game) for game in range(games)]
         windows = [w for f in figures for w in f.windows]
         asked = sum(a for a, _ in windows)
         sent = sum(e for _, e in windows)
@@ -200,7 +215,8 @@ def bench_windows(seat_counts: list[int], games: int) -> None:
             for a, es in sorted(by_asked.items(), reverse=True)
         )
         print(
-            f"toy-brawl, {seats} seats, {games} games: {len(windows)} windows where every seat "
+            f"{game_name or 'toy-brawl'}, {seats} seats, {games} games: {len(windows)} windows "
+            "where every seat "
             f"passed, {asked} seats asked, {sent} envelopes sent while a window asked: "
             f"{sent / asked:.2f} per seat asked, {sent / len(windows):.2f} per window "
             f"({breakdown}) | the whole games: "
@@ -210,7 +226,7 @@ def bench_windows(seat_counts: list[int], games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="rpg-battle")
+    parser.add_argument("--game", help="default rpg-battle (--windows: the toy game)")
     parser.add_argument("--seats", default="4,8")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--agent", default="greedy")
@@ -224,8 +240,9 @@ def main() -> None:
     )  # fmt: skip
     args = parser.parse_args()
     if args.windows:
-        bench_windows([int(s) for s in args.seats.split(",")], args.games)
+        bench_windows(args.game, [int(s) for s in args.seats.split(",")], args.games)
         return
+    args.game = args.game or "rpg-battle"
     for seats in (int(s) for s in args.seats.split(",")):
         networked: list[Figures] = []
         local: list[Figures] = []
@@ -255,6 +272,7 @@ def main() -> None:
             f"(ratio {per_step / local_per_step:.1f}) | a networked game "
             f"{statistics.mean(f.wall for f in networked):.2f} s | action latency over "
             f"{len(latencies)} actions: p50 {cuts[49] * 1000:.1f} ms, p95 {cuts[94] * 1000:.1f} ms"
+            f" | set-up CPU of the busiest seat {max(f.setup for f in networked):.2f} s"
         )
 
 

@@ -185,6 +185,27 @@ _REGISTRY: dict[str, GameInfo] = {
             search_rates=(NodeRate(2, 16),),
         ),
         GameInfo(
+            name="rpg-get",
+            title="RPG Get! CCG",
+            module="p2pcards.games.rpg_get",
+            min_players=2,
+            max_players=5,  # rules.md, choice 1
+            zero_sum=True,  # the winner takes 1; at the round cap the leaders share it
+            own_decks=True,
+            deck_rules="80 cards, any number of copies, at least one Character",
+            options=(
+                GameOption("round_cap", None, "rounds before the game ends (most VP wins)"),
+                GameOption("decks", None, "one deck per seat; default the starter decks in turn"),
+            ),
+            typical_length=400,
+            view="cli.rpg_get_view",
+            evaluation="ai.rpg_get_eval:make_evaluation",
+            tuning="ai.rpg_get_eval:TUNING",
+            # `bench_ai.py --calibrate --game rpg-get --positions 12`, one run (hand-set weights).
+            search_rates=(NodeRate(2, 18), NodeRate(3, 13), NodeRate(4, 11), NodeRate(5, 9)),
+            bench=Bench(seats=(2, 4)),
+        ),
+        GameInfo(
             name="rpg-battle",
             title="RPG Battle Card Game",
             module="p2pcards.games.rpg_battle",

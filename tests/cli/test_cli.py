@@ -36,7 +36,9 @@ def test_rules_shows_the_rules_and_our_choices() -> None:
     assert "Our choices" in result.stdout
 
 
-@pytest.mark.parametrize("game", ["rise-of-the-guys", "gammasphere", "getgem", "rpg-battle"])
+@pytest.mark.parametrize(
+    "game", ["rise-of-the-guys", "gammasphere", "getgem", "rpg-battle", "rpg-get"]
+)
 def test_rules_lose_no_character_at_80_columns(game: str) -> None:
     result = run("rules", game, columns=80)
     assert result.returncode == 0, result.stderr

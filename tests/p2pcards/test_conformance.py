@@ -36,8 +36,6 @@ from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, ChanceOutcome, Game, State
 from p2pcards.errors import GameOptionError, IllegalActionError, UnknownGameError
 from p2pcards.games import GameInfo
-from p2pcards.games.rpg_get import GAME as RPG_GET
-from p2pcards.games.rpg_get import INFO as RPG_GET_INFO
 from p2pcards.slots import SlotState
 from p2pcards.zones import ZoneState
 
@@ -50,9 +48,8 @@ SEEDS = range(5)  # games played per table
 ROUND_CAPS = (None, 3, 12)  # no cap, a short one, a long one: each table gets each in turn
 
 
-UNREGISTERED = {TOY_INFO.name: (TOY_INFO, TOY), RPG_GET_INFO.name: (RPG_GET_INFO, RPG_GET)}
-"""Games held to the contract that players are not offered: their registration and game (RPG
-Get! until its view and evaluation come, issue 25)."""
+UNREGISTERED = {TOY_INFO.name: (TOY_INFO, TOY)}
+"""Games held to the contract that players are not offered: their registration and game."""
 
 
 def registration(name: str) -> GameInfo:

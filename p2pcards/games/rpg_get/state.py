@@ -258,6 +258,20 @@ class RpgGetState(ZoneState):
         """The seat whose turn it is (public)."""
         return self._turn_seat
 
+    @property
+    def round(self) -> int:
+        """Rounds completed (public): the round cap counts them."""
+        return self._round
+
+    @property
+    def attack(self) -> Attack | None:
+        """The attack waiting in the open window, None for none (public)."""
+        return self._attack
+
+    def points_used(self) -> tuple[int, int]:
+        """The PP and EP the attempt in progress has used (public, line 50-51)."""
+        return self._pp_used, self._ep_used
+
     def counters(self, seat: int) -> int:
         """A seat's reward counters (public)."""
         return self._counters[seat]

@@ -1,0 +1,116 @@
+"""The RPG Get! evaluation: victory points, reward counters, the party and what it carries,
+cards to come, and the mission attempt in progress, per seat, minus the strongest other
+seat's. The weights live in `ai/weights/rpg-get.toml`, fitted to greedy games by
+`scripts/tune_weights.py --game rpg-get`.
+
+It reads only what the state may know: the other seats' hands, banks and decks by their
+sizes, everything in play (public) by its cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from ai.tuning import OwnDecks
+from p2pcards.engine import State
+from p2pcards.games.rpg_get.cards import STATUSES, Card
+from p2pcards.games.rpg_get.state import ACTIVE, BANK, DECK, INVENTORY, RpgGetState
+
+RPG_GET_FEATURES = (
+    "vp", "counters", "party_hp", "party_attack", "characters", "inventory", "bank", "hand",
+    "deck", "attempt", "active_attack", "foes", "ailments",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RpgGetWeights:
+    """Weights of the evaluation, in the order of RPG_GET_FEATURES, and its scale."""
+
+    vector: tuple[float, ...]
+    scale: float
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS_DIR / "rpg-get.toml") -> RpgGetWeights:
+        """The weights in a TOML file, every one required."""
+        values = read_weights(path, [*RPG_GET_FEATURES, "scale"])
+        return cls(tuple(values[name] for name in RPG_GET_FEATURES), values["scale"])
+
+
+@cache
+def _attack_power(card: Card) -> int:
+    """The most damage one of a card's Attacks deals at full targets (X times Y, line 122)."""
+    return max((a.amount * a.targets for a in card.actions if a.kind == "attack"), default=0)
+
+
+def rpg_get_features(state: RpgGetState, seat: int) -> tuple[float, ...]:
+    """One seat's features (RPG_GET_FEATURES), from what `state` knows."""
+    party = state.party(seat)
+    attempting = state.attempter == seat
+    mission = state.zone_slots("mission") if attempting else []
+    foes = state.zone_slots("enemies") if attempting else []
+    return (
+        float(state.victory_points(seat)),
+        float(state.counters(seat)),
+        float(sum(state.hp_left(s) for s in party)),
+        float(sum(_attack_power(state.card(s)) for s in party)),
+        float(len(party)),
+        float(len(state.pile(seat, INVENTORY))),
+        float(len(state.pile(seat, BANK))),
+        float(state.hand_size(seat)),
+        float(len(state.pile(seat, DECK))),
+        float(state.card(mission[0]).vp) if mission else 0.0,
+        float(sum(_attack_power(state.card(s)) for s in state.pile(seat, ACTIVE))),
+        float(sum(state.hp_left(s) for s in foes)),
+        float(sum(state.has_status(s, a) for s in party for a in STATUSES)),
+    )
+
+
+class RpgGetEvaluation:
+    """Each seat's weighted features minus the strongest other seat's, in evaluation units."""
+
+    def __init__(self, weights: RpgGetWeights) -> None:
+        self.weights = weights
+
+    def values(self, state: State) -> list[float]:
+        """Every seat's value; terminal states by their returns."""
+        assert isinstance(state, RpgGetState)
+        seats = range(state.num_players)
+        if state.is_terminal():
+            return [terminal_value(state, s) for s in seats]
+        vector = self.weights.vector
+        scores = [weighted(vector, rpg_get_features(state, s)) for s in seats]
+        return relative(scores, self.weights.scale)
+
+
+def make_evaluation() -> RpgGetEvaluation:
+    """The evaluation with the shipped weights."""
+    return RpgGetEvaluation(RpgGetWeights.load())
+
+
+FIT = OwnDecks(
+    "rpg-get", "RPG Get!", "ai/rpg_get_eval.py", RpgGetState, rpg_get_features,
+    RpgGetWeights.load,
+    lambda st: isinstance(st, RpgGetState) and st.phase not in ("first", "deal", "opening"),
+)  # fmt: skip
+TUNING = FIT.tuning(
+    RPG_GET_FEATURES,
+    {
+        "vp": "per victory point in the score pile",
+        "counters": "per reward counter",
+        "party_hp": "HP left of the party's characters",
+        "party_attack": "the party's strongest Attacks, X times Y each",
+        "characters": "characters in the party",
+        "inventory": "Rewards in the inventory",
+        "bank": "cards in the bank",
+        "hand": "cards in hand",
+        "deck": "cards left in the deck",
+        "attempt": "VP of the mission this seat is attempting",
+        "active_attack": "the strongest Attacks of the active party, X times Y each",
+        "foes": "HP left of the enemies against this seat's attempt",
+        "ailments": "status ailments on the party",
+    },
+)
+"""How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""
