@@ -85,9 +85,9 @@ class RpgGetEvaluation:
         return relative(scores, self.weights.scale)
 
 
-def make_evaluation() -> RpgGetEvaluation:
-    """The evaluation with the shipped weights."""
-    return RpgGetEvaluation(RpgGetWeights.load())
+def make_evaluation(path: Path | None = None) -> RpgGetEvaluation:
+    """The evaluation with the shipped weights, or those of the file `path`."""
+    return RpgGetEvaluation(RpgGetWeights.load() if path is None else RpgGetWeights.load(path))
 
 
 FIT = OwnDecks(
