@@ -104,6 +104,7 @@ def _audit_one(path: Path, saved: SavedTable, table: TablePeer) -> _Audited:
                 "finished": "The game ended",
                 "forfeit": "The table ended by forfeit",
                 "abandoned": "The table ended without a result (a seat fell silent)",
+                "undecided": "This seat cannot know how the table ended (see below)",
             }.get(outcome.ended, outcome.ended)
             lines.append(f"{ended}. Audit passed: every move, shuffle and key checks out.")
     fields = {

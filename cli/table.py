@@ -283,6 +283,12 @@ def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
             out.print(f"[bold]Game over.[/] Winner: {names}.")
         elif outcome.ended == "forfeit":
             out.print(f"[bold]The table ended without the seats that left.[/] Winner: {names}.")
+        elif outcome.ended == "undecided":
+            why = next((n for n in outcome.notes if n.startswith("undecided: ")), "")
+            out.print(
+                "[bold]The table ended without a result you can know:[/] "
+                f"{escape(why.removeprefix('undecided: '))}."
+            )
         elif outcome.ended == "abandoned":
             out.print(
                 "[bold]The table ended without a result:[/] a seat fell silent without "
@@ -296,7 +302,8 @@ def _report(outcome: TableOutcome, seat: int, as_json: bool) -> int:
             label = {"cheat": "cheated", "silent": "silent", "left": "left"}[fault.kind]
             out.print(f"  {label}: {escape(str(fault))}")
         for note in outcome.notes:
-            out.print(f"  unchecked: {escape(note)}")
+            if not note.startswith("undecided: "):
+                out.print(f"  unchecked: {escape(note)}")
     return FAILURE if cheated else 0
 
 

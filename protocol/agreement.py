@@ -2,8 +2,9 @@
 
 Each save is checked alone first (`savefile.load`, `savefile.rebuild`). Read together,
 two saves of one table must hold the same message wherever both hold a seat's message
-under one number, and, when both reached a verdict, the same outcome. Where they part,
-the signatures say who made them part: a seat that signed two different messages under
+under one number, and, when both name an outcome, the same one (a save that cannot know
+it says "undecided", which contradicts none). Where they part, the signatures say who
+made them part: a seat that signed two different messages under
 one number told seats different things; saves that end differently name the seats whose
 signed messages one holds and the other never received (a leave with a return after it
 that one side did not hear, a give-up on a seat that came back).
@@ -50,6 +51,8 @@ def outcome_words(outcome: TableOutcome | None) -> str:
     """An outcome in a few words: how it ended and who won."""
     if outcome is None:
         return "unfinished"
+    if outcome.ended == "undecided":
+        return "undecided (it cannot know how the others ended the table)"
     winners = [s for s, r in enumerate(outcome.returns) if r > 0]
     won = ", ".join(f"seat {s}" for s in winners) or "nobody"
     return f"{outcome.ended}, winner {won}"
@@ -97,9 +100,10 @@ def compare(saves: Sequence[SeatSave], seats: int) -> list[Disagreement]:
                             )
                         )  # fmt: skip
                         break
-            if first.outcome is None or second.outcome is None:
-                continue
+            # A save that cannot know the outcome says so ("undecided"): it contradicts none.
             a_out, b_out = first.outcome, second.outcome
+            if a_out is None or b_out is None or "undecided" in (a_out.ended, b_out.ended):
+                continue
             if (a_out.ended, a_out.returns) == (b_out.ended, b_out.returns):
                 continue
             found.append(_parted(files, chains[i], chains[j], a_out, b_out, seats))

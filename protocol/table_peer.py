@@ -61,8 +61,10 @@ from protocol.wire import WireError
 Phase = Literal["playing", "stopping", "finished"]
 # "abandoned": a seat went silent past the timeout without a signed leave. Nobody can show
 # the others why (it may be the network between us), so nobody wins: two sides of a split
-# table must not each name themselves the winner.
-Ended = Literal["finished", "aborted", "forfeit", "abandoned"]
+# table must not each name themselves the winner. "undecided": this seat cannot know what
+# the others concluded (it left, or stopped waiting after its `judged`, and a seat it did
+# not hear to the end may have given up on it): it names no result rather than another one.
+Ended = Literal["finished", "aborted", "forfeit", "abandoned", "undecided"]
 
 MAX_ACCUSATIONS = 8  # of our own; past that a flood of faults adds nothing
 MAX_TABLE_MESSAGES = 16  # leave and abort messages one seat may send in a game
@@ -107,8 +109,19 @@ class Accusation:
     reason: str
     step: int = -1
     evidence: tuple[Envelope, ...] = ()
-    carrier: Envelope | None = None  # the accuser's abort, as we took it (not for our own)
+    carrier: Envelope | None = None  # the accuser's abort, as signed (ours too)
     late: bool = False  # made after its maker said `judged`: some seats judge without it
+
+
+class GiveUp(NamedTuple):
+    """A weighed `gone` accusation, as every seat holding it reads it from signed messages."""
+
+    by: int
+    seat: int
+    held: int  # how many of `seat`'s messages its maker held when it gave up (its sync)
+    seq: int  # the give-up's own number in its maker's chain
+    on_leave: bool  # `seat`'s last message its maker held was its signed leave
+    cuts: bool  # on a leave, by a seat that had not left itself: see `_weighed`
 
 
 class Taken(NamedTuple):
@@ -225,6 +238,7 @@ class TablePeer:
         self.gone: dict[int, str] = {}  # seats given up on, and why
         self.left: dict[int, str] = {}  # seats that said they are leaving, and why
         self.has_left = False  # our own leave stands: we say `back` when we come back
+        self._first_leave: dict[int, int] = {}  # seat -> the number of its first signed leave
         self.judged_round = judged_round
         self._judged: set[int] = set()  # seats that said `judged` (ourselves included)
         self.events: list[TableEvent] = []
@@ -265,7 +279,8 @@ class TablePeer:
     def leave(self, reason: str = "left the table") -> None:
         """Tell every seat we are going (we may come back with our save file)."""
         if self.phase == "playing":
-            self._send_body(leave_body(reason))
+            envelope = self._send_body(leave_body(reason))
+            self._first_leave.setdefault(self.seat, envelope.seq)
             self.has_left = True
 
     def come_back(self) -> None:
@@ -275,17 +290,34 @@ class TablePeer:
             self._send_body(back_body())
             self.has_left = False
 
-    def give_up(self, seats: Sequence[int], reason: str) -> None:
-        """Stop waiting for `seats` (left or silent past the timeout): the table ends
-        with them forfeiting, and the others disclose and audit without them."""
+    def give_up(self, seats: Sequence[int], reason: str, show_leave: bool = True) -> None:
+        """Stop waiting for `seats` (left or silent past the timeout): the others disclose
+        and audit without them. A seat whose signed leave is the last word of it we hold
+        forfeits, and that leave goes with our give-up so that every seat can check it
+        (`show_leave` off: a save of before that, replayed as it was made)."""
         for seat in seats:
             if seat == self.seat or seat in self.gone or self.phase == "finished":
                 continue
             self.gone[seat] = reason
-            self.accusations.append(Accusation(self.seat, seat, "gone", reason))
-            self._send_body(Abort(seat, "gone", reason).to_wire())
+            leave = self._standing_leave(seat) if show_leave else None
+            evidence = () if leave is None else (leave,)
+            packed = tuple(e.packed for e in evidence)
+            late = self.seat in self._judged
+            envelope = self._send_body(Abort(seat, "gone", reason, packed).to_wire())
+            self.accusations.append(
+                Accusation(self.seat, seat, "gone", reason, -1, evidence, envelope, late)
+            )
             self._stop(f"seat {seat} {reason}")
         self._maybe_finish()
+
+    def _standing_leave(self, seat: int) -> Envelope | None:
+        """`seat`'s signed leave, if it is the last message of it we hold."""
+        count = self._receiver.next_seq(seat)
+        index = self._held.get((seat, count - 1))
+        if index is None or self._first_leave.get(seat, count) >= count:
+            return None
+        last = self.transcript[index]
+        return last if last.message.get("kind") == "leave" else None
 
     def expects(self, seat: int) -> int:
         """How many of `seat`'s messages we hold: it should resend from this number."""
@@ -372,8 +404,10 @@ class TablePeer:
         self._held[(seat, envelope.seq)] = len(self.transcript)
         self.transcript.append(envelope)
         self.record.append(Taken(envelope, refused=False))
-        self._take(envelope, message, len(self.transcript) - 1)
+        # Claims about this seat's chain first: the step its message completes may be one a
+        # replica claim waits at, and that claim is compared only once its acks are checked.
         self._check_ack_claims(seat)
+        self._take(envelope, message, len(self.transcript) - 1)
         self._feed_evidence(seat)
         if self._started:
             self._advance()
@@ -406,6 +440,7 @@ class TablePeer:
             return
         if kind == "leave":
             self.left[seat] = reason
+            self._first_leave.setdefault(seat, envelope.seq)
             self.events.append(TableEvent("left", seat, reason))
             return
         if kind == "back":
@@ -485,10 +520,22 @@ class TablePeer:
                 self._ack_claims[(seat, other)] = (count, chain, envelope)
         if not agreed:
             return  # replicas fed different messages differ: that is not the replica's doing
-        if sync.steps < len(self._states):
-            self._compare_state(seat, sync.steps, sync.state, envelope)
-        else:
-            self._state_claims[seat] = (sync.steps, sync.state, envelope)
+        # Compared once we have reached its step and checked every acknowledgement that came
+        # with it: one still ahead of us may show that it was fed another message than we
+        # were (a seat told the two of us different things), and its replica then differs
+        # through no fault of its own.
+        self._state_claims[seat] = (sync.steps, sync.state, envelope)
+        self._settle_state_claim(seat)
+
+    def _settle_state_claim(self, seat: int) -> None:
+        """Compare `seat`'s latest replica claim, if we can now."""
+        claim = self._state_claims.get(seat)
+        if claim is None or any(claimer == seat for claimer, _ in self._ack_claims):
+            return
+        steps, state, envelope = claim
+        if steps < len(self._states):
+            del self._state_claims[seat]
+            self._compare_state(seat, steps, state, envelope)
 
     def _check_ack_claims(self, seat: int) -> None:
         """Claims about `seat`'s chain that we can check now that we hold more of it."""
@@ -497,7 +544,10 @@ class TablePeer:
             if other == seat and count <= held:
                 del self._ack_claims[(claimer, other)]
                 if self._receiver.chain_hash(seat, count) != chain:
+                    self._state_claims.pop(claimer, None)  # fed another message: see above
                     self._ack_mismatch(claimer, seat, count, envelope)
+                else:
+                    self._settle_state_claim(claimer)
 
     def _ack_mismatch(self, claimer: int, seat: int, count: int, envelope: Envelope) -> None:
         """`claimer` holds other messages of `seat` than we do: `seat` told us two different
@@ -550,7 +600,10 @@ class TablePeer:
             sender, abort.seat, abort.cause, abort.reason, -1, tuple(evidence), envelope, late
         )
         self.accusations.append(accusation)
-        if abort.cause == "gone" and abort.seat is not None and abort.seat != self.seat:
+        # A give-up after its maker's `judged` is weighed by nobody: we go on waiting.
+        gone = abort.cause == "gone" and abort.seat is not None and not late
+        if gone and abort.seat != self.seat:
+            assert abort.seat is not None
             self.gone.setdefault(abort.seat, f"is gone ({abort.reason}, says seat {sender})")
         # Evidence first: a conflict it shows must go out before our disclosure does. A link
         # fault's evidence is what the accuser refused, bad signature and all: judged, not
@@ -613,11 +666,11 @@ class TablePeer:
         ):
             return
         late = self.seat in self._judged
-        self.accusations.append(
-            Accusation(self.seat, seat, cause, reason, step, evidence, late=late)
-        )
         packed = tuple(e.packed for e in evidence)
-        self._send_body(Abort(seat, cause, reason, packed).to_wire())
+        envelope = self._send_body(Abort(seat, cause, reason, packed).to_wire())
+        self.accusations.append(
+            Accusation(self.seat, seat, cause, reason, step, evidence, envelope, late)
+        )
         who = "a seat" if seat is None else f"seat {seat}"
         self.events.append(TableEvent("stopped", self.seat, f"{who}: {reason}"))
         self._stop(f"{who}: {reason}")
@@ -679,23 +732,14 @@ class TablePeer:
         equivocation = bool(self._disputes) or any(
             a.cause == "equivocation" for a in self.accusations
         )
-        # Every seat weighs the same accusations: those made before their maker's `judged`,
-        # which reach every seat before it judges (a seat that has not said it is waited
-        # for). One made after may reach a seat that has already judged, so nobody weighs it.
-        weighed = [a for a in self.accusations if not a.late or a.cause == "gone"]
-        notes = [
-            f"seat {a.by} reported {'' if a.seat is None else f'seat {a.seat}: '}{a.reason} "
-            "(after it had judged: too late for every seat to weigh it)"
-            for a in self.accusations
-            if a.late and a.cause != "gone"
-        ]
+        weighed, give_ups, notes = self._weighed()
         for accusation in weighed:
             if accusation.by == self.seat and accusation.seat is not None:
                 if accusation.cause == "state" and equivocation:
                     continue
                 kind: FaultKind = "cheat"
                 if accusation.cause == "gone":
-                    kind = "left" if accusation.seat in self.left else "silent"
+                    kind = "left" if self._left_for_good(accusation.seat, give_ups) else "silent"
                 faults.append(Fault(accusation.seat, accusation.step, accusation.reason, kind))
         for accusation in weighed:
             if accusation.by != self.seat:
@@ -715,17 +759,30 @@ class TablePeer:
                 )
         for seat, reason in self.gone.items():
             if not any(f.seat == seat for f in faults):
-                kind = "left" if seat in self.left else "silent"
+                kind = "left" if self._left_for_good(seat, give_ups) else "silent"
                 faults.append(Fault(seat, -1, reason, kind))
         verdict = sorted(set(faults), key=lambda f: (f.step, f.seat, f.reason))
         cheaters = sorted({f.seat for f in verdict if f.kind == "cheat"})
-        stopped = [a for a in self.accusations if a.cause != "gone"]
-        ended: Ended = "aborted" if stopped or cheaters else self._gone_ending()
+        stopped = [a for a in weighed if a.cause != "gone"]
+        undecided = self._undecided(give_ups) if self.judged_round else ""
+        ended: Ended
+        if undecided:
+            ended = "undecided"
+            notes.insert(0, f"undecided: {undecided}")
+        elif stopped or cheaters:
+            ended = "aborted"
+        elif not self.judged_round:
+            ended = self._gone_ending_before_judged()
+        elif not give_ups:
+            ended = "finished"
+        else:
+            ended = "forfeit" if all(g.on_leave for g in give_ups) else "abandoned"
         if ended == "finished":
             returns = self.replica.returns()
         elif ended == "forfeit":
-            returns = forfeit_returns(self.num_seats, sorted(self.gone))
-        elif ended == "abandoned":
+            gone = {g.seat for g in give_ups} if self.judged_round else set(self.gone)
+            returns = forfeit_returns(self.num_seats, sorted(gone))
+        elif ended in ("abandoned", "undecided"):
             returns = [0.0] * self.num_seats
         else:
             returns = (
@@ -736,14 +793,121 @@ class TablePeer:
         )
         self.phase = "finished"
 
-    def _gone_ending(self) -> Ended:
-        """How a table ends without its cheats: a forfeit needs, for every seat given up
-        on, its signed leave with no signed word of it after (which every seat holding the
-        transcript can check); a seat merely not heard from may have been cut off from us
-        rather than we from it, so that table ends without a result."""
+    def _gone_ending_before_judged(self) -> Ended:
+        """How a table saved before the `judged` round ended without its cheats, as it was
+        judged then: forfeit if every seat given up on had left, else abandoned."""
         if not self.gone:
             return "finished"
         return "forfeit" if all(seat in self.left for seat in self.gone) else "abandoned"
+
+    def _weighed(self) -> tuple[list[Accusation], list[GiveUp], list[str]]:
+        """The accusations every seat weighs alike, the give-ups among them, and notes on
+        the others.
+
+        Weighed: those made before their maker's `judged`, which reach every seat before it
+        judges (a seat that has not said it is waited for); one made after may reach a seat
+        that has already judged. And none a seat made once it was given up on at its leave
+        by a seat that had not left itself (from the number that give-up acknowledges on):
+        whoever holds that give-up stopped waiting for the seat there, and so did the seat
+        itself once it holds it (a seat that comes back late: its own give-ups on those it
+        no longer finds are not the table's).
+        """
+        give_ups = self._give_ups() if self.judged_round else []
+        cutters = [g for g in give_ups if g.cuts]
+
+        def cut(accusation: Accusation) -> bool:
+            at = accusation.carrier.seq if accusation.carrier is not None else -1
+            return any(c.seat == accusation.by != c.by and c.held <= at for c in cutters)
+
+        weighed, notes = [], []
+        for a in self.accusations:
+            said = f"seat {a.by} reported {'' if a.seat is None else f'seat {a.seat}: '}{a.reason}"
+            if a.late:
+                if a.cause != "gone":
+                    notes.append(f"{said} (after it had judged: too late for every seat to weigh)")
+            elif cut(a):
+                notes.append(f"{said} (after a seat had given up on it: not weighed)")
+            else:
+                weighed.append(a)
+        kept = {(a.by, a.carrier.seq) for a in weighed if a.carrier is not None}
+        return weighed, [g for g in give_ups if (g.by, g.seq) in kept], notes
+
+    def _give_ups(self) -> list[GiveUp]:
+        """Every `gone` accusation made before its maker's `judged`, read from its message:
+        whether the seat's last message its maker held (its sync says how many) is the
+        seat's signed leave (we hold it, or the give-up carries it)."""
+        found = []
+        for a in self.accusations:
+            if a.cause != "gone" or a.late or a.seat is None or a.carrier is None:
+                continue
+            try:
+                sync = Sync.from_wire(a.carrier.message.get("sync"), self.num_seats, a.by)
+            except (RemoteProtocolError, WireError):
+                continue
+            count, chain = sync.acks[a.seat]
+            index = self._held.get((a.seat, count - 1))
+            held = [self.transcript[index]] if index is not None else []
+            shown = [e for e in a.evidence if (e.seat, e.seq) == (a.seat, count - 1)]
+            on_leave = any(
+                e.digest(self.table_id) == chain and _kind(e) == "leave" and self._signed(e)
+                for e in held + shown
+            )
+            first = self._first_leave.get(a.by)
+            cuts = on_leave and (first is None or first > a.carrier.seq)
+            found.append(GiveUp(a.by, a.seat, count, a.carrier.seq, on_leave, cuts))
+        return found
+
+    def _left_for_good(self, seat: int, give_ups: list[GiveUp]) -> bool:
+        """Whether `seat` was given up on at its signed leave (else: it fell silent)."""
+        if not self.judged_round:
+            return seat in self.left
+        on_it = [g for g in give_ups if g.seat == seat]
+        return bool(on_it) and all(g.on_leave for g in on_it)
+
+    def _undecided(self, give_ups: list[GiveUp]) -> str:
+        """Why this seat cannot know the table's outcome ("": it can).
+
+        A seat names an outcome only when every seat whose `judged` it lacks (and did not
+        accuse) was given up on by a give-up every seat weighs, and, if it ever left itself,
+        when none of those seats can have given up on it while its leave stood: a seat that
+        heard it come back cannot, and a give-up on it we hold settles it (we forfeited, as
+        the others say).
+        Otherwise a seat we did not hear to the end may have ended the table on us: we say
+        so rather than name a result that another save may contradict.
+        """
+        # A seat we accused is not waited for either: its cheat is the table's end.
+        accused = {a.seat for a in self.accusations if a.by == self.seat and a.cause != "gone"}
+        missing = set(range(self.num_seats)) - self._judged - {self.seat} - accused
+        targets = {g.seat for g in give_ups}
+        unheard = sorted(missing - targets)
+        if unheard:
+            who = ", ".join(f"seat {s}" for s in unheard)
+            return (
+                f"{who} did not say it had judged, and no give-up every seat weighs stands "
+                "on it: its save may name the result"
+            )
+        last_leave = max((e.seq for e in self.sent if _kind(e) == "leave"), default=None)
+        if last_leave is None or any(g.cuts and g.seat == self.seat for g in give_ups):
+            return ""
+        unsure = [s for s in sorted(missing) if self._acked_of_ours(s) <= last_leave]
+        if not unsure:
+            return ""
+        who = ", ".join(f"seat {s}" for s in unsure)
+        return (
+            f"we left the table, and {who}, not heard to the end, may have given up on us "
+            "while our leave stood: its save names the result"
+        )
+
+    def _acked_of_ours(self, seat: int) -> int:
+        """How many of our messages `seat`'s last message we hold says it held."""
+        index = self._held.get((seat, self._receiver.next_seq(seat) - 1))
+        if index is None:
+            return 0
+        try:
+            sync = Sync.from_wire(self.transcript[index].message.get("sync"), self.num_seats, seat)
+        except (RemoteProtocolError, WireError):
+            return 0
+        return sync.acks[self.seat][0]
 
     def _judge(self, accusation: Accusation, named: set[int]) -> tuple[Fault | None, str]:
         """Another seat's accusation, against what we hold: (a fault it shows, a note)."""
@@ -914,7 +1078,7 @@ class TablePeer:
         )
         return Sync(len(self.steps), self._states[len(self.steps)], acks)
 
-    def _send_body(self, body: dict[str, Any]) -> None:
+    def _send_body(self, body: dict[str, Any]) -> Envelope:
         envelope = self._sender.wrap({**body, "sync": self._sync().to_wire()})
         self._receiver.accept_own(envelope)
         self._held[(self.seat, envelope.seq)] = len(self.transcript)
@@ -922,6 +1086,7 @@ class TablePeer:
         self.record.append(Taken(envelope, refused=False))
         self.sent.append(envelope)
         self.outbox.append(envelope)
+        return envelope
 
     def _game(self) -> Generator[int | _NeedAction, Action | None, None]:
         replica = self.replica
@@ -950,11 +1115,8 @@ class TablePeer:
         digests = self.replica.section_digests()
         self.steps.append(StepRecord(len(self.steps), action, digests, sightings))
         self._states.append(compact_state(digests))
-        reached = len(self.steps)
-        for seat, (steps, state, envelope) in list(self._state_claims.items()):
-            if steps == reached:
-                del self._state_claims[seat]
-                self._compare_state(seat, steps, state, envelope)
+        for seat in list(self._state_claims):
+            self._settle_state_claim(seat)
 
     # -------------------------------------------------------------- restore
 
@@ -1023,7 +1185,10 @@ class TablePeer:
                 elif kind == "back":
                     peer.come_back()
                 elif kind == "abort" and message.get("cause") == "gone":
-                    peer.give_up([int(message["seat"])], str(message.get("reason", "")))
+                    peer.give_up(
+                        [int(message["seat"])], str(message.get("reason", "")),
+                        show_leave=bool(message.get("evidence")),
+                    )  # fmt: skip
             if not peer.started:
                 peer.start()
         except (StopIteration, P2PCardsError, KeyError, TypeError, ValueError) as exc:
@@ -1057,6 +1222,14 @@ class TablePeer:
             ],
             "final_state": self.replica.to_json(),
         }
+
+
+def _kind(envelope: Envelope) -> str:
+    """The kind of a signed message ("" if its body is no message)."""
+    try:
+        return str(envelope.message.get("kind"))
+    except WireError:
+        return ""
 
 
 __all__ = [

@@ -3,25 +3,43 @@ engine's own random playout (scripts/bench_engine.py's), in one run.
 
     nice -n 10 .venv/bin/python scripts/bench_adapters.py [--games N] [--game getgem,...]
 
-Each round plays the same seeds three ways, one after another, and the rounds alternate so
-that load on a shared machine falls on all three alike: the engine (legal actions, a random
-choice, the local dealer); OpenSpiel (`legal_actions()` ids, `chance_outcomes()` sampled,
-`apply_action(id)`); PettingZoo (the usual `agent_iter` loop: `last()` with its observation
-tensor and action mask, a random allowed action, `step`). Two seats, games capped as
-bench_engine.py caps them (the registration's `bench`). Targets (issue 29): OpenSpiel at most
-2x the engine's time a game, PettingZoo at most 3x.
+Each round plays the same seeds four ways, one after another, and the rounds alternate so
+that load on a shared machine falls on all alike (CPU time, `time.process_time`): the engine
+(legal actions, a random choice, the local dealer); OpenSpiel (`legal_actions()` ids,
+`chance_outcomes()` sampled, `apply_action(id)`); PettingZoo (the usual `agent_iter` loop:
+`last()`, a random action the mask allows, `step`), once looking at the mask alone and once
+reading the observation's tensor at every agent step as a learner would ("+tensor"). Two
+seats, games capped as bench_engine.py caps them (the registration's `bench`). Every random
+choice is Python's `random`, as the engine's playout makes it.
+
+The figures: CPU time a game, and each adapter's against the engine's; for OpenSpiel also per
+engine step (the games differ: ids in another order make other random choices, so per step
+is the steadier comparison). Targets (issue 29): OpenSpiel at most 2x the engine, PettingZoo
+at most 3x.
 """
 
 import argparse
 import random
 import time
 
-import numpy as np
 from bench_engine import playout
 
 from p2pcards import games
 from p2pcards.adapters import openspiel
 from p2pcards.adapters.pettingzoo import env
+
+
+def sample(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """An outcome drawn by its probability, as the engine's local dealer draws one (the
+    same sampling code on both sides: it is not the adapter's cost)."""
+    if len(outcomes) == 1:
+        return outcomes[0][0]
+    x = rng.random()
+    for outcome, probability in outcomes:
+        x -= probability
+        if x < 0:
+            return outcome
+    return outcomes[-1][0]
 
 
 def openspiel_playout(game: object, seed: int) -> int:
@@ -31,8 +49,7 @@ def openspiel_playout(game: object, seed: int) -> int:
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = rng.choices(outcomes, [p for _, p in outcomes])[0][0]
+            action = sample(state.chance_outcomes(), rng)
         else:
             action = rng.choice(state.legal_actions())
         state.apply_action(action)
@@ -40,16 +57,21 @@ def openspiel_playout(game: object, seed: int) -> int:
     return steps
 
 
-def pettingzoo_playout(table: object, seed: int) -> int:
-    """One random game through PettingZoo's AEC loop; the agent steps taken."""
+def pettingzoo_playout(table: object, seed: int, tensor: bool = False) -> int:
+    """One random game through PettingZoo's AEC loop (reading each observation's tensor if
+    `tensor`); the agent steps taken."""
     table.reset(seed=seed)  # type: ignore[attr-defined]
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     steps = 0
+    total = 0.0
     for _ in table.agent_iter():  # type: ignore[attr-defined]
         observation, _, terminated, truncated, _ = table.last()  # type: ignore[attr-defined]
         action = None
         if not (terminated or truncated):
-            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            allowed = observation["action_mask"].nonzero()[0]
+            action = int(allowed[rng.randrange(len(allowed))])
+        if tensor:
+            total += observation["observation"][0]
         table.step(action)  # type: ignore[attr-defined]
         steps += 1
     return steps
@@ -70,6 +92,7 @@ def main() -> None:
             "engine": lambda seed, name=name: playout(name, 2, seed),
             "openspiel": lambda seed, spiel=spiel: openspiel_playout(spiel, seed),
             "pettingzoo": lambda seed, zoo=zoo: pettingzoo_playout(zoo, seed),
+            "pettingzoo+tensor": lambda seed, zoo=zoo: pettingzoo_playout(zoo, seed, True),
         }
         seconds = dict.fromkeys(runs, 0.0)
         steps = dict.fromkeys(runs, 0)
@@ -85,10 +108,13 @@ def main() -> None:
         played = per_round * args.rounds
         base = seconds["engine"] / played
         line = [f"{name} 2 seats, {played} games: engine {base * 1000:.2f} ms a game"]
-        for label in ("openspiel", "pettingzoo"):
+        for label in ("openspiel", "pettingzoo", "pettingzoo+tensor"):
             each = seconds[label] / played
             line.append(f"{label} {each * 1000:.2f} ms ({each / base:.2f}x)")
-        print("; ".join(line), f"[agent steps a game: {steps['pettingzoo'] / played:.0f}]")
+        per_step = {k: seconds[k] / steps[k] for k in ("engine", "openspiel")}
+        line.append(f"OpenSpiel a step {per_step['openspiel'] / per_step['engine']:.2f}x")
+        agent_steps = steps["pettingzoo"] / played
+        print("; ".join(line), f"[PettingZoo agent steps a game: {agent_steps:.0f}]")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from p2pcards import games
 from p2pcards.engine import CHANCE, TERMINAL, Action, State
@@ -31,12 +31,11 @@ DECK_SEPARATOR = "+"
 an OpenSpiel game string cannot hold commas or brackets in a value."""
 
 Parameter = int | bool | str
+"""A parameter's value: what an OpenSpiel game string carries."""
 
 
 class ActionSpaceError(P2PCardsError):
     """A decision with more legal actions than an adapter's fixed action space holds."""
-
-"""A parameter's value: what an OpenSpiel game string carries."""
 
 
 # ---------------------------------------------------------------- settings
@@ -108,6 +107,8 @@ def settings(game: str, params: Mapping[str, object]) -> Settings:
             raise GameOptionError(
                 f"{game} parameter {name} must be {type(default).__name__}, not {value!r}"
             )
+        if isinstance(value, int) and not -(1 << 31) <= value < 1 << 31:
+            raise GameOptionError(f"{game} parameter {name} must lie in -2**31 to 2**31 - 1")
         values[name] = value
     players = values.pop("players")
     assert isinstance(players, int)
@@ -131,27 +132,35 @@ def _probe(text: str, probe: int) -> int:
 
 
 _FIRST_IDS: dict[Action, int] = {}
-_BY_OBJECT: dict[int, tuple[Action, int]] = {}
+_BY_OBJECT: dict[int, int] = {}
+"""Ids by `id()` of the action object: the games hand out the same action objects again and
+again, and an identity lookup spares the dataclass's Python-level __hash__ and __eq__."""
+_KEPT: list[Action] = []
+"""Every object `_BY_OBJECT` names, kept alive so that its `id()` is not reused meanwhile."""
+_HOLDER: dict[int, Action] = {}
+"""The first action met with each first id, to notice two actions that share one."""
+_SHARED: set[int] = set()
+"""The first ids that two different actions met so far share: only a node holding one of
+these can have a collision."""
 _CACHE_LIMIT = 1 << 17  # distinct actions remembered; a game meets a few thousand
 
 
 def action_id(action: Action) -> int:
     """An action's id: the first probe of its canonical form, the same in every process."""
-    # The games hand out the same action objects again and again: an identity lookup
-    # spares the dataclass's Python-level __hash__ and __eq__ (the entry keeps the object,
-    # so its id cannot be reused meanwhile).
-    entry = _BY_OBJECT.get(id(action))
-    if entry is not None and entry[0] is action:
-        return entry[1]
+    found = _BY_OBJECT.get(id(action))
+    if found is not None:
+        return found
+    if len(_KEPT) >= _CACHE_LIMIT:  # forget everything at once: the caches agree
+        for cache in (_FIRST_IDS, _BY_OBJECT, _KEPT, _HOLDER, _SHARED):
+            cache.clear()
     found = _FIRST_IDS.get(action)
     if found is None:
         found = _probe(canonical(action), 0)
-        if len(_FIRST_IDS) >= _CACHE_LIMIT:
-            _FIRST_IDS.clear()
         _FIRST_IDS[action] = found
-    if len(_BY_OBJECT) >= _CACHE_LIMIT:
-        _BY_OBJECT.clear()
-    _BY_OBJECT[id(action)] = (action, found)
+        if _HOLDER.setdefault(found, action) != action:
+            _SHARED.add(found)
+    _KEPT.append(action)
+    _BY_OBJECT[id(action)] = found
     return found
 
 
@@ -162,12 +171,15 @@ def assign_ids(actions: Sequence[Action]) -> list[int]:
     million for n actions), they are taken in canonical order and each later one probes on
     until its id is free: still one id per action, the same in every process.
     """
-    by_object = _BY_OBJECT
-    ids = []
-    for action in actions:  # action_id's identity lookup, inlined: this runs at every step
-        entry = by_object.get(id(action))
-        ids.append(entry[1] if entry is not None and entry[0] is action else action_id(action))
-    if len(set(ids)) == len(ids):
+    # action_id's identity lookup, in C: this runs at every step of every game.
+    ids: list[int] = list(map(_BY_OBJECT.get, map(id, actions)))  # type: ignore[arg-type]
+    if None in ids:
+        ids = [action_id(action) for action in actions]  # (which may forget _SHARED)
+        if len(set(ids)) == len(ids):
+            return ids
+    elif not _SHARED or _SHARED.isdisjoint(ids) or len(set(ids)) == len(ids):
+        # Every action here was met since the caches were last forgotten, so any id two
+        # of them share is in _SHARED.
         return ids
     taken: dict[Action, int] = {}
     for action in sorted(set(actions), key=canonical):
@@ -188,6 +200,100 @@ def action_label(action: Action, others: Sequence[Action]) -> str:
     if sum(1 for other in others if str(other) == text) > 1:
         return f"{text} {canonical(action)}"
     return text
+
+
+# ---------------------------------------------------------------- serialized states
+
+RECORD_FORMAT = "p2pcards-state"
+RECORD_VERSION = 1
+MAX_RECORD_CHARS = 1 << 23
+"""The longest serialized state read: a million steps' ids, far beyond any capped game."""
+MAX_RECORD_STEPS = 1 << 20
+_RECORD_KEYS = frozenset({"format", "version", "game", "rules_version", "params", "history"})
+
+
+class SerializationError(P2PCardsError, ValueError):
+    """A serialized state that is malformed, of other rules, or whose actions do not replay."""
+
+
+class StateRecord(NamedTuple):
+    """A state as its table and the ids of every step from the initial state to it (the
+    decisions and the chance outcomes alike, in order)."""
+
+    table: Settings
+    history: tuple[int, ...]
+
+    def encode(self) -> str:
+        """The record as one line of JSON (docs/adapters.md)."""
+        return json.dumps(
+            {
+                "format": RECORD_FORMAT,
+                "version": RECORD_VERSION,
+                "game": self.table.game,
+                "rules_version": games.info(self.table.game).rules_version,
+                "params": {"players": self.table.players, **dict(self.table.options)},
+                "history": list(self.history),
+            },
+            separators=(",", ":"),
+        )
+
+
+def decode_record(text: str | bytes) -> StateRecord:
+    """A record from its serialized form, every value checked (whether its steps replay is
+    for whoever replays it); SerializationError says what is wrong. Never unpickles."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise SerializationError(f"a serialized state of {len(text)} characters is too long")
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except UnicodeDecodeError as exc:
+        raise SerializationError(f"a serialized state is not UTF-8 (byte {exc.start})") from None
+    except RecursionError:
+        raise SerializationError("a serialized state nests too deeply") from None
+    except ValueError as exc:  # also a number over Python's digit limit
+        raise SerializationError(f"a serialized state is not JSON: {exc}") from None
+    if not isinstance(data, dict) or set(data) != _RECORD_KEYS:
+        raise SerializationError(
+            f"a serialized state is a JSON object of {', '.join(sorted(_RECORD_KEYS))}"
+        )
+    if data["format"] != RECORD_FORMAT or not _is_int(data["version"]):
+        raise SerializationError(f"not a serialized state of format {RECORD_FORMAT!r}")
+    if data["version"] != RECORD_VERSION:
+        raise SerializationError(
+            f"serialized state version {data['version']} is not {RECORD_VERSION} (this "
+            "program's)"
+        )
+    game = data["game"]
+    if not isinstance(game, str) or game not in games.names():
+        raise SerializationError(f"unknown game {str(game)[:40]!r}")
+    rules = games.info(game).rules_version
+    if not _is_int(data["rules_version"]) or data["rules_version"] != rules:
+        raise SerializationError(
+            f"serialized under {game} rules version {str(data['rules_version'])[:20]}; this "
+            f"program plays version {rules}, whose action ids differ"
+        )
+    params = data["params"]
+    if not isinstance(params, dict):
+        raise SerializationError("params must be a JSON object")
+    try:
+        table = settings(game, params)
+        table.new_state()  # the game's own checks of its options (a deck's name, say)
+    except GameOptionError as exc:
+        raise SerializationError(f"bad params: {str(exc)[:200]}") from None
+    history = data["history"]
+    if not isinstance(history, list) or len(history) > MAX_RECORD_STEPS:
+        raise SerializationError(f"history must be a list of at most {MAX_RECORD_STEPS} ids")
+    for step, number in enumerate(history):
+        if not _is_int(number) or not 0 <= number < NUM_ACTION_IDS:
+            raise SerializationError(f"step {step}: {str(number)[:20]} is not an action id")
+    return StateRecord(table, tuple(history))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _no_constant(name: str) -> object:
+    raise SerializationError(f"a serialized state holds {name}, which is not JSON")
 
 
 # ---------------------------------------------------------------- tensors
@@ -263,6 +369,10 @@ class TensorLayout:
     def entries(self, state: State, seat: int) -> dict[int, float]:
         """The tensor's entries that may be other than 0, by index: a tensor is mostly
         zeros, and numpy fills the rest faster than Python."""
+        return {**self.seat_entries(state, seat), **self.number_entries(state)}
+
+    def seat_entries(self, state: State, seat: int) -> dict[int, float]:
+        """The entries of the parts that depend on the seat: `seat`, `current`, `zones`."""
         n = self.players
         current = state.current_player()
         assert current in (CHANCE, TERMINAL) or current >= 0
@@ -277,8 +387,12 @@ class TensorLayout:
             for card in set(pile):  # few distinct cards a pile: list.count runs in C
                 at = row + (width - 1 if card is None else column.get(card, width - 2))
                 out[at] = out.get(at, 0.0) + pile.count(card)
-        start = self.size - len(self.numbers)
-        _fill_numbers(state.public_sections(), self._tree, out, start)
+        return out
+
+    def number_entries(self, state: State) -> dict[int, float]:
+        """The entries of the `numbers` part: the same for every seat."""
+        out: dict[int, float] = {}
+        _fill_numbers(state.public_sections(), self._tree, out, self.size - len(self.numbers))
         return out
 
 

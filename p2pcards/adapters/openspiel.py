@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
 import numpy as np
 import pyspiel
@@ -22,11 +22,14 @@ import pyspiel
 from p2pcards import CHANCE, TERMINAL, games
 from p2pcards.adapters.common import (
     NUM_ACTION_IDS,
+    SerializationError,
     Settings,
+    StateRecord,
     TensorLayout,
     action_label,
     assign_ids,
     canonical,
+    decode_record,
     parameter_defaults,
     settings,
     tensor_layout,
@@ -51,60 +54,89 @@ def load(game: str, **params: int | bool | str) -> pyspiel.Game:
 
 
 class _Node:
-    """The actions (or chance outcomes) of one state, by id, computed once per state."""
+    """The actions (or chance outcomes) of one state with their ids, computed once per
+    state: in the engine's order (a search asks for the ids far more often than it looks
+    one up, so neither a dict nor a sorted copy is made until asked)."""
 
-    __slots__ = ("ids", "order", "probabilities")
+    __slots__ = ("actions", "ids", "probabilities")
 
     def __init__(self, state: State) -> None:
-        self.probabilities: list[float] = []
+        self.probabilities: Sequence[float] = ()
+        self.actions: Sequence[Action] = ()
         current = state.current_player()
         if current == CHANCE:
-            # In the engine's order: OpenSpiel asks legal actions, not chance outcomes, to be
-            # sorted.
-            outcomes = state.chance_outcomes()
-            actions = [outcome for outcome, _ in outcomes]
-            self.ids = dict(zip(assign_ids(actions), actions, strict=True))
-            self.probabilities = [p for _, p in outcomes]
-        elif current == TERMINAL:
-            self.ids = {}
-        else:
-            actions = state.legal_actions()
-            self.ids = dict(sorted(zip(assign_ids(actions), actions, strict=True)))
-        self.order = list(self.ids)
+            self.actions, self.probabilities = zip(*state.chance_outcomes(), strict=True)
+        elif current != TERMINAL:
+            self.actions = state.legal_actions()
+        self.ids = assign_ids(self.actions)
+
+    def action_of(self, number: int) -> Action | None:
+        """The action an id names here, or None."""
+        try:
+            return self.actions[self.ids.index(number)]
+        except ValueError:
+            return None
+
+
+Trail: TypeAlias = "tuple[Trail, int] | None"
+"""The ids of the steps from the initial state, last first, shared between clones."""
 
 
 class _Box:
     """An engine state shared copy-on-write between OpenSpiel states: OpenSpiel clones a
     Python state by deep-copying its attributes, which here costs nothing until one of the
-    copies moves (then it takes `State.clone()`, far cheaper than a deep copy)."""
+    copies moves (then it takes `State.clone()`, far cheaper than a deep copy). It keeps the
+    ids of the steps that led to it from the initial state (`rooted`), for serialization;
+    a state made around an engine state (an observation, a resampled world) has none."""
 
-    __slots__ = ("node", "shared", "state")
+    __slots__ = ("node", "rooted", "shared", "state", "table", "trail")
 
-    def __init__(self, state: State, shared: bool) -> None:
+    def __init__(self, table: Settings, state: State, shared: bool, rooted: bool) -> None:
+        self.table = table
         self.state = state
         self.shared = shared
+        self.rooted = rooted
+        self.trail: Trail = None
         self.node: _Node | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
         self.shared = True
-        copy = _Box(self.state, shared=True)
+        copy = _Box(self.table, self.state, shared=True, rooted=self.rooted)
+        copy.trail = self.trail
         copy.node = self.node  # never changed once made
         return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Serialization (pickled by OpenSpiel): the engine state itself.
-        return (_Box, (self.state, False))
+        # OpenSpiel's own serialization of a Python state pickles its attributes: this one
+        # pickles as our record (the table and the ids of its steps), restored by replaying.
+        return (_restore, (self.record().encode(),))
+
+    def record(self) -> StateRecord:
+        """The table and the steps from its initial state; SerializationError for a state
+        that was not reached from the initial state by steps."""
+        if not self.rooted:
+            raise SerializationError(
+                "a state made around an engine state (an observation, a resampled world) "
+                "has no steps from the initial state to serialize"
+            )
+        history = []
+        trail = self.trail
+        while trail is not None:
+            trail, number = trail
+            history.append(number)
+        return StateRecord(self.table, tuple(reversed(history)))
 
     def current_node(self) -> _Node:
         if self.node is None:
             self.node = _Node(self.state)
         return self.node
 
-    def apply(self, action: Action) -> None:
+    def apply(self, number: int, action: Action) -> None:
         if self.shared:
             self.state = self.state.clone()
             self.shared = False
         self.state.apply_legal(action)
+        self.trail = (self.trail, number)
         self.node = None
 
 
@@ -128,17 +160,20 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
     def _legal_actions(self, player: int) -> list[int]:
         if player != self._box.state.current_player():
             return []
-        return self._box.current_node().order
+        return sorted(self._box.current_node().ids)
 
     # Python callers (the searches, a playout loop) reach these without a round trip through
     # pyspiel's C++ State; C++ callers get the same answers through `_legal_actions` and
     # `current_player`.
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (at a chance node, the outcomes' ids)."""
-        current = self._box.state.current_player()
+        box = self._box
+        current = box.state.current_player()
         if (player is not None and player != current) or current == TERMINAL:
             return []
-        return list(self._box.current_node().order)
+        ids = (box.node or box.current_node()).ids
+        # Legal actions ascending, as OpenSpiel asks; chance outcomes in the engine's order.
+        return list(ids) if current == CHANCE else sorted(ids)
 
     def is_chance_node(self) -> bool:
         """Whether chance moves next."""
@@ -147,28 +182,40 @@ class P2PCardsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each outcome's id with its exact probability, in the engine's order."""
         node = self._box.current_node()
-        return list(zip(node.order, node.probabilities, strict=True))
+        return list(zip(node.ids, node.probabilities, strict=True))
+
+    def serialize(self) -> str:
+        """The state as its table's parameters and the ids of its steps from the initial
+        state (`StateRecord`, JSON): `P2PCardsGame.deserialize_state` or `deserialize`
+        replays it. SerializationError for a state made around an engine state."""
+        return self._box.record().encode()
 
     def _apply_action(self, action: int) -> None:
-        self._box.apply(self.action_of(action))
+        box = self._box
+        node = box.node or box.current_node()
+        try:
+            found = node.actions[node.ids.index(action)]
+        except ValueError:
+            raise ValueError(f"action id {action} is not legal here") from None
+        box.apply(action, found)
 
     def action_of(self, action: int) -> Action:
         """The engine action an id names here; ValueError unless it is legal now."""
-        found = self._box.current_node().ids.get(action)
+        found = self._box.current_node().action_of(action)
         if found is None:
             raise ValueError(f"action id {action} is not legal here")
         return found
 
     def _action_to_string(self, player: int, action: int) -> str:
-        ids = self._box.current_node().ids
-        found = ids.get(action)
+        node = self._box.current_node()
+        found = node.action_of(action)
         if found is None:
             return f"action {action}"
-        return action_label(found, list(ids.values()))
+        return action_label(found, node.actions)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self._box.state.is_terminal()
+        return self._box.state.current_player() == TERMINAL
 
     def returns(self) -> list[float]:
         """The game's returns at the end, zeros before (terminal rewards)."""
@@ -244,16 +291,39 @@ class P2PCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
 
     def new_initial_state(self) -> P2PCardsState:
         """A fresh game at this table."""
-        return P2PCardsState(self, _Box(self._initial, shared=True))
+        return P2PCardsState(self, _Box(self.settings, self._initial, shared=True, rooted=True))
 
     def wrap(self, state: State) -> P2PCardsState:
         """An OpenSpiel state around an engine state of this table (it is not copied)."""
-        return P2PCardsState(self, _Box(state, shared=False))
+        return P2PCardsState(self, _Box(self.settings, state, shared=False, rooted=False))
 
     def view(self, state: State) -> P2PCardsState:
         """An OpenSpiel state around an engine state that must not change (the observation
         an agent was handed): a move from it works on a copy."""
-        return P2PCardsState(self, _Box(state, shared=True))
+        return P2PCardsState(self, _Box(self.settings, state, shared=True, rooted=False))
+
+    def deserialize_state(self, text: str | bytes) -> P2PCardsState:
+        """A serialized state of this table, replayed step by step from the initial state;
+        SerializationError for a malformed one, another table's, or a step not legal where
+        it is taken. Never unpickles (unlike `pyspiel.deserialize_game_and_state`: see
+        docs/adapters.md)."""
+        record = decode_record(text)
+        if record.table != self.settings:
+            raise SerializationError(
+                f"the state is of another table ({str(record.table)[:200]}), not of "
+                f"{self.settings}"
+            )
+        return self.replay(record.history)
+
+    def replay(self, history: Sequence[int]) -> P2PCardsState:
+        """The state these step ids lead to from the initial state, each checked to be legal
+        where it is taken (SerializationError names the first that is not)."""
+        state = self.new_initial_state()
+        for step, number in enumerate(history):
+            if number not in state._box.current_node().ids:  # a list of a few dozen
+                raise SerializationError(f"step {step}: action id {number} is not legal there")
+            state.apply_action(number)
+        return state
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -313,6 +383,21 @@ def _register() -> None:
         # then (its last reference) aborts the process at exit; a class lives in a cycle.
         creator = type(f"P2PCardsGame_{game.replace('-', '_')}", (P2PCardsGame,), {"NAME": game})
         pyspiel.register_game(game_type(game), creator)
+
+
+def deserialize(text: str | bytes) -> tuple[P2PCardsGame, P2PCardsState]:
+    """The game and state a serialized state (`P2PCardsState.serialize()`) names, the game
+    loaded from the state's own parameters and the state replayed; SerializationError for a
+    malformed one or a step that is not legal where it is taken."""
+    record = decode_record(text)
+    game = load(record.table.game, players=record.table.players, **dict(record.table.options))
+    return game, game.replay(record.history)
+
+
+def _restore(text: str) -> _Box:
+    """A state's box from its record, as OpenSpiel's own deserialization unpickles it."""
+    box: _Box = deserialize(text)[1]._box
+    return box
 
 
 def canonical_of(state: P2PCardsState, action: int) -> str:

@@ -10,13 +10,16 @@ stable ids (`p2pcards.adapters.common`); `action_mask` in each observation says 
 allowed. An action outside the mask is taken modulo the number of legal actions, so an
 unmasked random policy still plays a legal game. Chance nodes are resolved by the
 environment's generator, seeded by `reset(seed=…)`. The game ends, and the rewards (the game's
-returns) are given, at the end of the cycle in which it ended (docs/adapters.md).
+returns) are given, at the end of the cycle in which it ended. An observation's tensor is made
+the first time it is read (`Observation`), so a policy that looks at the mask alone does not
+pay for it (docs/adapters.md).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, Iterator, ValuesView
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -29,6 +32,7 @@ from p2pcards import games
 from p2pcards.adapters.common import (
     ActionSpaceError,
     Settings,
+    TensorLayout,
     assign_ids,
     settings,
     tensor_layout,
@@ -60,6 +64,121 @@ def legal_in_id_order(state: State) -> list[Action]:
     (k-1)-th of these."""
     actions = state.legal_actions()
     return [a for _, a in sorted(zip(assign_ids(actions), actions, strict=True))]
+
+
+class _Snapshot:
+    """A state the environment no longer changes once it has been observed (it moves on
+    from a copy), and the tensors of its seats as they are first asked for."""
+
+    __slots__ = ("layout", "numbers", "state", "tensors")
+
+    def __init__(self, state: State, layout: TensorLayout) -> None:
+        self.state = state
+        self.layout = layout
+        self.numbers: dict[int, float] | None = None
+        self.tensors: dict[int, np.ndarray] = {}
+
+    def tensor(self, seat: int) -> np.ndarray:
+        """The seat's tensor, a copy of its own to each caller."""
+        made = self.tensors.get(seat)
+        if made is None:
+            if self.numbers is None:  # the same for every seat: made once
+                self.numbers = self.layout.number_entries(self.state)
+            made = np.zeros(self.layout.size, np.float32)
+            for entries in (self.layout.seat_entries(self.state, seat), self.numbers):
+                made[list(entries)] = list(entries.values())
+            self.tensors[seat] = made
+        return made.copy()
+
+
+class Observation(dict[str, np.ndarray]):
+    """An agent's observation: a dict like any other, `{"observation": the seat's tensor
+    (TensorLayout), "action_mask": int8 (MAX_CHOICES + 1,)}`, except that the tensor is
+    made the first time it is read (then kept), from the state as it was when observed: a
+    policy that looks at the mask alone does not pay for it.
+
+    Every way of reading it (`[]`, `get`, `values`, `items`, `dict(…)`, `{**…}`, copy,
+    pickle, `==`, `repr`) sees the tensor; only a C extension reading the dict's slots
+    directly, before anything else has, would find None there."""
+
+    __slots__ = ("_seat", "_snapshot")
+
+    def __init__(
+        self, mask: np.ndarray, snapshot: _Snapshot | None, seat: int,
+        tensor: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(observation=tensor, action_mask=mask)  # type: ignore[arg-type]
+        self._snapshot = snapshot
+        self._seat = seat
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        value = dict.__getitem__(self, key)
+        if value is None:
+            assert self._snapshot is not None  # None only for a copy, which has its tensor
+            value = self._snapshot.tensor(self._seat)
+            dict.__setitem__(self, key, value)
+        return value
+
+    def _whole(self) -> Observation:
+        self["observation"]  # made, if not yet
+        return self
+
+    # Defined (as the dict's own) so that dict(…), {**…} and update(…) read through
+    # keys() and __getitem__ rather than the dict's slots.
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value at `key` (the tensor made if it is asked for), else `default`."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def values(self) -> ValuesView[np.ndarray]:  # type: ignore[override]
+        """The tensor and the mask."""
+        return dict.values(self._whole())
+
+    def items(self) -> ItemsView[str, np.ndarray]:  # type: ignore[override]
+        """Both entries, the tensor made."""
+        return dict.items(self._whole())
+
+    def pop(self, key: str, *default: Any) -> Any:
+        """Remove and return an entry (the tensor made first)."""
+        return dict.pop(self._whole(), key, *default)
+
+    def popitem(self) -> tuple[str, np.ndarray]:
+        """Remove and return the last entry (the tensor made first)."""
+        return dict.popitem(self._whole())
+
+    def copy(self) -> Observation:
+        """A shallow copy (the same arrays), the tensor made."""
+        return Observation(self["action_mask"], None, self._seat, self["observation"])
+
+    def __copy__(self) -> Observation:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observation:
+        tensor, mask = self["observation"].copy(), self["action_mask"].copy()
+        return Observation(mask, None, self._seat, tensor)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Observation, (self["action_mask"], None, self._seat, self["observation"]))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Observation):
+            other._whole()
+        return dict.__eq__(self._whole(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __or__(self, other: Any) -> dict[str, np.ndarray]:  # type: ignore[override]
+        joined: dict[str, np.ndarray] = dict(self) | other
+        return joined
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self._whole())
 
 
 class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -98,7 +217,10 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
         self._rng = random.Random()
         self._initial = self.table.new_state()
         self.game_state: State = self._initial.clone()
+        """The game as it stands (a step may replace the object: read it anew)."""
         self._legal: list[Action] | None = None
+        self._snapshot: _Snapshot | None = None
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same for every agent: the view's tensor and the action mask."""
@@ -114,6 +236,7 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             self._rng = random.Random(seed)
         self.game_state = self._initial.clone()
         self._legal = None
+        self._snapshot = None
         self._deal()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -137,18 +260,17 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
                 )
         return self._legal
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The seat's view as a tensor (TensorLayout) and its action mask."""
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(MAX_CHOICES + 1, np.int8)
+    def observe(self, agent: str) -> Observation:
+        """The seat's view as a tensor (TensorLayout, made when first read) and its action
+        mask."""
+        seat = self._seats[agent]
         if self.game_state.current_player() == seat:
-            mask[1 : len(self.legal_actions()) + 1] = 1
+            mask = _mask(len(self.legal_actions()))
         else:
-            mask[WAIT] = 1
-        entries = self.layout.entries(self.game_state, seat)
-        tensor = np.zeros(self.layout.size, np.float32)
-        tensor[list(entries)] = list(entries.values())
-        return {"observation": tensor, "action_mask": mask}
+            mask = _mask(0)
+        if self._snapshot is None:
+            self._snapshot = _Snapshot(self.game_state, self.layout)
+        return Observation(mask, self._snapshot, seat)
 
     def step(self, action: int | None) -> None:
         """The selected agent's action: a legal action if its seat decides, else a wait."""
@@ -156,10 +278,9 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.possible_agents.index(agent)
-        if self.game_state.current_player() == seat:
+        if self.game_state.current_player() == self._seats[agent]:
             legal = self.legal_actions()
-            self.game_state.apply_legal(legal[(int(action or 0) - 1) % len(legal)])
+            self._move(legal[(int(action or 0) - 1) % len(legal)])
             self._legal = None
             self._deal()
         self._cumulative_rewards[agent] = 0.0
@@ -169,6 +290,14 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             self._clear_rewards()
         self.agent_selection = self._selector.next()
         self._accumulate_rewards()
+
+    def _move(self, action: Action) -> None:
+        """Apply an action of the state's own lists; if the state has been observed, to a
+        copy (its observations may still make their tensors from it)."""
+        if self._snapshot is not None:
+            self.game_state = self.game_state.clone()
+            self._snapshot = None
+        self.game_state.apply_legal(action)
 
     def _end_cycle(self) -> None:
         """Rewards, terminations and truncations come at the end of a cycle only (so that
@@ -185,11 +314,11 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
 
     def _deal(self) -> None:
         """Resolve chance nodes with the environment's generator, up to a decision."""
-        state, rng = self.game_state, self._rng
-        while state.is_chance_node():
-            outcomes = state.chance_outcomes()
+        rng = self._rng
+        while self.game_state.is_chance_node():
+            outcomes = self.game_state.chance_outcomes()
             weights = [p for _, p in outcomes]
-            state.apply_legal(rng.choices(outcomes, weights)[0][0])
+            self._move(rng.choices(outcomes, weights)[0][0])
 
     def render(self) -> str | None:
         """The board as text (render_mode "ansi"), as the game's terminal view draws it for
@@ -204,6 +333,22 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+@cache
+def _mask_of(allowed: int) -> np.ndarray:
+    mask = np.zeros(MAX_CHOICES + 1, np.int8)
+    if allowed:
+        mask[1 : allowed + 1] = 1
+    else:
+        mask[WAIT] = 1
+    return mask
+
+
+def _mask(allowed: int) -> np.ndarray:
+    """The action mask of a decision with `allowed` legal actions (0: a wait), a copy of
+    its own to each caller."""
+    return _mask_of(allowed).copy()
 
 
 def env(game: str, **kwargs: Any) -> P2PCardsEnv:

@@ -46,6 +46,7 @@ from ai.match import play_match
 from ai.records import RecordError, parse_line
 from ai.records import from_json as record_from_json
 from p2pcards import games
+from p2pcards.adapters.common import SerializationError
 from p2pcards.carddb import parse_toml
 from p2pcards.dealer import LocalDealer
 from p2pcards.decks import DeckError, deck_problems, parse_deck
@@ -290,6 +291,44 @@ def game_record(data: bytes) -> None:
     parse_line(data)
 
 
+def openspiel_state(data: bytes) -> None:
+    """A serialized OpenSpiel state (`p2pcards.adapters.openspiel.deserialize`): the game
+    loaded from its parameters and its steps replayed."""
+    from p2pcards.adapters import openspiel  # the openspiel extra, which scripts/test installs
+
+    openspiel.deserialize(data)
+
+
+def openspiel_state_fields(data: bytes) -> None:
+    """A serialized OpenSpiel state's decoded fields, changed field by field (given as
+    msgpack, for the structural mutators), as JSON again."""
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        text = json.dumps(value)
+    except Exception:  # what JSON cannot hold is not the decoder under test
+        return
+    openspiel_state(text.encode())
+
+
+@functools.cache
+def _openspiel_seeds() -> list[bytes]:
+    """Serialized states a few random steps into each game."""
+    from p2pcards.adapters import openspiel
+
+    seeds = []
+    for game in games.names():
+        state = openspiel.load(game, round_cap=2).new_initial_state()
+        pick = random.Random(1)
+        for _ in range(25):
+            if state.is_terminal():
+                break
+            outcomes = state.chance_outcomes() if state.is_chance_node() else None
+            ids = [n for n, _ in outcomes] if outcomes else state.legal_actions()
+            state.apply_action(pick.choice(ids))
+        seeds.append(state.serialize().encode())
+    return seeds
+
+
 def game_record_fields(data: bytes) -> None:
     """A record's decoded fields, changed field by field (given as msgpack, for the
     structural mutators), checked and replayed."""
@@ -532,6 +571,10 @@ TARGETS: dict[str, Target] = {
         Target("game-record", game_record, (RecordError,), _record_seeds, "text"),
         Target("game-record-fields", game_record_fields, (RecordError,),
                lambda: [_pack(json.loads(line)) for line in _record_seeds()], "msgpack"),
+        Target("openspiel-state", openspiel_state, (SerializationError,), _openspiel_seeds,
+               "text"),
+        Target("openspiel-state-fields", openspiel_state_fields, (SerializationError,),
+               lambda: [_pack(json.loads(seed)) for seed in _openspiel_seeds()], "msgpack"),
         Target("cards-rpg-battle", cards_rpg_battle, (CardDataError,),
                lambda: [_data_file("p2pcards.games.rpg_battle")], "text"),
         Target("cards-getgem", cards_getgem, (CardDataError,),

@@ -4,7 +4,9 @@ the turn order and the board as text (docs/adapters.md)."""
 
 from __future__ import annotations
 
+import copy
 import functools
+import pickle
 import types
 import warnings
 
@@ -141,3 +143,63 @@ def test_a_decision_larger_than_the_action_space_is_refused_by_name(
         while True:
             table.step(WAIT)
             table.observe(table.agent_selection)
+
+
+def eager_tensor(table: pettingzoo.P2PCardsEnv, seat: int) -> np.ndarray:
+    """The seat's tensor of the state as it stands, made at once."""
+    tensor = np.zeros(table.layout.size, np.float32)
+    for index, value in table.layout.entries(table.game_state, seat).items():
+        tensor[index] = value
+    return tensor
+
+
+def test_an_observation_makes_its_tensor_when_read_from_the_state_it_was_observed_at(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = env("rpg-battle", players=2)
+    table.reset(seed=5)
+    made: list[int] = []
+    real = pettingzoo._Snapshot.tensor
+    monkeypatch.setattr(
+        pettingzoo._Snapshot, "tensor", lambda self, seat: made.append(seat) or real(self, seat)
+    )
+    kept = []
+    for _ in range(60):
+        agent = table.agent_selection
+        observation = table.observe(agent)
+        kept.append((observation, eager_tensor(table, table.possible_agents.index(agent))))
+        table.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+    assert made == []  # the masks alone: no tensor made
+    states = {tuple(expected) for _, expected in kept}
+    assert len(states) > 10  # the game moved on meanwhile
+    for observation, expected in kept:  # each read as it was when observed
+        assert np.array_equal(observation["observation"], expected)
+    assert len(made) == len(kept)
+
+
+def test_an_observation_reads_whole_in_every_way_a_dict_is_read() -> None:
+    table = env("getgem", players=3)
+    table.reset(seed=1)
+    expected = eager_tensor(table, 0)
+    readers = [
+        lambda o: o["observation"],
+        lambda o: o.get("observation"),
+        lambda o: dict(o)["observation"],
+        lambda o: {**o}["observation"],
+        lambda o: dict(o.items())["observation"],
+        lambda o: next(iter(o.values())),
+        lambda o: copy.copy(o)["observation"],
+        lambda o: copy.deepcopy(o)["observation"],
+        lambda o: pickle.loads(pickle.dumps(o))["observation"],
+        lambda o: o.copy()["observation"],
+        lambda o: (o | {})["observation"],
+        lambda o: o.pop("observation"),
+    ]
+    for read in readers:
+        observation = table.observe("player_0")
+        assert isinstance(observation, dict)
+        assert np.array_equal(read(observation), expected)
+    assert "None" not in repr(table.observe("player_0"))
+    first, second = table.observe("player_0"), table.observe("player_0")
+    first["observation"][0] = 9.0  # each caller's tensor is its own
+    assert second["observation"][0] == expected[0]

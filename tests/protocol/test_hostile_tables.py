@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ai.agents import make_agent
 from protocol.curve import Mask, P
-from protocol.inprocess import TableMesh
+from protocol.inprocess import TableMesh, Tamper
 from protocol.table_messages import Abort
 from protocol.table_peer import TablePeer
 from protocol.transcript import Envelope, pack_body
@@ -345,19 +345,11 @@ def test_a_seat_that_tells_seats_different_things_is_proved_to(seats: int) -> No
     assert_named(mesh, "signed two different messages", "after another message")
 
 
-def test_a_proof_shown_only_by_the_victim_clears_it_of_the_dispute_it_raised() -> None:
-    """Seat 1 tells seat 2 it passed where it told the host another move. The host finds
-    that seat 2 acknowledges other messages of seat 1 than it holds (a dispute); seat 2,
-    whose link from the host is slow, gives up on it and discloses before it sees the
-    other copy; so the host says `judged` without the proof, and its own finding from
-    seat 2's later accusation is too late to weigh. Seat 2's accusation is weighed, and
-    shows both of seat 1's signatures. The host used to settle the dispute before
-    judging it, and named seat 2 with seat 1 (the LAN test saw it under load)."""
-    mesh = table(3)
-    host, cheater, victim = mesh.peers
+def tells_seat_2_it_passed(cheater: TablePeer, twin: list[Envelope]) -> Tamper:
+    """Links on which `cheater` (seat 1), past step 8, tells seat 2 it passed where it told
+    the others another move: one message, signed twice; the copy seat 2 got goes in `twin`."""
     key = cheater.keys.signing
     assert key is not None
-    twin: list[Envelope] = []
 
     def pass_to_seat_2(sender: int, to: int, envelope: Envelope) -> list[Envelope]:
         said = envelope.message
@@ -370,6 +362,22 @@ def test_a_proof_shown_only_by_the_victim_clears_it_of_the_dispute_it_raised() -
         signature = key.sign(unsigned.signed_bytes(cheater.table_id))
         twin.append(dataclasses.replace(unsigned, signature=signature))
         return twin[-1:]
+
+    return pass_to_seat_2
+
+
+def test_a_proof_shown_only_by_the_victim_clears_it_of_the_dispute_it_raised() -> None:
+    """Seat 1 tells seat 2 it passed where it told the host another move. The host finds
+    that seat 2 acknowledges other messages of seat 1 than it holds (a dispute); seat 2,
+    whose link from the host is slow, gives up on it and discloses before it sees the
+    other copy; so the host says `judged` without the proof, and its own finding from
+    seat 2's later accusation is too late to weigh. Seat 2's accusation is weighed, and
+    shows both of seat 1's signatures. The host used to settle the dispute before
+    judging it, and named seat 2 with seat 1 (the LAN test saw it under load)."""
+    mesh = table(3)
+    host, cheater, victim = mesh.peers
+    twin: list[Envelope] = []
+    pass_to_seat_2 = tells_seat_2_it_passed(cheater, twin)
 
     def slow(link: tuple[int, int]) -> bool:
         """Seat 2 hears nothing more from the host, nor seat 1's messages after the twin."""
@@ -396,6 +404,51 @@ def test_a_proof_shown_only_by_the_victim_clears_it_of_the_dispute_it_raised() -
     assert victim.outcome.cheaters == [CHEATER], victim.outcome.faults
     # The case this is about: the host's own proof came after its `judged`.
     assert any(a.by == 0 and a.cause == "equivocation" and a.late for a in host.accusations)
+
+
+def test_a_seat_told_another_move_never_accuses_a_replica_while_an_ack_is_ahead() -> None:
+    """Seat 1 tells seat 2 it passed where it told the host another move; seat 2's link
+    from seat 1 is then held, and the host's link from seat 2 too. The host's next message
+    reaches seat 2 with a replica after the move, honestly different from seat 2's, and an
+    acknowledgement of seat 1's messages that seat 2 cannot check yet (it is ahead of
+    them). Seat 2 used to accuse the host of a replica mismatch there and then (excused
+    later by the equivocation, but an honest seat named all the same); it now compares
+    the replica only once the acknowledgement is checked, and that shows the two copies."""
+    mesh = table(3, seed=3)
+    host, cheater, victim = mesh.peers
+    twin: list[Envelope] = []
+    pass_to_seat_2 = tells_seat_2_it_passed(cheater, twin)
+
+    def held(link: tuple[int, int]) -> bool:
+        return bool(twin) and (link == (2, 0) or (
+            link == (1, 2) and mesh.links[link][0].seq > twin[0].seq
+        ))  # fmt: skip
+
+    ahead: list[int] = []  # steps of the host's replica claims taken with seat 1's ack ahead
+    check_sync = victim._check_sync
+
+    def watch(seat: int, sync: Any, envelope: Envelope) -> None:
+        unchecked = seat == 0 and twin and sync.acks[CHEATER][0] > victim.expects(CHEATER)
+        reached = sync.steps < len(victim._states)
+        if unchecked and reached and victim._states[sync.steps] != sync.state:
+            ahead.append(sync.steps)  # honestly different (the twin), the ack unchecked
+        check_sync(seat, sync, envelope)
+
+    victim._check_sync = watch  # type: ignore[method-assign]
+    mesh.tamper = pass_to_seat_2
+    for peer in mesh.peers:
+        peer.start()
+    mesh.pump()
+    while moving := [link for link, queue in mesh.links.items() if queue and not held(link)]:
+        a, b = mesh.rng.choice(moving)
+        mesh.peers[b].receive(mesh.links[(a, b)].popleft())
+        mesh.pump()
+    assert ahead, "the host's replica never reached seat 2 with an ack ahead of it"
+    assert not [a for a in victim.accusations if a.by == 2 and a.seat == 0]
+    mesh.run()  # the held links deliver
+    for peer in (host, victim):
+        assert not [a for a in peer.accusations if a.by == peer.seat and a.seat in (0, 2)]
+    assert_named(mesh, "signed two different messages", "after another message")
 
 
 @SEATS

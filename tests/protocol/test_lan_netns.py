@@ -229,6 +229,21 @@ def leave_and_resume(net: Any, host: int, tmp: Path, *extra: str) -> subprocess.
     )  # fmt: skip
 
 
+def slow_table(
+    net: Any, tmp: Path, extra: Sequence[str]
+) -> tuple[subprocess.Popen[str], dict[int, subprocess.Popen[str]], Path]:
+    """A 3-seat table without a round cap: the host (traced) and bots in lab hosts 1 and 2.
+
+    Bots that think a tenth of a second a move: the game lasts long enough for things to
+    happen mid-game a few steps after the table moves on (the host's trace is
+    line-buffered: block-buffered, it showed 80 steps at once, and a short game had ended).
+    """
+    trace = tmp / "host.trace"
+    host, invite = open_table(net, tmp, 3, "--round-cap", "0", "--trace", str(trace), *extra)
+    slow = ("--agent", "expectimax:think_ms=100")
+    return host, {i: bot(net, i, tmp, invite, *slow, *extra) for i in (1, 2)}, trace
+
+
 def test_two_seats_that_each_leave_and_come_back_finish_one_game_across_namespaces(
     tmp_path: Path,
 ) -> None:
@@ -238,16 +253,8 @@ def test_two_seats_that_each_leave_and_come_back_finish_one_game_across_namespac
     with lab(hosts=3, latency=0.02) as net:
         deadline = time.monotonic() + 150
         quick = ("--timeout", "5", "--leave-timeout", "30")
-        trace = tmp_path / "host.trace"
-        host, invite = open_table(
-            net, tmp_path, 3, "--round-cap", "0", "--trace", str(trace), *quick
-        )
-        # Bots that think a tenth of a second a move: the game lasts long enough for both
-        # to leave mid-game, each two steps after the table moves on (the host's trace is
-        # line-buffered: block-buffered, it showed 80 steps at once, and the second leave
-        # came after a short game's end).
+        host, bots, trace = slow_table(net, tmp_path, quick)
         slow = ("--agent", "expectimax:think_ms=100")
-        bots = {i: bot(net, i, tmp_path, invite, *slow, *quick) for i in (1, 2)}
         for leaver in (1, 2):
             wait_for_steps(trace, applied(trace) + 2, [host, *bots.values()], within=60)
             bots[leaver].send_signal(signal.SIGINT)
@@ -283,3 +290,41 @@ def test_a_table_announced_in_one_namespace_is_listed_in_another(tmp_path: Path)
         # The table then plays out with a bot from the listing's host.
         reports = [finished(p, deadline) for p in (host, bot(net, 1, tmp_path, invite))]
     same_game(reports, 2)
+
+
+@pytest.mark.parametrize("split", ["link 1-2 cut", "seat 2 cut off"])
+def test_a_split_longer_than_the_leave_timeout_leaves_saves_that_agree(
+    tmp_path: Path, split: str
+) -> None:
+    """Three seats; mid-game one link fails (or one seat is cut off from both others) for
+    longer than the leave timeout, then heals. Each side gives up on the other, nobody
+    signed a leave: every save that names an outcome names the same one (no seat wins
+    alone), nobody is named a cheater, and `p2pcards audit` of the three saves together
+    says they tell one history (issue 26)."""
+    with lab(hosts=3, latency=0.02) as net:
+        deadline = time.monotonic() + 180
+        short = ("--timeout", "10", "--leave-timeout", "10")
+        host, seated, trace = slow_table(net, tmp_path, short)
+        bots = list(seated.values())
+        wait_for_steps(trace, 15, [host, *bots], within=60)
+        if split == "link 1-2 cut":
+            net.cut(1, 2, heal_after=45.0)
+        else:
+            net.partition({2}, {0, 1}, heal_after=45.0)
+        reports = [result(p, deadline) for p in (host, *bots)]
+    outcomes = set()
+    for code, report, err in reports:
+        assert code == 0, err
+        assert "Traceback" not in err, err
+        assert report["cheaters"] == [], report
+        if report["ended"] != "undecided":
+            outcomes.add((report["ended"], tuple(report["returns"])))
+    assert len(outcomes) <= 1, reports
+    assert all(ended in ("abandoned", "undecided") for ended, _ in outcomes), outcomes
+    saves = [next((tmp_path / home / "tables").glob("*-seat?.p2pt")) for home in
+             ("host", "bot1", "bot2")]  # fmt: skip
+    together = subprocess.run(
+        [P2PCARDS, "audit", *map(str, saves)], capture_output=True, text=True, env=ENV
+    )
+    assert together.returncode == 0, together.stdout + together.stderr
+    assert "tell one history" in together.stdout, together.stdout
