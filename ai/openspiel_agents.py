@@ -112,6 +112,10 @@ class ISMCTSAgent(_Search):
             self.simulations if self.think_ms is None else 1 << 30,
             random_state=self.numpy_rng,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            # Worlds a seat cannot tell apart may still differ in its legal actions (getgem:
+            # a push-peep's peeping draw, legal in some worlds of one view and not in others,
+            # crashed the search with a KeyError); OpenSpiel's option for such games.
+            allow_inconsistent_action_sets=True,
         )
         bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, self._uniform))
         bot.deadline = self.deadline()

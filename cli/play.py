@@ -61,6 +61,8 @@ def run_local_game(
 
     With `explain`, each searching agent's move is preceded by what its search thought.
     """
+    from ai.belief import show_decision  # the AI loads when a game starts, not for --help
+
     narrator = Narrator(view, Seats(you, local_names(agents, state.num_players)))
     seen = state.observation(you)
     pending: list[Action] = []  # the rest of a choice made ahead (a card, then its target)
@@ -76,6 +78,8 @@ def run_local_game(
             thought = explanation(agents[seat], observation, view) if explain else None
             if thought:  # told before the move it explains
                 narrator.tell([f"  (seat {seat} {Text.from_markup(thought).plain})"])
+        if not state.is_chance_node():  # agents that read their opponents watch each decision
+            show_decision([agents.get(s) for s in range(state.num_players)], state, action)
         state.apply_action(action)
         now = state.observation(you)
         narrator.saw(seen, action, now)

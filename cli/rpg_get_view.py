@@ -93,6 +93,7 @@ AILMENTS = {
     "block": "blocked",
     "sleep": "asleep",
     "confusion": "confused",
+    "stun": "stunned",
 }
 """Each status ailment as a word after 'is' (line 168-175)."""
 
@@ -125,21 +126,8 @@ def hand_key(card_id: str) -> tuple[int, str]:
 
 
 def action_text(action: CombatAction) -> str:
-    """A combat action as printed: 'Attack 3(2) magic, inflicts poison, Combo 1'."""
-    if action.kind == "attack":
-        head = f"Attack {action.amount}({action.targets})"
-    elif action.kind == "recovery":
-        head = f"Recovery {action.amount}({action.targets})"
-    elif action.kind == "support":
-        head = f"Support +{action.amount}"
-    else:
-        head = f"Defense {action.amount}"
-    parts = [head + "".join(f" {k}" for k in sorted(action.keywords))]
-    if action.inflicts:
-        parts.append(f"inflicts {action.inflicts}")
-    if action.combo:
-        parts.append(f"Combo {action.combo}")
-    return ", ".join(parts)
+    """A combat action as printed: 'Attack 3(2) magic, combo 1, poison'."""
+    return sentence(str(action))
 
 
 def _stats(card: Card) -> str:
@@ -263,10 +251,8 @@ def _attempt(state: RpgGetState, seats: Seats) -> list[RenderableType]:
     table.add_column(f"active party (PP {pp} of {mission.pp})", min_width=30)
     table.add_column(f"enemies (EP {ep} of {mission.ep})", min_width=30)
     active = [Text(_fighter(state, s)) for s in state.pile(seat, ACTIVE)]
-    enemies = [
-        Text(f"{_fighter(state, s)} ({seats.whose(state.home(s))})")
-        for s in state.zone_slots("enemies")
-    ]
+    enemies = [Text(_target_label(state, s, seats, _fighter(state, s))) for s in
+               state.zone_slots("enemies")]  # fmt: skip
     table.add_row(
         Text("\n").join(active) if active else Text("nobody", style="dim"),
         Text("\n").join(enemies) if enemies else Text("none", style="dim"),
@@ -379,10 +365,13 @@ def _targets(state: RpgGetState, targets: str, seats: Seats) -> str:
     return listed([_target_label(state, t, seats) for t in slots]) or "no target"
 
 
-def _target_label(state: RpgGetState, slot: int, seats: Seats) -> str:
-    """A target in a menu: 'Rag Rappy (2 HP, seat 2's)'."""
+def _target_label(state: RpgGetState, slot: int, seats: Seats, shown: str = "") -> str:
+    """A target in a menu: 'Rag Rappy (2 HP, seat 2's)'; with `shown`, that and whose:
+    'Booma 4/4 HP (yours)'."""
     home = state.home(slot)
     whose = "yours" if home == seats.you else seats.whose(home)
+    if shown:
+        return f"{shown} ({whose})"
     return f"{slot_name(state, slot)} ({state.hp_left(slot)} HP, {whose})"
 
 
@@ -443,7 +432,7 @@ def choice_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
     if isinstance(action, Redraw):
         return (_head(action.card), "discard it and draw a card")
     if isinstance(action, Recruit):
-        return (_head(action.card), "play it into your party")
+        return (_head(action.card), "play it into your party" + _replacing(state, action.card))
     if isinstance(action, Bank):
         dropped = "" if action.drop < 0 else f", discarding {name_of(action.drop_card)} from it"
         return (_head(action.card or ""), f"put it in your bank face down (free){dropped}")
@@ -481,7 +470,37 @@ def choice_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
         return (f"Pay {paid} out of your score pile to shuffle your discard pile into a deck",)
     if isinstance(action, Pass):
         return (_pass_text(state),)
-    return (str(action),)
+    return _other_path(state, action)
+
+
+def _other_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
+    """The decisions the rules add as they grow (read by kind, so that the view stands while
+    the set does): an Event played, a bank card turned face up, an Ability used; else the
+    action's own words."""
+    slot, card = getattr(action, "slot", None), getattr(action, "card", None)
+    if action.kind == "event" and isinstance(card, str):
+        return (_head(card), "play it")
+    if action.kind == "flip" and isinstance(card, str):
+        return (f"Turn {name_of(card)} face up in your bank (the table sees it)",)
+    if action.kind == "activate" and isinstance(slot, int):
+        user = getattr(action, "user", slot)
+        using = slot_name(state, slot)
+        if isinstance(user, int) and user != slot:
+            using = f"{slot_name(state, user)} with {using}"
+        text = state.card(slot).text
+        return (f"{using}: use its Ability" + (f" ({text})" if text else ""),)
+    return (sentence(str(action)),)
+
+
+def _replacing(state: RpgGetState, card_id: str) -> str:
+    """', replacing your Ryudo (6/6 HP)' where a character of the same name is in play: the
+    new one takes its place and the old one is discarded (line 39-40, 73)."""
+    seat = state.current_player()
+    person = card_of(card_id).person
+    for slot in [*state.party(seat), *state.pile(seat, UNCONSCIOUS)]:
+        if state.card(slot).person == person:
+            return f", replacing your {_fighter(state, slot)}"
+    return ""
 
 
 def _why_not(state: RpgGetState, card: Card) -> str:
@@ -490,7 +509,8 @@ def _why_not(state: RpgGetState, card: Card) -> str:
         return "a mission is attempted in the Mission phase"
     if card.type in ("enemy", "roadblock"):
         return "played against another player's mission"
-    return ""
+    kind: str = card.type  # the set grows: Events come with the rules that play them
+    return "an Event is played when its text says" if kind == "event" else ""
 
 
 def hand_lines(state: RpgGetState) -> list[HandLine] | None:
@@ -565,7 +585,24 @@ def narrate(before: RpgGetState, event: Event, after: RpgGetState, seats: Seats)
                     "into a new deck.")  # fmt: skip
     elif isinstance(action, Pass):
         told.append(_passed(before, actor, seats))
+    else:
+        told += _other_told(before, action, actor, seats)
     return [t if isinstance(t, Drew) else sentence(t) for t in told]
+
+
+def _other_told(state: RpgGetState, action: Action, actor: int, seats: Seats) -> list[Told]:
+    """The decisions the rules add as they grow, told by kind (see `_other_path`)."""
+    slot, card = getattr(action, "slot", None), getattr(action, "card", None)
+    says = seats.says
+    if action.kind == "event" and isinstance(card, str):
+        return [f"{says(actor, 'play')} the Event {name_of(card)}."]
+    if action.kind == "flip" and isinstance(card, str):
+        return [f"{says(actor, 'turn')} {name_of(card)} face up in {seats.its(actor)} bank."]
+    if action.kind == "activate" and isinstance(slot, int):
+        return [f"{sentence(seats.whose(actor))} {slot_name(state, slot)} uses its Ability."]
+    if actor >= 0:
+        return [f"{says(actor, 'choose')}: {action}."]
+    return []
 
 
 def _rolled(before: RpgGetState, value: int, after: RpgGetState, seats: Seats) -> list[Told]:
@@ -600,6 +637,11 @@ def closing(before: RpgGetState, after: RpgGetState, seats: Seats) -> list[Told]
     """After what a step did: damage, healing, ailments, characters knocked out and enemies
     defeated, a window opened, the attempt's end, a seat out, a new turn, or the result."""
     told: list[Told] = [*_fighter_changes(before, after, seats)]
+    resolved = before.attack
+    if resolved is not None and after.attack is None and resolved.amount > 0:
+        for target in resolved.targets:  # a Defense took it all (line 116: never below 0)
+            if target in _fighters(after) and after.hp_left(target) == before.hp_left(target):
+                told.append(f"{sentence(_target(after, target, seats))} takes no damage.")
     if after.attack is not None and after.attack != before.attack:
         told.append(_attack_line(after, after.attack, seats))
     if before.attempter >= 0 and after.attempter < 0:

@@ -22,10 +22,12 @@ Trigger = Literal[
 Verb = Literal[
     "damage", "heal", "destroy", "modify", "grant", "move", "return", "loot", "draw", "draw_to",
     "discard", "token", "energy", "play_free", "handler", "level", "mode", "tap", "untap",
-    "search", "recycle",
+    "search", "recycle", "status", "cure", "rank", "resurrect", "recruit", "bank_destroy",
+    "unscore",
 ]  # fmt: skip
 What = Literal[
     "guy", "player", "pin", "hand_card", "character", "building", "weapon", "pylon", "entity",
+    "member", "enemy", "fighter", "party_member", "unconscious", "scored",
 ]  # fmt: skip
 Relation = Literal["you", "each_opponent", "every_seat", "left_of"]
 """Seats named from the controller's side, for any number of seats: you; each opponent; every
@@ -43,6 +45,7 @@ Where = Literal["this_lane", "choose_lane", "each_empty_lane"]
 By = Relation
 SelfRule = Literal["exclude", "only"]
 Mode = Literal["attack", "defense"]
+Rank = Literal["front", "middle", "back"]
 
 MAX_AMOUNT = 20
 MAX_COUNT = 10
@@ -107,6 +110,9 @@ class Effect:
     defense: int | None = None
     what: What | None = None
     tribe: str | None = None
+    status: str | None = None
+    """The status ailment a `status` effect gives (one of the game's `Vocabulary.statuses`)."""
+    rank: Rank | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +188,8 @@ class Vocabulary:
     handlers: Collection[str]
     max_amount: int = MAX_AMOUNT
     stats: tuple[str, ...] = ("attack", "health")
+    statuses: Collection[str] = ()
+    """The status ailments a `status` effect may give (RPG Get!: poison, sleep, ...)."""
 
 
 def _choice(value: object, kind: Any, where: str, field: str) -> Any:
@@ -325,6 +333,13 @@ _VERB_FIELDS: dict[str, frozenset[str]] = {
     "untap": frozenset({"target"}),
     "search": frozenset({"card", "what", "tribe"}),
     "recycle": frozenset(),
+    "status": frozenset({"status", "target"}),
+    "cure": frozenset({"target"}),
+    "rank": frozenset({"rank", "target"}),
+    "resurrect": frozenset({"amount", "target"}),
+    "recruit": frozenset({"card", "tribe"}),
+    "bank_destroy": frozenset({"amount", "who"}),
+    "unscore": frozenset({"target"}),
 }
 _NEEDS: dict[str, tuple[str, ...]] = {
     "damage": ("amount", "target"),
@@ -348,6 +363,13 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "untap": ("target",),
     "search": (),
     "recycle": (),
+    "status": ("status", "target"),
+    "cure": ("target",),
+    "rank": ("rank", "target"),
+    "resurrect": ("target",),
+    "recruit": (),
+    "bank_destroy": ("amount",),
+    "unscore": ("target",),
 }
 
 
@@ -384,12 +406,20 @@ def parse_effect(value: object, where: str, words: Vocabulary) -> Effect:
     card = None
     if "card" in data:
         card = _name(data["card"], where, "card")
-        if do == "search" and card not in words.cards:
+        if do in ("search", "recruit") and card not in words.cards:
             raise CardDataError(f"{where}: {card!r} is not a card of this set")
-        if do != "search" and not words.cards.get(card, False):
+        if do not in ("search", "recruit") and not words.cards.get(card, False):
             raise CardDataError(f"{where}: {card!r} is not a token card of this set")
     if do == "search" and "card" not in data and "what" not in data:
         raise CardDataError(f"{where}: a 'search' names a card or what kind of card (what)")
+    if do == "recruit" and ("card" in data) == ("tribe" in data):
+        raise CardDataError(f"{where}: a 'recruit' names a card or a tribe, one of the two")
+    status = None
+    if "status" in data:
+        status = _name(data["status"], where, "status")
+        if status not in words.statuses:
+            known = ", ".join(sorted(words.statuses)) or "none"
+            raise CardDataError(f"{where}: unknown status {status!r}; known: {known}")
     for stat in ("attack", "health", "defense"):
         if stat in data and stat not in words.stats:
             raise CardDataError(f"{where}: this game's cards have no {stat!r} to modify")
@@ -420,6 +450,8 @@ def parse_effect(value: object, where: str, words: Vocabulary) -> Effect:
         side=None if "side" not in data else _choice(data["side"], Side, where, "side"),
         count=None if "count" not in data else _int(data["count"], where, "count", 1, MAX_COUNT),
         name=name,
+        status=status,
+        rank=None if "rank" not in data else _choice(data["rank"], Rank, where, "rank"),
     )
     if do == "modify" and effect.attack is None and effect.health is None and not effect.defense:
         raise CardDataError(f"{where}: a 'modify' effect needs a stat to change")
@@ -489,7 +521,7 @@ def parse_ability(value: object, where: str, words: Vocabulary) -> Ability:
 # The fields whose values are words of the vocabulary (not numbers, names or card data).
 _WORD_FIELDS = {
     "selector": {"what", "side", "lane", "face", "pick", "self"},
-    "effect": {"who", "how", "where", "side", "duration", "what"},
+    "effect": {"who", "how", "where", "side", "duration", "what", "rank"},
     "ability": {"by"},
     "condition": {"mode"},
 }

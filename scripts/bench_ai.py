@@ -291,6 +291,23 @@ def oracle_gap(args: argparse.Namespace, ai_spec: str, decks: tuple[str, ...]) -
             f"{time.monotonic() - started:.0f} s on {args.jobs} jobs",
             flush=True,
         )
+    for spec, scores in zip(specs[1:], searched[1:], strict=True):
+        gain, half = paired_mean(searched[0], scores)
+        gains = [a - b for a, b in zip(searched[0], scores, strict=True)]
+        print(
+            f"  {specs[0]} over {spec} on the same deals: {gain * 100:+.1f} points "
+            f"[95% {(gain - half) * 100:+.1f}, {(gain + half) * 100:+.1f}] | sums: "
+            f"pairs {len(gains)}, gain {sum(gains):g}, gain squared {sum(g * g for g in gains):g}",
+            flush=True,
+        )
+
+
+def paired_mean(first: list[float], second: list[float]) -> tuple[float, float]:
+    """The mean of `first` minus `second`, pair by pair, and its 95% interval's half-width."""
+    gaps = [a - b for a, b in zip(first, second, strict=True)]
+    n = len(gaps)
+    half = 1.96 * statistics.stdev(gaps) / math.sqrt(n) if n > 1 else math.inf
+    return statistics.fmean(gaps), half
 
 
 def oracle_line(spec: str, searched: list[float], told: list[float]) -> str:
@@ -298,8 +315,7 @@ def oracle_line(spec: str, searched: list[float], told: list[float]) -> str:
     sums that pool runs of other game numbers."""
     n = len(searched)
     gaps = [o - s for s, o in zip(searched, told, strict=True)]
-    mean = statistics.fmean(gaps)
-    half = 1.96 * statistics.stdev(gaps) / math.sqrt(n) if n > 1 else math.inf
+    mean, half = paired_mean(told, searched)
     sides = []
     for name, wins in (("search", sum(searched)), ("oracle", sum(told))):
         low, high = wilson(wins, n)

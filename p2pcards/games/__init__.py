@@ -191,6 +191,8 @@ _REGISTRY: dict[str, GameInfo] = {
             # 13 before issue 28's faster statics: `--calibrate --positions 40` gave 13 for
             # the code before and 16 after, one run each on the same (shared) machine.
             search_rates=(NodeRate(2, 16),),
+            # 2: the Aggro Historical cards retuned (issue 28), a Stinky hit on a face-down Guy
+            rules_version=2,
         ),
         GameInfo(
             name="rpg-get",

@@ -16,6 +16,7 @@ from lan_helpers import bot, open_table, result
 
 from ai.agents import AgentSpecError, make_agent
 from ai.gymnasium_env import SingleSeatEnv
+from ai.tournament import TournamentConfig, run_games
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import State
@@ -207,3 +208,16 @@ def test_an_openspiel_bot_takes_a_seat_at_a_lan_table(tmp_path: Path) -> None:
         assert code == 0, err
         assert report["audit"] == "passed"
     assert len({report["digest"] for _, report, _ in results}) == 1
+
+
+def test_ismcts_plays_on_where_worlds_of_one_view_differ_in_legal_actions() -> None:
+    # Game 10 of `openspiel_ismcts_vs_expectimax.py --games 200 --think-ms 20 --game getgem`:
+    # at its 14th step a world ISMCTS drew for seat 0 had a legal action (a push-peep's
+    # peeping draw) that seat 0's own view did not, and the search failed with a KeyError.
+    config = TournamentConfig(
+        "getgem", ("openspiel:ismcts:simulations=9", "expectimax:think_ms=20"), games=200,
+        seed=1, round_cap=100,
+    )  # fmt: skip
+    spec = next(s for s in config.schedule() if s.number == 10)
+    [result] = run_games(config, (spec,))
+    assert result.status == "ok", result.error

@@ -23,7 +23,7 @@ from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action
 from p2pcards.games.rpg_get import RpgGetState
-from p2pcards.games.rpg_get.actions import Act, Attempt, Bank, Defend, Enlist, Oppose
+from p2pcards.games.rpg_get.actions import Act, Attempt, Bank, Defend, Enlist, Oppose, Recruit
 from p2pcards.games.rpg_get.state import BANK
 from p2pcards.history import Event, witnessed
 
@@ -150,9 +150,9 @@ def test_an_attack_its_window_a_defense_and_the_damage_are_told_and_drawn() -> N
     assert view.prompt(st, Seats(1)) == "Seat 0's Ryudo attacks for 3: Defend, or pass:"
     assert view.is_reaction(st)
     defend = t.find(lambda a: isinstance(a, Defend))
-    assert view.describe_choice(st, defend) == "Defend Booma: Defense 1"
+    assert view.describe_choice(st, defend) == "Defend Booma: Defense -1"
     assert step(defend)[0] == [
-        "Seat 1's Booma defends (Defense 1).",
+        "Seat 1's Booma defends (Defense -1).",
         "Seat 1's Booma takes 2 damage (2 HP left).",
     ]
 
@@ -182,3 +182,20 @@ def test_a_roadblock_poisons_and_a_knocked_out_character_is_told() -> None:
     told = told_of(view, before, Event(1, rock), st, Seats(0))
     assert "Your Aika is knocked out." in told and "You are out of the game." in told
     assert told[-1].startswith("Game over: seat 1 wins — the last player with a party")
+
+
+def test_a_namesake_played_says_it_replaces_the_one_in_play() -> None:
+    """Line 39-40: a character with the name of one in play replaces it; the menu says so
+    before, the log after."""
+    t = Table([["ryudo", "ryudo"], ["vyse"]])
+    st = t.state
+    t.pass_until("play")
+    recruit = t.find(lambda a: isinstance(a, Recruit))
+    said = view.choice_path(st, recruit)[1]
+    assert said == "play it into your party, replacing your Ryudo 6/6 HP"
+    before = st.clone()
+    t.act(recruit)
+    assert told_of(view, before, Event(0, recruit), st, Seats(0)) == [
+        "You play Ryudo into your party.",
+        "Your Ryudo already in play is replaced and discarded.",
+    ]

@@ -9,8 +9,18 @@ from collections.abc import Callable, Sequence
 
 from p2pcards.engine import Action
 from p2pcards.games.rpg_get import GAME, RpgGetState
-from p2pcards.games.rpg_get.actions import PASS, Start
-from p2pcards.games.rpg_get.state import DECK_SIZE
+from p2pcards.games.rpg_get.actions import (
+    PASS,
+    Act,
+    Attempt,
+    Enlist,
+    Equip,
+    Oppose,
+    Recruit,
+    Start,
+    slot_list,
+)  # fmt: skip
+from p2pcards.games.rpg_get.state import DECK_SIZE, PARTY, Reason
 
 DB = GAME.db
 FILLER = "rockslide"
@@ -69,10 +79,19 @@ class Table:
             wanted = self.upcoming[seat].pop(0) if self.upcoming[seat] else FILLER
             st.apply_action(st.chance_outcome_for(wanted))
 
+    events_window = False
+    """Whether the test answers the window that opens the Party Attack step for Events
+    (rules.md, choice 35) itself; by default every seat it asks passes."""
+
     def act(self, action: Action) -> None:
-        """Apply a decision (checked), then deal what follows."""
+        """Apply a decision (checked), then deal what follows (and pass the Events window
+        unless the test asks for it)."""
         self.state.apply_action(action)
         self.settle()
+        st = self.state
+        while not self.events_window and st.windows and st.windows.top.reason == Reason.EVENTS:
+            st.apply_action(PASS)
+            self.settle()
 
     def find(self, match: Callable[[Action], bool]) -> Action:
         """The one legal action of the seat to act that `match` picks (the first, if several)."""
@@ -97,6 +116,11 @@ class Table:
             self.act(PASS)
         raise AssertionError(f"never reached {phase}; at {self.state.phase}")
 
+    def pass_windows(self) -> None:
+        """Every seat a window asks passes, until none is open."""
+        while self.state.windows:
+            self.act(PASS)
+
     def slots(self, seat: int, offset: int, card: str | None = None) -> list[int]:
         """A seat's slots in one of its zones, of one card if named."""
         return [
@@ -104,3 +128,56 @@ class Table:
             for s in self.state.pile(seat, offset)
             if card is None or self.state.card_at(s) == card
         ]
+
+
+def fight(
+    hands: list[list[str]],
+    enemies: list[str],
+    mission: str = "rag-rappy-den",
+    *,
+    more: Sequence[Sequence[str]] = (),
+    events_window: bool = False,
+) -> Table:
+    """Seat 0 plays its Characters and equips its Rewards, attempts `mission` with as much
+    of its party as fits; seat 1 plays `enemies`; the Party Attack step begins (at its
+    window for Events if `events_window`)."""
+    t = Table(hands, more=more)
+    t.pass_until("play")
+    for card in hands[0][1:]:
+        if DB.by_id[card].type == "character":
+            t.do(Recruit, card=card)
+        elif DB.by_id[card].type == "reward":
+            t.do(Equip, card=card)
+    t.pass_until("mission")
+    t.do(Attempt, card=mission)
+    while t.state.phase == "party":
+        enlist = [a for a in t.state.legal_actions() if isinstance(a, Enlist)]
+        t.act(enlist[0] if enlist else PASS)
+    for card in enemies:
+        t.do(Oppose, card=card)
+    t.events_window = events_window
+    while t.state.phase == "enemies":
+        t.act(PASS)
+    assert t.state.phase == "party-attack"
+    return t
+
+
+KNOCKOUT = ["booma", "booma", "rag-rappy"]
+"""Seat 1's enemies that knock out a 5-HP character sent alone (2 + 2 + 1)."""
+
+
+def knock_out_alone(t: Table, member: str) -> int:
+    """From seat 0's Mission phase: it attempts The Rag Rappy Den with `member` alone, seat
+    1 plays KNOCKOUT and each attacks it; the member's slot (unconscious if 5 HP or less)."""
+    st = t.state
+    t.pass_until("mission")
+    t.do(Attempt, card="rag-rappy-den")
+    slot = t.slots(0, PARTY, member)[0]
+    t.do(Enlist, slot=slot)
+    t.act(PASS)
+    for card in KNOCKOUT:
+        t.do(Oppose, card=card)
+    t.act(PASS)  # the member does not attack
+    for enemy in st.zone_slots("enemies"):
+        t.act(Act(enemy, enemy, 0, slot_list([slot])))
+    return slot

@@ -57,9 +57,11 @@ def test_every_keyword_trigger_and_effect_of_the_vocabulary_is_used() -> None:
     verbs = {e.do for c in DB.cards for a in c.abilities for e in a.effects}
     assert keywords == set(KEYWORDS)
     # The vocabulary is shared: Gammasphere's words (activated abilities, levels, modes,
-    # tapping, searching a deck, shuffling the discard pile back) are not Rise of the Guys'.
+    # tapping, searching a deck, shuffling the discard pile back) are not Rise of the Guys',
+    # nor are RPG Get!'s (ailments, ranks, the unconscious pile, the Enemy step, the bank).
     assert triggers == set(Trigger.__args__) - {"activated"}  # type: ignore[attr-defined]
-    others = {"level", "mode", "tap", "untap", "search", "recycle"}
+    others = {"level", "mode", "tap", "untap", "search", "recycle", "status", "cure", "rank",
+              "resurrect", "recruit", "bank_destroy", "unscore"}  # fmt: skip
     assert verbs == set(Verb.__args__) - others  # type: ignore[attr-defined]
     assert any(c.enhance is not None for c in DB.cards)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from rpg_get_helpers import FILLER, Table, deck
+from rpg_get_helpers import FILLER, Table, deck, fight
 
 from p2pcards.dealer import LocalDealer
 from p2pcards.errors import GameOptionError, IllegalActionError
@@ -362,16 +362,19 @@ def test_reconcile_draws_up_to_nine() -> None:
 
 
 def _deck_out(seed: int) -> RpgGetState:
-    """A random 2-seat game (seeded) played to its first decking with a payment possible."""
-    state = GAME.new_initial_state(2)
-    dealer, rng = LocalDealer(seed), random.Random(seed)
-    while not (state.phase == "decking" and len(state.legal_actions()) > 1):
-        assert not state.is_terminal(), f"seed {seed} never decked with VP to pay"
-        if state.is_chance_node():
-            state.apply_action(dealer.sample(state))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    """The first random 2-seat game, from `seed` on, played to a decking with a payment
+    possible (most random games end before a deck runs out)."""
+    for tried in range(seed, seed + 200):
+        state = GAME.new_initial_state(2)
+        dealer, rng = LocalDealer(tried), random.Random(tried)
+        while not state.is_terminal():
+            if state.phase == "decking" and len(state.legal_actions()) > 1:
+                return state
+            if state.is_chance_node():
+                state.apply_action(dealer.sample(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no game from seed {seed} decked with VP to pay")
 
 
 def test_decking_pays_two_vp_to_shuffle_the_discard_into_a_new_deck() -> None:
@@ -409,34 +412,11 @@ def test_a_list_of_slots_has_one_form() -> None:
             parse_slots(bad)
 
 
-def _fight(hands: list[list[str]], enemies: list[str], mission: str = "rag-rappy-den") -> Table:
-    """Seat 0 attempts `mission` with its whole party; seat 1 plays `enemies`; the Party
-    Attack step begins."""
-    t = Table(hands)
-    t.pass_until("play")
-    for card in hands[0][1:]:
-        if GAME.db.by_id[card].type == "character":
-            t.do(Recruit, card=card)
-        elif GAME.db.by_id[card].type == "reward":
-            t.do(Equip, card=card)
-    t.pass_until("mission")
-    t.do(Attempt, card=mission)
-    while t.state.phase == "party":
-        enlist = [a for a in t.state.legal_actions() if isinstance(a, Enlist)]
-        t.act(enlist[0] if enlist else PASS)
-    for card in enemies:
-        t.do(Oppose, card=card)
-    if t.state.phase == "enemies":
-        t.act(PASS)
-    assert t.state.phase == "party-attack"
-    return t
-
-
 def test_paralysis_stops_attack_and_support_and_outlasts_the_status_phase() -> None:
     """Line 171: a paralysed character uses no Attack or Support; line 42: the Status phase
     cures all but poison and paralysis."""
     hands = [["vyse", "rag-rappy-den"], ["aika", "mantis-claw", "gazer"]]
-    t = _fight(hands, ["mantis-claw", "gazer"])
+    t = fight(hands, ["mantis-claw", "gazer"])
     state = t.state
     vyse = t.slots(0, ACTIVE)[0]
     claw, gazer = state.zone_slots("enemies")
@@ -453,7 +433,7 @@ def test_paralysis_stops_attack_and_support_and_outlasts_the_status_phase() -> N
 def test_a_paralysed_member_has_no_attack_to_use() -> None:
     """Line 171, in the Party Attack step of the next attempt."""
     hands = [["vyse", "clear-the-forest", "clear-the-forest"], ["aika", "mantis-claw", "rag-rappy"]]
-    t = _fight(hands, ["mantis-claw"], "clear-the-forest")
+    t = fight(hands, ["mantis-claw"], "clear-the-forest")
     state = t.state
     vyse = t.slots(0, ACTIVE)[0]
     (claw,) = state.zone_slots("enemies")
@@ -477,7 +457,7 @@ def test_block_stops_magic_and_move_rewards() -> None:
     """Line 172: a blocked character cannot use Magic or Move Rewards (Battle Cry is Move);
     other Rewards stay usable."""
     hands = [["vyse", "battle-cry", "pirate-cutlass", "clear-the-forest"], ["aika", "gazer"]]
-    t = _fight(hands, ["gazer"], "clear-the-forest")
+    t = fight(hands, ["gazer"], "clear-the-forest")
     state = t.state
     vyse = t.slots(0, ACTIVE)[0]
     cry, cutlass = t.slots(0, INVENTORY)
@@ -496,7 +476,7 @@ def test_support_adds_to_the_next_attack_and_recovery_heals_once_a_round() -> No
     """Line 102, 109, 123: a Support's +X (_) goes to the side's next attack; line 98, 113:
     a card's Recovery once per round."""
     hands = [["elena", "vyse", "rag-rappy-den"], ["aika", "de-rol-le"]]
-    t = _fight(hands, ["de-rol-le"])
+    t = fight(hands, ["de-rol-le"])
     state = t.state
     elena, vyse = sorted(t.slots(0, ACTIVE), key=lambda s: state.card_at(s) != "elena")
     (boss,) = state.zone_slots("enemies")
@@ -508,6 +488,8 @@ def test_support_adds_to_the_next_attack_and_recovery_heals_once_a_round() -> No
     assert state.hp_left(boss) == 8 - 2
     t.act(PASS)
     t.act(Act(boss, boss, 0, slot_list([elena, vyse])))  # 3(2)
+    assert state.windows and state.current_player() == 0  # Elena's Recovery could answer
+    t.act(PASS)
     assert state.hp_left(elena) == 2 and state.hp_left(vyse) == 3
     t.act(PASS)  # the attempt fails
     assert state.attempter == -1
@@ -516,7 +498,7 @@ def test_support_adds_to_the_next_attack_and_recovery_heals_once_a_round() -> No
 def test_recovery_heals_and_is_used_once_a_round() -> None:
     """Line 96-98, 113: Recovery heals (never above full HP) and a card's once per round."""
     hands = [["elena", "vyse", "rag-rappy-den", "rag-rappy-den"], ["aika", "booma", "booma"]]
-    t = _fight(hands, ["booma"])
+    t = fight(hands, ["booma"])
     state = t.state
     elena, vyse = sorted(t.slots(0, ACTIVE), key=lambda s: state.card_at(s) != "elena")
     (booma,) = state.zone_slots("enemies")
@@ -590,7 +572,7 @@ SLEEP_TABLE = [
 
 def _sleeping_booma() -> Table:
     """Elena's Dream Dust has put seat 1's Booma to sleep; a Rag Rappy is awake."""
-    t = _fight(SLEEP_TABLE, ["booma", "rag-rappy"])
+    t = fight(SLEEP_TABLE, ["booma", "rag-rappy"])
     state = t.state
     booma = state.zone_slots("enemies")[0]
     (dust,) = t.slots(0, INVENTORY)
@@ -634,7 +616,7 @@ def test_sleeping_enemies_sit_out_the_enemy_attack_and_wake_after_the_status_ste
 def test_a_sleeping_character_cannot_defend_and_wakes_when_the_attempt_ends() -> None:
     """Line 175: a sleeping character is out of the attempt until the end of the Enemy Status
     step (it uses no action, a Defense included) and goes back to the party."""
-    t = _fight(SLEEP_TABLE, ["dream-moth", "booma"])
+    t = fight(SLEEP_TABLE, ["dream-moth", "booma"])
     state = t.state
     moth, booma = state.zone_slots("enemies")
     ryudo = t.slots(0, ACTIVE, "ryudo")[0]
@@ -644,7 +626,10 @@ def test_a_sleeping_character_cannot_defend_and_wakes_when_the_attempt_ends() ->
         t.act(PASS)
     assert state.has_status(ryudo, "sleep")
     t.act(Act(booma, booma, 0, slot_list([ryudo])))
-    assert not state.windows  # Ryudo's Defense is not offered: asleep
+    # Ryudo's Defense is not offered, asleep; Elena's Recovery may answer (line 98).
+    assert not any(isinstance(a, Defend) for a in state.legal_actions())
+    while state.windows:
+        t.act(PASS)
     assert state.hp_left(ryudo) == 4
     t.act(PASS)
     assert state.zone_of(ryudo) == "party:0" and not state.has_status(ryudo, "sleep")
@@ -654,7 +639,7 @@ def test_combo_repeats_an_attack_on_the_same_targets_each_a_distinct_attack() ->
     """Line 133: Twin Fang 1(1), Combo 2: used again at once on the same target, without
     another copy, each use a distinct attack (each opens its own window) and optional."""
     hands = [["vyse", "twin-fang", "rag-rappy-den"], ["aika", "booma", "de-rol-le"]]
-    t = _fight(hands, ["booma"])
+    t = fight(hands, ["booma"])
     state = t.state
     (booma,) = state.zone_slots("enemies")
     (fang,) = t.slots(0, INVENTORY)
@@ -676,7 +661,7 @@ def test_a_confused_card_rolls_its_targets_among_every_applicable_one() -> None:
     """Line 174: a confused enemy's target is chosen at random among all active members and
     enemies (itself included), by a roll of the table's beacon (choice 29)."""
     hands = [["vyse", "hypno-spores", "rag-rappy-den"], ["aika", "booma", "rag-rappy"]]
-    t = _fight(hands, ["booma", "rag-rappy"])
+    t = fight(hands, ["booma", "rag-rappy"])
     state = t.state
     booma, rappy = state.zone_slots("enemies")
     (spores,) = t.slots(0, INVENTORY)
@@ -703,7 +688,7 @@ def test_poison_kills_an_enemy_in_the_enemy_status_step_and_the_attempt_succeeds
     """Line 60-61: each poisoned enemy takes 1 after the actions; line 63: with no enemy left
     the attempt succeeds."""
     hands = [["aika", "vyse", "rag-rappy-den"], ["ryudo", "booma"]]
-    t = _fight(hands, ["booma"])
+    t = fight(hands, ["booma"])
     state = t.state
     (booma,) = state.zone_slots("enemies")
     aika, vyse = sorted(t.slots(0, ACTIVE), key=lambda s: state.card_at(s) != "aika")
@@ -721,7 +706,7 @@ def test_a_defense_larger_than_the_damage_leaves_it_at_zero() -> None:
     """Line 116: damage never falls below 0 (a Buckler's 2 against a Rag Rappy's 1 heals
     nothing)."""
     hands = [["ryudo", "buckler", "rag-rappy-den"], ["vyse", "rag-rappy", "booma"]]
-    t = _fight(hands, ["rag-rappy", "booma"])
+    t = fight(hands, ["rag-rappy", "booma"])
     state = t.state
     rappy, booma = state.zone_slots("enemies")
     ryudo = t.slots(0, ACTIVE)[0]

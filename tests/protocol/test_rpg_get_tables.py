@@ -22,9 +22,10 @@ from test_hostile_tables import assert_named, cheat_on
 
 from ai.agents import make_agent
 from p2pcards import CHANCE, TERMINAL, games
+from p2pcards.answers import Decline, Target
 from p2pcards.engine import Action, State
 from p2pcards.games.rpg_get import RpgGetState
-from p2pcards.games.rpg_get.actions import Bank, Defend, Equip, Pass
+from p2pcards.games.rpg_get.actions import Act, Bank, Defend, Equip, Pass, PlayEvent
 from p2pcards.games.rpg_get.state import BANK
 from protocol.inprocess import InProcessTable, TableMesh
 from protocol.table_peer import TablePeer
@@ -54,9 +55,10 @@ class Recorder:
             self.seen["bank"] += 1
         if isinstance(action, Equip) and action.slot in observation.pile(seat, BANK):
             self.seen["bank card shown"] += 1
-        if observation.windows:
-            self.seen["window pass" if isinstance(action, Pass) else "defense"] += 1
-            assert isinstance(action, Pass | Defend)
+        if observation.windows:  # a window: pass, defend, recover, play an Event, answer it
+            if isinstance(action, Pass | Defend):
+                self.seen["window pass" if isinstance(action, Pass) else "defense"] += 1
+            assert isinstance(action, Pass | Defend | Act | PlayEvent | Target | Decline)
         return action
 
 

@@ -3,8 +3,7 @@ by a party against the enemies the other seats play, with combat actions X(Y).
 
 Rulebook: the text 000_34065cf589791de6.txt (not part of p2pcards); the set is ours
 (cards.toml), and our reading of the rules is rules.md here (docs/rules/rpg-get.md links to
-it). Not registered for players yet: it has no terminal view or evaluation (issue 25); the
-conformance suite holds it to the engine's contract at every seat count.
+it). Registered as `rpg-get` (p2pcards/games/__init__.py).
 """
 
 from __future__ import annotations
@@ -15,12 +14,11 @@ from typing import Any
 from p2pcards.decks import DeckRules, OwnDecksBase
 from p2pcards.engine import Game
 from p2pcards.errors import GameOptionError
-from p2pcards.games import GameInfo, GameOption
 from p2pcards.games.rpg_get.actions import ACTION_TYPES
 from p2pcards.games.rpg_get.cards import CardDatabase, load
 from p2pcards.games.rpg_get.state import DECK_SIZE, RpgGetRules, RpgGetState
 
-__all__ = ["DECK_RULES", "GAME", "INFO", "RpgGetGame", "RpgGetState"]
+__all__ = ["DECK_RULES", "GAME", "RpgGetGame", "RpgGetState"]
 
 DECK_RULES = DeckRules(size=DECK_SIZE, max_copies=DECK_SIZE, min_classes=0, max_classes=0)
 """Line 162: exactly 80 cards, any number of copies."""
@@ -34,7 +32,7 @@ class RpgGetGame(OwnDecksBase, Game):
     min_players = 2
     max_players = 5  # rules.md, choice 1
     action_types = ACTION_TYPES
-    default_decks = ("sword-and-sorcery", "sky-pirates")
+    default_decks = ("sword-and-sorcery", "sky-pirates", "ragol-hunters")
     deck_rules = DECK_RULES
 
     @cached_property
@@ -69,21 +67,3 @@ class RpgGetGame(OwnDecksBase, Game):
 
 GAME = RpgGetGame()
 
-INFO = GameInfo(
-    name=GAME.name,
-    title=GAME.title,
-    module=__name__,
-    min_players=GAME.min_players,
-    max_players=GAME.max_players,
-    zero_sum=True,  # the winner takes 1; at the round cap the leaders share it
-    own_decks=True,
-    deck_rules="80 cards, any number of copies, at least one Character",
-    options=(
-        GameOption("round_cap", None, "rounds before the game ends (most VP wins)"),
-        GameOption("decks", None, "one deck per seat; default the starter decks in turn"),
-    ),
-    typical_length=400,
-    view="",
-    evaluation="",
-)
-"""Its registration as the conformance suite reads one; the registry does not hold it yet."""

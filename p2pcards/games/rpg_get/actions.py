@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from p2pcards.answers import Decline, Take, Target
 from p2pcards.engine import Action
 from p2pcards.errors import IllegalActionError
 from p2pcards.zones import CHANCE_TYPES
@@ -183,6 +184,45 @@ class Defend(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """Use Ability number `ability` (line 93) of the card in slot `slot` (a character, an
+    enemy, or an inventory Reward used by the character in slot `user`)."""
+
+    kind = "activate"
+    slot: int
+    ability: int
+    user: int
+
+    def __str__(self) -> str:
+        by = "" if self.user == self.slot else f" used by slot {self.user}"
+        return f"use ability {self.ability + 1} of slot {self.slot}{by}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent(Action):
+    """Play this Event card from the hand (line 77-78)."""
+
+    kind = "event"
+    slot: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"play the event {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flip(Action):
+    """Turn this bank card face up (line 167): its identity is shown to the table."""
+
+    kind = "flip"
+    slot: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"turn {self.card} face up in the bank"
+
+
+@dataclass(frozen=True, slots=True)
 class Discard(Action):
     """Reconcile phase: discard this card (down to 9)."""
 
@@ -220,5 +260,5 @@ PASS = Pass()
 MULLIGAN = Mulligan()
 ACTION_TYPES: tuple[type[Action], ...] = (
     Start, Mulligan, Redraw, Recruit, Bank, Equip, Attempt, Enlist, Oppose, Act, Defend,
-    Discard, Reshuffle, Pass, *CHANCE_TYPES,
+    Discard, Reshuffle, Pass, Activate, PlayEvent, Flip, Target, Decline, Take, *CHANCE_TYPES,
 )  # fmt: skip

@@ -15,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
+from p2pcards import interpreter
+from p2pcards.abilities import Effect
+from p2pcards.answers import Take
 from p2pcards.deckmodel import KnownDecksModel
 from p2pcards.decks import deck_rows
 from p2pcards.digest import Canonical
@@ -26,15 +29,18 @@ from p2pcards.games.rpg_get.actions import (
     MULLIGAN,
     PASS,
     Act,
+    Activate,
     Attempt,
     Bank,
     Defend,
     Discard,
     Enlist,
     Equip,
+    Flip,
     Mulligan,
     Oppose,
     Pass,
+    PlayEvent,
     Recruit,
     Redraw,
     Reshuffle,
@@ -43,6 +49,7 @@ from p2pcards.games.rpg_get.actions import (
     slot_list,
 )  # fmt: skip
 from p2pcards.games.rpg_get.cards import STATUSES, Card, CombatAction, Status
+from p2pcards.interpreter import Ask, CardBook, Facts, Frame, Modifiers
 from p2pcards.seats import everyone, left_of, seats_from, seats_in
 from p2pcards.windows import Windows
 from p2pcards.zones import (
@@ -76,22 +83,30 @@ SEAT_ZONES: tuple[tuple[str, Literal["nobody", "owner", "everyone"]], ...] = (
     ("bank", "owner"),
     ("score", "everyone"),
     ("out", "everyone"),
+    ("destroyed", "owner"),
 )
-DECK, HAND, DISCARD, PARTY, ACTIVE, UNCONSCIOUS, INVENTORY, BANK, SCORE, OUT = range(
+PER_SEAT = len(SEAT_ZONES)
+DECK, HAND, DISCARD, PARTY, ACTIVE, UNCONSCIOUS, INVENTORY, BANK, SCORE, OUT, DESTROYED = range(
     len(SEAT_ZONES)
 )
 Phase = Literal[
     "first", "deal", "opening", "redraw", "play", "mission", "party", "enemies",
-    "party-attack", "enemy-attack", "reconcile", "decking", "over",
+    "party-attack", "enemy-attack", "reconcile", "decking", "over", "start",
 ]  # fmt: skip
-PHASES: tuple[Phase, ...] = (
-    "first", "deal", "opening", "redraw", "play", "mission", "party", "enemies",
-    "party-attack", "enemy-attack", "reconcile", "decking", "over",
-)  # fmt: skip
+PHASES: tuple[Phase, ...] = get_args(Phase)
+PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
+"""Each phase's number in a search key."""
+OWN_VERBS = frozenset({"status", "cure", "rank", "resurrect", "recruit", "bank_destroy", "unscore"})
+"""The verbs of WORDS only RPG Get!'s board carries (ailments, ranks, the unconscious pile,
+the Enemy step, the bank, the score pile): this game's code, not the interpreter's."""
+RANKS = {"middle": 0, "front": 1, "back": 2}
+MIDDLE, FRONT, BACK = 0, 1, 2
+NO_COIN, ATTACKER_COIN = -2, -1
+"""`_coin_for`: no rank coin in the air; the attacker's (line 138); else the target's slot."""
 ATTACKED, DEFENDED, SUPPORTED = 1, 2, 4
 """`_spent` bits: the card's Attack, Defense and Support of this attempt (line 100–104)."""
 STATUS_BIT = {status: 1 << i for i, status in enumerate(STATUSES)}
-POISON, PARALYSIS, BLOCK, SLEEP, CONFUSION = (STATUS_BIT[s] for s in STATUSES)
+POISON, PARALYSIS, BLOCK, SLEEP, CONFUSION, STUN = (STATUS_BIT[s] for s in STATUSES)
 SPENT_BY_KIND = {"attack": ATTACKED, "defense": DEFENDED, "support": SUPPORTED, "recovery": 0}
 
 
@@ -99,6 +114,7 @@ class Reason(IntEnum):
     """Why a window opened."""
 
     ATTACK = 0  # an Attack declared: the targets' side may Defend (line 111)
+    EVENTS = 1  # the Party Attack step begins: any seat may play an Event (line 78, choice 35)
 
 
 class Attack(NamedTuple):
@@ -116,6 +132,10 @@ class Attack(NamedTuple):
     targets: tuple[int, ...]
     reduced: tuple[int, ...]
     combo: int
+    lucky: tuple[int, ...] = ()
+    """The targets in the Back rank whose coin came up heads (line 140): 1 less damage."""
+    flipped: int = 0
+    """How many of the attack's coin flips are done (line 138, 140)."""
 
 
 class Confused(NamedTuple):
@@ -132,27 +152,65 @@ class Confused(NamedTuple):
 
 
 class RpgGetRules(ZoneRules):
-    """The set with the tables the rules read."""
+    """The set with the tables the rules read, and the interpreter's book of it."""
 
     def __init__(self, game: Game, cards: Sequence[Card], deck_model: KnownDecksModel) -> None:
         super().__init__(game, cards, deck_model)
         self.cards = tuple(cards)
+        facts = [
+            Facts(c.id, c.type, (c.tribe,) if c.tribe else (), tuple(sorted(c.classes)),
+                  cost=c.cost)
+            for c in cards
+        ]  # fmt: skip
+        what = {
+            "member": frozenset({"character"}),
+            "party_member": frozenset({"character"}),
+            "unconscious": frozenset({"character"}),
+            "fighter": frozenset({"character", "enemy"}),
+            "scored": frozenset({"mission"}),
+        }
+        self.book = CardBook.of(
+            [c.abilities for c in cards], facts, {}, what_types=what, seat_order="table",
+            hidden_in_play=False,
+        )  # fmt: skip
+        self.window_events = any(c.type == "event" and c.when == "attempt" for c in cards)
+        self.activated = frozenset(
+            k for k, c in enumerate(cards) if any(a.trigger == "activated" for a in c.abilities)
+        )
+        """The kinds with an Ability (line 93): the only cards `_activations` looks at."""
+        self.party_recovery = frozenset(
+            k for k, c in enumerate(cards) if any(a.party for a in c.actions)
+        )
+        """The kinds with a Recovery on party members (line 125), usable outside attempts."""
+        """Whether a seat holding cards could answer a window with an Event (public)."""
 
 
 class RpgGetState(ZoneState):
     """A position of RPG Get!, or one seat's replica of it."""
 
     __slots__ = (
+        "_ask",
+        "_atk_p",
+        "_atk_t",
         "_attack",
         "_attempter",
+        "_book",
         "_boost",
         "_boss",
+        "_coin_for",
         "_confused",
         "_counters",
         "_damage",
         "_ep_used",
+        "_faceup",
+        "_frames",
         "_g",
+        "_hp_p",
+        "_hp_t",
+        "_kw",
         "_live",
+        "_memo",
+        "_more",
         "_mulligans",
         "_opening",
         "_order",
@@ -160,6 +218,7 @@ class RpgGetState(ZoneState):
         "_phase",
         "_pp_used",
         "_public_zones",
+        "_rank",
         "_recovered",
         "_redraws",
         "_repeat",
@@ -168,6 +227,7 @@ class RpgGetState(ZoneState):
         "_spent",
         "_status",
         "_turn_seat",
+        "_used",
         "_windows",
         "_winners",
         "_woken",
@@ -176,12 +236,28 @@ class RpgGetState(ZoneState):
     _spent: list[int]
     _recovered: list[int]
     _status: list[int]
+    _rank: list[int]
+    _used: list[int]
+    _faceup: list[int]
+    _atk_p: list[int]
+    _atk_t: list[int]
+    _hp_p: list[int]
+    _hp_t: list[int]
+    _kw: list[int]
 
     slot_columns = SlotColumns(
         SlotColumn("_damage", 0),
         SlotColumn("_spent", 0),
         SlotColumn("_recovered", 0),
         SlotColumn("_status", 0),
+        SlotColumn("_rank", MIDDLE),  # line 136: for the attempt only
+        SlotColumn("_used", 0, this_turn=True),  # Abilities used this turn, one bit each
+        SlotColumn("_faceup", 0),  # a bank card turned face up (line 167)
+        SlotColumn("_atk_p", 0),  # modifiers from abilities: attack and HP, permanent
+        SlotColumn("_atk_t", 0, this_turn=True),  # ... and this turn's
+        SlotColumn("_hp_p", 0),
+        SlotColumn("_hp_t", 0, this_turn=True),
+        SlotColumn("_kw", 0, unkeyed_because="no keyword is granted: WORDS has no 'grant'"),
     )
 
     def __init__(
@@ -200,6 +276,9 @@ class RpgGetState(ZoneState):
         rows = deck_rows(rules.card_index, decks)
         super().__init__(rules, num_players, layout, own_decks(rows, DECK_SIZE), private_decks=True)
         self._g = rules
+        self._book = rules.book
+        self._frames: list[Frame] = []
+        self._ask: Ask | None = None
         self._round_cap = round_cap
         self._counters = [0] * num_players
         self._live = everyone(num_players)
@@ -216,6 +295,9 @@ class RpgGetState(ZoneState):
         self._order: tuple[int, ...] = ()
         self._order_at = 0
         self._boost = [0] * num_players
+        self._more = [0] * num_players  # a Support's _(+Y): the next attack's extra targets
+        self._coin_for = NO_COIN
+        self._memo: tuple[int, list[Action]] | None = None
         self._attack: Attack | None = None
         self._repeat: Attack | None = None  # an attack its seat may Combo now (line 133)
         self._confused: Confused | None = None
@@ -232,11 +314,11 @@ class RpgGetState(ZoneState):
 
     def zone_at(self, seat: int, offset: int) -> int:
         """The index of one of a seat's zones (DECK, HAND, ... OUT)."""
-        return seat * len(SEAT_ZONES) + offset
+        return seat * PER_SEAT + offset
 
     def pile(self, seat: int, offset: int) -> list[int]:
         """The slots of one of a seat's zones, in order."""
-        return self._zones[self.zone_at(seat, offset)]
+        return self._zones[seat * PER_SEAT + offset]
 
     @property
     def phase(self) -> Phase:
@@ -286,7 +368,7 @@ class RpgGetState(ZoneState):
 
     def hp_left(self, slot: int) -> int:
         """A character's or enemy's HP less its damage (public for cards in play)."""
-        return max(0, self.card(slot).hp - self._damage[slot])
+        return max(0, self.max_hp(slot) - self._damage[slot])
 
     def has_status(self, slot: int, status: Status) -> bool:
         """Whether a card has a status ailment (public)."""
@@ -318,6 +400,13 @@ class RpgGetState(ZoneState):
             self._deal_opening()
         elif self._phase == "redraw":
             self._ask_redraw()
+        elif self._frames:  # an ability's draw, random target or bank destroy
+            if step.kind == "pick":
+                self._reset_slot(slot)  # a bank card destroyed is no longer face up
+            interpreter.after_chance(self, step, value)
+            self._resolve()
+        elif self._coin_for != NO_COIN:  # a rank's coin (line 138, 140)
+            self._coin(value)
         elif self._confused is not None:
             self._confused_target(value)
         else:
@@ -356,11 +445,14 @@ class RpgGetState(ZoneState):
 
     def _begin_turn(self, seat: int) -> None:
         self._turn_seat = seat
-        for slot, home in enumerate(self._home):  # the owner's round begins (line 156)
-            if home == seat:
-                self._recovered[slot] = 0
+        # The owner's round begins (line 156): its characters may Recover again (an enemy's
+        # mark goes with it when the attempt ends).
+        for slot in (*self.party(seat), *self.pile(seat, UNCONSCIOUS)):
+            self._recovered[slot] = 0
         self._redraws = 0
-        self._ask_redraw()
+        self._phase = "start"
+        interpreter.fire_all(self, "start_of_turn", (seat,))  # Intrinsics (line 95)
+        self._resolve()
 
     def _ask_redraw(self) -> None:
         """Redraw phase (line 32): asked while a redraw is possible, as all can see."""
@@ -395,6 +487,7 @@ class RpgGetState(ZoneState):
 
     def _end_turn(self) -> None:
         seat = self._turn_seat
+        self._end_turn_columns()
         following = left_of(seat, self._live, self._n)
         if following <= seat:
             self._round += 1
@@ -411,10 +504,22 @@ class RpgGetState(ZoneState):
         self._current = TERMINAL
 
     def _knock_out(self, seat: int) -> None:
-        """Line 14: the seat has lost and sits out; the last seat in wins."""
+        """Line 14: the seat has lost and sits out; the last seat in wins. Its cards in play
+        leave play (choice 21): the face-up ones to its discard pile, the enemies it controls
+        too; its bank stays face down where it is, its cards out of play (`in_play` skips a
+        seat that is out), so that nobody sees them."""
         self._live &= ~(1 << seat)
-        if len(self.in_game()) == 1:
+        if len(self.in_game()) == 1:  # the game is over: nothing need leave
             self._finish(self.in_game())
+            return
+        for pile in (PARTY, ACTIVE, UNCONSCIOUS, INVENTORY):
+            for slot in list(self.pile(seat, pile)):
+                self._to_discard(slot)
+        for slot in list(self._zones[self.zone("enemies")]):
+            if self._home[slot] == seat:
+                self._to_discard(slot)
+        for slot in self.pile(seat, BANK):
+            self._faceup[slot] = 0
 
     def _check_parties(self) -> None:
         """Line 14, 75: a seat with no character in its party is out, at any time."""
@@ -478,6 +583,11 @@ class RpgGetState(ZoneState):
             self._resolve_attempt()
             return
         self._phase = "party-attack"
+        others = seats_from(self._attempter + 1, self._n)[:-1]
+        if self._g.window_events and others:
+            self._windows = self._windows.open(Reason.EVENTS, -1, others)
+            self._go_on()
+            return
         self._ask_party_attack()
 
     def _ask_party_attack(self) -> None:
@@ -502,7 +612,9 @@ class RpgGetState(ZoneState):
         while self._order_at < len(self._order):
             seat = self._order[self._order_at]
             # A controller with nothing its enemies could do is not asked (public).
-            if self._live >> seat & 1 and self._combat_decisions(seat) != [PASS]:
+            if self._live >> seat & 1 and (
+                self._combat_decisions(seat) != [PASS] or self._activations(seat)
+            ):
                 self._current = seat
                 return
             self._order_at += 1
@@ -551,6 +663,8 @@ class RpgGetState(ZoneState):
             self._move(slot, self.zone_at(seat, PARTY))
         self._spent = [0] * len(self._spent)
         self._boost = [0] * self._n
+        self._more = [0] * self._n
+        self._rank = [MIDDLE] * len(self._rank)  # line 136: ranks last for the attempt
         self._attempter = -1
         self._order, self._order_at = (), 0
         self._woken = ()
@@ -589,33 +703,55 @@ class RpgGetState(ZoneState):
         else:
             self._to_discard(slot)
 
-    def _resolve_attack(self) -> None:
-        """The window closed: each target still in the attempt takes the damage less its
-        Defense, and the attack's ailment (line 122, 125)."""
+    def _resolve_attack(self) -> bool:
+        """The window closed: each target in the Back rank flips its coin (line 140); then
+        each target still in the attempt takes the damage less its Defense, 1 more in the
+        Front rank (line 138), and the attack's ailment (line 122, 125). False while a coin
+        is in the air."""
         attack = self._attack
         assert attack is not None
-        self._attack = None
         fighting = {self.zone("enemies"), self.zone_at(self._attempter, ACTIVE)}
+        fixed = self.card(attack.source).actions[attack.which].fixed
+        while attack.flipped < len(attack.targets):
+            target = attack.targets[attack.flipped]
+            if not fixed and self._where[target] in fighting and self._rank[target] == BACK:
+                self._coin_for = target
+                self._ask_chance(Step("roll", sides=2))
+                return False
+            attack = self._attack = attack._replace(flipped=attack.flipped + 1)
+        self._attack = None
         for target, reduced in zip(attack.targets, attack.reduced, strict=True):
             if self._where[target] not in fighting:
                 continue
             self._status[target] |= attack.inflicts
-            self._hurt(target, max(0, attack.amount - max(0, reduced)))  # line 116
+            damage = 0
+            if not fixed:  # line 117: '*' is an unmodifiable 0
+                rank = self._rank[target]
+                damage = attack.amount - max(0, reduced) + (rank == FRONT)
+                damage -= target in attack.lucky
+            self._hurt(target, max(0, damage))  # line 117: never below 0
         self._check_parties()
         alive = tuple(t for t in attack.targets if self._where[t] in fighting)
         if attack.combo and alive:
-            self._repeat = attack._replace(targets=alive, reduced=(-1,) * len(alive))
+            self._repeat = attack._replace(
+                targets=alive, reduced=(-1,) * len(alive), lucky=(), flipped=0
+            )
+        return True
 
     def _go_on(self) -> None:
         """After an act in the attempt: ask the window's seat, or resolve a closed window and
         carry on with the step."""
-        if self._windows:
-            self._windows, closed = self._windows.settle(self._live, self._may_defend)
+        if self._attack is not None and self._attack.flipped:  # its coins are being flipped
+            if not self._resolve_attack() or self._phase == "over":
+                return
+        elif self._windows:
+            self._windows, closed = self._windows.settle(self._live, self._may_respond)
             if closed is None:
                 self._current = self._windows.asked
                 return
-            self._resolve_attack()
-            if self._phase == "over":
+            if closed.reason == Reason.ATTACK and (
+                not self._resolve_attack() or self._phase == "over"
+            ):
                 return
         seat = self._attempter
         if not self._live >> seat & 1 or not self._awake_enemies():
@@ -628,10 +764,108 @@ class RpgGetState(ZoneState):
         else:
             self._ask_enemy_attack()
 
-    def _may_defend(self, seat: int) -> bool:
-        """Public: whether `seat` could Defend against the attack in the window."""
+    def _may_respond(self, seat: int) -> bool:
+        """Public: whether `seat` could answer the attack in the window: Defend (line 111),
+        use a Recovery (line 98, 113), or, in the window opening the Party Attack step and
+        holding cards, play an Event (line 78, choice 35)."""
         attack = self._attack
-        return attack is not None and any(True for _ in self._defenses(seat, attack))
+        if attack is None:
+            return bool(self._window_recoveries(seat) or self.pile(seat, HAND))
+        if any(True for _ in self._defenses(seat, attack)):
+            return True
+        # The attacking seat acts next anyway (choice 34).
+        return seat != attack.seat and bool(self._window_recoveries(seat))
+
+    def _window_recoveries(self, seat: int) -> list[Action]:
+        """The Recovery actions `seat` may use in a window (line 98: at any time, even in
+        others' turns): those of its active members or of the enemies it controls."""
+        enemies = self._zones[self.zone("enemies")]
+        users = [*self.pool(seat, "member"), *(s for s in enemies if self._home[s] == seat)]
+        return [a for u in users for a in self._acts(u, ("recovery",), [], self._friends(u))]
+
+    def _friends(self, user: int) -> list[int]:
+        """What a Recovery of `user` may target: its side of the attempt (line 123)."""
+        if self.card(user).type == "enemy":
+            return self._zones[self.zone("enemies")]
+        return self.pile(self._attempter, ACTIVE) if self._attempter >= 0 else []
+
+    def _acts(
+        self, user: int, kinds: tuple[str, ...], foes: list[int], friends: list[int]
+    ) -> list[Action]:
+        """The combat actions of `kinds` `user` may use now, with every choice of targets:
+        an attack on `foes`, a Recovery on `friends` (or on its owner's party members, line
+        125), a Support on none; a confused user names none (line 174: they are rolled)."""
+        out: list[Action] = []
+        more = self._more[self._home[user]] if self._attempter >= 0 else 0
+        for source, index, action in self._usable(user, kinds):
+            if action.kind == "support" or (self._status[user] & CONFUSION and not action.party):
+                out.append(Act(source, user, index, ""))
+                continue
+            if action.party:
+                pool, most = self.party(self._home[user]), action.targets
+            elif action.kind == "attack":
+                pool, most = foes, action.targets + more  # line 116: _(+Y)
+            else:
+                pool, most = friends, action.targets
+            out += [Act(source, user, index, slot_list(t)) for t in _target_sets(pool, most)]
+        return out
+
+    def _activations(self, cur: int) -> list[Action]:
+        """The Abilities (line 93-94) `cur` may use now, each once a turn, paying its reward
+        counters: in its Play phase, its party characters' and the inventory Rewards' a
+        character may use; in its Party Attack step, its active members'; in the Enemy Attack
+        step, the enemies' it controls. Stun stops a card's Abilities, a Reward's too (line
+        173); Block, a character's Magic and Move Rewards (line 172)."""
+        phase = self._phase
+        if phase == "play":
+            users = self.party(cur)
+        elif phase == "party-attack" and cur == self._attempter:
+            users = self.pile(cur, ACTIVE)
+        elif phase == "enemy-attack":
+            users = [s for s in self._awake_enemies() if self._home[s] == cur]
+        else:
+            return []
+        out: list[Action] = []
+        abilities, ident, activated = self._book.abilities, self._ident, self._g.activated
+        rewards = [r for r in self.pile(cur, INVENTORY) if ident[r] in activated]
+        seen: set[tuple[int, int, int]] = set()
+        for user in users:
+            status = self._status[user]
+            if status & (STUN | SLEEP):
+                continue
+            card = self.card(user)
+            sources = [user] if ident[user] in activated else []
+            if card.type == "character" and rewards:
+                sources += [
+                    r for r in rewards
+                    if self.card(r).classes <= card.classes
+                    and not (status & BLOCK and self.card(r).keywords & {"magic", "move"})
+                ]  # fmt: skip
+            for source in sources:
+                k = self._ident[source]
+                for i, ab in enumerate(abilities[k]):
+                    if ab.trigger != "activated" or self._used[source] >> i & 1:
+                        continue
+                    if source != user and (user, k, i) in seen:
+                        continue  # copies of a Reward are alike: the first is offered
+                    cost = ab.cost.resource if ab.cost is not None else 0
+                    if cost <= self._counters[cur] and interpreter.has_target(
+                        self, source, cur, ab
+                    ):
+                        out.append(Activate(source, i, user))
+                        if source != user:
+                            seen.add((user, k, i))
+        return out
+
+    def _events(self, cur: int, *whens: str) -> list[Action]:
+        """The Events of `cur`'s hand it may play now (line 77-78), one per card."""
+        seen: set[str] = set()
+        out: list[Action] = []
+        for slot, card in self._held(cur, HAND):
+            if card.type == "event" and card.when in whens and card.id not in seen:
+                seen.add(card.id)
+                out.append(PlayEvent(slot, card.id))
+        return out
 
     def _defenses(self, seat: int, attack: Attack) -> Iterable[Defend]:
         """Every Defense `seat` may use against `attack`: a targeted card of its own, not yet
@@ -684,11 +918,38 @@ class RpgGetState(ZoneState):
 
     # ------------------------------------------------------------------ decisions
 
+    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+        """The per-card rows of the face-up zones (which grow with the seats), by default."""
+        return super().slot_rows(self._public_zones if zones is None else zones)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions (a copy: the list is kept to check the action taken)."""
+        return list(super().legal_actions())
+
     def _decisions(self, cur: int) -> list[Action]:
+        """The seat's decisions, listed once per position: a playout lists them, then checks
+        the one it takes against the same list."""
+        memo = self._memo
+        if memo is not None and memo[0] == cur:
+            return memo[1]
+        out = self._list_decisions(cur)
+        self._memo = (cur, out)
+        return out
+
+    def _learn(self, slot: int, k: int) -> None:
+        self._memo = None  # a card learnt may change what the seat may do
+        super()._learn(slot, k)
+
+    def _list_decisions(self, cur: int) -> list[Action]:
+        if self._ask is not None:
+            return interpreter.ask_actions(self, self._ask)
         if self._windows:
             attack = self._attack
-            assert attack is not None
-            return [*self._defenses(cur, attack), PASS]
+            if attack is None:  # the window opening the Party Attack step (choice 35)
+                return [*self._window_recoveries(cur), *self._events(cur, "attempt"), PASS]
+            if cur == attack.seat:
+                return [*self._defenses(cur, attack), PASS]
+            return [*self._defenses(cur, attack), *self._window_recoveries(cur), PASS]
         repeat = self._repeat
         if repeat is not None:
             again = Act(repeat.source, repeat.user, repeat.which, slot_list(repeat.targets))
@@ -707,9 +968,12 @@ class RpgGetState(ZoneState):
             room = self._mission().pp - self._pp_used
             return [*(Enlist(s) for s in self.pile(cur, PARTY) if self.card(s).cost <= room), PASS]
         if phase == "enemies":
-            return self._enemy_decisions(cur)
+            return [*self._enemy_decisions(cur)[:-1], *self._events(cur, "enemy_step"), PASS]
         if phase in ("party-attack", "enemy-attack"):
-            return self._combat_decisions(cur)
+            return [
+                *self._combat_decisions(cur)[:-1], *self._activations(cur),
+                *self._events(cur, "attempt"), PASS,
+            ]  # fmt: skip
         if phase == "reconcile":
             return [Discard(s, c.id) for s, c in self._held(cur, HAND)]
         if phase == "decking":
@@ -745,6 +1009,17 @@ class RpgGetState(ZoneState):
                 if card.rp <= self._counters[cur]:
                     out.append(Equip(slot, card.id))
         out += [Equip(s, c.id) for s, c in bank if c.rp <= self._counters[cur]]  # line 38
+        # line 167: a card is turned face up for what it does there (choice 39)
+        out += [Flip(s, c.id) for s, c in bank if c.abilities and not self._faceup[s]]
+        out += self._events(cur, "play")
+        out += self._activations(cur)
+        # line 98, 127-128: Rewards and Recovery outside an attempt; only a Recovery that
+        # chooses party members does anything then (line 123, 125).
+        healers = self._g.party_recovery
+        ident = self._ident
+        if any(ident[s] in healers for s in (*self.party(cur), *self.pile(cur, INVENTORY))):
+            for user in self.party(cur):
+                out += [a for a in self._acts(user, ("recovery",), [], []) if _aims(a)]
         out.append(PASS)
         return out
 
@@ -775,18 +1050,7 @@ class RpgGetState(ZoneState):
             foes, friends = active, enemies
         out: list[Action] = []
         for user in users:
-            for source, index, action in self._usable(user, ("attack", "support", "recovery")):
-                if action.kind == "support":
-                    out.append(Act(source, user, index, ""))
-                    continue
-                if self._status[user] & CONFUSION:  # line 174: the targets are rolled
-                    out.append(Act(source, user, index, ""))
-                    continue
-                pool = foes if action.kind == "attack" else friends
-                out += [
-                    Act(source, user, index, slot_list(t))
-                    for t in _target_sets(pool, action.targets)
-                ]
+            out += self._acts(user, ("attack", "support", "recovery"), foes, friends)
         out.append(PASS)
         return out
 
@@ -802,6 +1066,9 @@ class RpgGetState(ZoneState):
         another seat's hidden cards checks on a copy that learns the cards the action names;
         a banked card's public form names none, so only its place and the drop are checked
         (the table proves the card: docs/protocol/mental-poker.md)."""
+        if self._ask is not None:
+            interpreter.verify_answer(self, self._ask, action)
+            return
         if isinstance(action, Bank) and action.card is None:
             self._check_hidden_bank(cur, action)
             return
@@ -834,13 +1101,24 @@ class RpgGetState(ZoneState):
     # ------------------------------------------------------------------ applying
 
     def _apply(self, action: Action) -> None:
+        self._memo = None
         if self._current == CHANCE:
             self._apply_outcome(action)
             return
         seat = self._current
         for slot, card in _named_cards(action):
             self._learn(slot, self._kind(card))
-        if self._windows:
+        if self._ask is not None:
+            ask, self._ask = self._ask, None
+            interpreter.answer(self, ask, action)
+            self._resolve()
+        elif isinstance(action, Activate):
+            self._activate(seat, action)
+        elif isinstance(action, PlayEvent):
+            if self._windows:
+                self._windows = self._windows.acted(seat)
+            self._play_event(seat, action)
+        elif self._windows:
             self._answer(seat, action)
         elif self._repeat is not None:
             self._combo(seat, action)
@@ -863,7 +1141,11 @@ class RpgGetState(ZoneState):
             self._move(action.slot, self.zone_at(seat, BANK))
         elif isinstance(action, Equip):
             self._counters[seat] -= self.card(action.slot).rp
+            self._faceup[action.slot] = 0
             self._move(action.slot, self.zone_at(seat, INVENTORY))
+        elif isinstance(action, Flip):
+            self._show(action.slot, action.card, self._everyone)
+            self._faceup[action.slot] = 1
         elif isinstance(action, Attempt):
             self._begin_attempt(seat, action.slot)
         elif isinstance(action, Enlist):
@@ -883,6 +1165,26 @@ class RpgGetState(ZoneState):
                 self._move(slot, self.zone_at(seat, OUT))
             self._shuffle_into(self.zone_at(seat, DISCARD), self.zone_at(seat, DECK))
             self._reconcile()
+
+    def _activate(self, seat: int, action: Activate) -> None:
+        """Line 93-94: pay the Ability's reward counters and resolve it; a Reward's Ability is
+        a use of the Reward, which then goes back to the bank or is discarded (line 130)."""
+        slot = action.slot
+        k = self._ident[slot]
+        cost = self._book.abilities[k][action.ability].cost
+        self._counters[seat] -= cost.resource if cost is not None else 0
+        self._used[slot] |= 1 << action.ability
+        interpreter.queue(self, slot, k, action.ability, seat)
+        if slot != action.user:
+            self._after_use(slot)
+        self._resolve()
+
+    def _play_event(self, seat: int, action: PlayEvent) -> None:
+        """Line 77-78: the Event is shown and discarded, and what it does resolves."""
+        self._show(action.slot, action.card, self._everyone)
+        self._move(action.slot, self.zone_at(seat, DISCARD))
+        interpreter.fire(self, action.slot, "played", seat)
+        self._resolve()
 
     def _pass(self, seat: int) -> None:
         phase = self._phase
@@ -954,7 +1256,12 @@ class RpgGetState(ZoneState):
             self._after_use(source)
         if combat.kind == "support":
             self._boost[seat] += combat.amount
+            self._more[seat] += combat.more
             self._go_on()
+        elif combat.party:  # line 125: party members chosen, not targeted
+            for target in targets:
+                self._damage[target] = max(0, self._damage[target] - combat.amount)
+            self._resume()
         elif self._status[action.user] & CONFUSION:
             left = min(combat.targets, len(self._everything()))
             self._confused = Confused(seat, source, action.user, action.index, left, ())
@@ -996,35 +1303,69 @@ class RpgGetState(ZoneState):
                 self._damage[target] = max(0, self._damage[target] - combat.amount)
         else:
             inflicts = STATUS_BIT[combat.inflicts] if combat.inflicts else 0
-            amount = combat.amount + self._boost[seat]
-            self._boost[seat] = 0
             no_defense = (-1,) * len(targets)
-            self._declare(
-                Attack(seat, source, user, which, amount, inflicts, targets, no_defense,
-                       combat.combo)
-            )  # fmt: skip
+            attack = Attack(seat, source, user, which, 0, inflicts, targets, no_defense,
+                            combat.combo)  # fmt: skip
+            if self._declare(attack):
+                return
         self._go_on()
 
-    def _declare(self, attack: Attack) -> None:
-        """An Attack opens a window asking from the attacker's left (line 111, choice 12)."""
-        self._attack = attack
+    def _declare(self, attack: Attack) -> bool:
+        """An Attack's damage (line 115-117: its X, the seat's Support, the user's modifiers and
+        rank; `*` is 0 whatever modifies it), then the window asking from the attacker's left
+        (line 111, choice 12). True while a Front rank's coin is flipped first (line 138)."""
+        combat = self.card(attack.source).actions[attack.which]
+        seat, user = attack.seat, attack.user
+        amount = 0
+        if not combat.fixed:
+            amount = combat.amount + self._boost[seat] + self.attack_bonus(user)
+            if "melee" in combat.keywords and self._rank[user] == BACK:  # line 140
+                amount -= 1
+        self._boost[seat] = self._more[seat] = 0
+        self._attack = attack._replace(amount=max(0, amount))
+        if not combat.fixed and "melee" in combat.keywords and self._rank[user] == FRONT:
+            self._coin_for = ATTACKER_COIN
+            self._ask_chance(Step("roll", sides=2))
+            return True
+        self._open_window()
+        return False
+
+    def _open_window(self) -> None:
+        attack = self._attack
+        assert attack is not None
         order = seats_from(attack.seat + 1, self._n)
         self._windows = self._windows.open(Reason.ATTACK, attack.source, order)
+
+    def _coin(self, heads: int) -> None:
+        """A rank's coin came down (heads is 1): the Front attacker's melee attack deals 1
+        more (line 138), or the Back target takes 1 less (line 140)."""
+        attack = self._attack
+        assert attack is not None
+        who, self._coin_for = self._coin_for, NO_COIN
+        if who == ATTACKER_COIN:
+            self._attack = attack._replace(amount=attack.amount + heads)
+            self._open_window()
+        else:
+            lucky = (*attack.lucky, who) if heads else attack.lucky
+            self._attack = attack._replace(lucky=lucky, flipped=attack.flipped + 1)
+        self._go_on()
 
     def _combo(self, seat: int, action: Action) -> None:
         """Line 133: the same action again on the same targets, a distinct attack, or not."""
         repeat = self._repeat
         assert repeat is not None
         self._repeat = None
-        if isinstance(action, Act):
-            amount = self.card(repeat.source).actions[repeat.which].amount + self._boost[seat]
-            self._boost[seat] = 0
-            self._declare(repeat._replace(amount=amount, combo=repeat.combo - 1))
+        if isinstance(action, Act) and self._declare(repeat._replace(combo=repeat.combo - 1)):
+            return
         self._go_on()
 
     def _answer(self, seat: int, action: Action) -> None:
         if isinstance(action, Pass):
             self._windows = self._windows.passed(seat)
+        elif isinstance(action, Act):  # a Recovery in the window (line 98)
+            self._windows = self._windows.acted(seat)
+            self._act(seat, action)
+            return
         else:
             assert isinstance(action, Defend) and self._attack is not None
             combat = self.card(action.source).actions[action.index]
@@ -1041,11 +1382,262 @@ class RpgGetState(ZoneState):
             self._windows = self._windows.acted(seat)
         self._go_on()
 
+    # ------------------------------------------ abilities (p2pcards/interpreter.py)
+
+    def _resolve(self) -> None:
+        """Resolve queued abilities until one asks a seat, needs the dealer, or all are done;
+        then the turn goes on where it was."""
+        while self._frames and self._phase != "over":
+            if self._ask is not None or self._chance is not None:
+                return
+            interpreter.step(self)
+            self._check_parties()
+        if self._phase != "over" and self._ask is None and self._chance is None:
+            self._resume()
+
+    def _resume(self) -> None:
+        """Every queued ability has resolved: the phase, step or window goes on."""
+        phase = self._phase
+        if phase == "start":
+            self._ask_redraw()
+        elif self._attempter >= 0 and not self._live >> self._attempter & 1:
+            self._end_attempt()
+        elif phase in ("party-attack", "enemy-attack"):
+            self._go_on()
+        elif phase == "enemies":
+            self._ask_enemies()
+        else:
+            self._current = self._turn_seat
+
+    def in_play(self, seat: int | None = None) -> list[tuple[int, list[int]]]:
+        """The cards whose Intrinsics work, by seat: the party, the active party, the
+        inventory, the bank cards turned face up (line 167), and the enemies the seat controls
+        unless paralysed (line 171: a paralysed enemy's Intrinsics are ignored)."""
+        out = []
+        enemies = self._zones[self.zone("enemies")]
+        for side in range(self._n) if seat is None else (seat,):
+            if not self._live >> side & 1:
+                continue
+            cards = [*self.party(side), *self.pile(side, INVENTORY)]
+            cards += [s for s in self.pile(side, BANK) if self._faceup[s]]
+            cards += [
+                s for s in enemies if self._home[s] == side and not self._status[s] & PARALYSIS
+            ]
+            out.append((side, cards))
+        return out
+
+    def pool(self, seat: int, what: str) -> list[int]:
+        """A seat's cards of a `what`: active members (`member`), the enemies it controls,
+        both (`fighter`, a target: line 123), its party (`party_member`, not a target: line
+        125), its unconscious pile, its score pile (`scored`)."""
+        if what == "member":
+            return self.pile(seat, ACTIVE) if seat == self._attempter else []
+        if what == "enemy":
+            return [s for s in self._zones[self.zone("enemies")] if self._home[s] == seat]
+        if what == "fighter":
+            return [*self.pool(seat, "member"), *self.pool(seat, "enemy")]
+        if what == "party_member":
+            return self.party(seat)
+        if what == "unconscious":
+            return self.pile(seat, UNCONSCIOUS)
+        if what == "scored":
+            return self.pile(seat, SCORE)
+        return []
+
+    def controller(self, slot: int) -> int:
+        """A card's controller is its owner (an enemy: the seat that played it)."""
+        return self._home[slot]
+
+    def face_down(self, slot: int) -> bool:
+        """Abilities reach no face-down card (the bank is not in `pool`)."""
+        return False
+
+    def is_in_play(self, slot: int) -> bool:
+        """Whether a card is in play (line 148, 151, 159, 167): not in a deck, hand,
+        discard pile or score pile."""
+        zone = self._where[slot]
+        if zone >= self.zone_at(self._n, 0):
+            return zone == self.zone("enemies")
+        return zone % len(SEAT_ZONES) in (PARTY, ACTIVE, UNCONSCIOUS, INVENTORY, BANK)
+
+    def stat(self, slot: int, name: str, raw: bool) -> int:
+        """A card's attack bonus or its HP left."""
+        return self.attack_bonus(slot) if name == "attack" else self.hp_left(slot)
+
+    def attack_bonus(self, slot: int) -> int:
+        """What the abilities add to the damage of the card's attacks (line 116): modifiers,
+        and the Intrinsics in force (static abilities, which modify attack only)."""
+        return self._atk_p[slot] + self._atk_t[slot] + interpreter.static_bonus(self, slot).attack
+
+    def max_hp(self, slot: int) -> int:
+        """A character's or enemy's HP with what abilities added."""
+        return max(1, self.card(slot).hp + self._hp_p[slot] + self._hp_t[slot])
+
+    def attached_to(self, slot: int) -> int:
+        """Nothing is attached in RPG Get!."""
+        return -1
+
+    def lane_of(self, slot: int) -> int:
+        """RPG Get! has no lanes."""
+        return -1
+
+    def lane_card(self, seat: int, lane: int) -> int:
+        """RPG Get! has no lanes."""
+        return -1
+
+    def in_mode(self, slot: int, mode: str) -> bool:
+        """RPG Get! has no modes."""
+        return False
+
+    def life(self, seat: int) -> int:
+        """A seat's VP stand for its life in conditions (none reads it)."""
+        return self.victory_points(seat)
+
+    def hurt(self, target: int, amount: int, source: int) -> None:
+        """An ability's damage: it kills only during an attempt (line 121)."""
+        if target >= 0:
+            self._hurt(target, amount)
+
+    def heal(self, target: int, amount: int | None) -> None:
+        """Damage removed, never below none."""
+        if target >= 0:
+            self._damage[target] = 0 if amount is None else max(0, self._damage[target] - amount)
+
+    def destroy(self, slot: int) -> None:
+        """An ability destroys a card: it is discarded (line 148)."""
+        self._to_discard(slot)
+
+    def bounce(self, slot: int) -> None:
+        """A card goes back to its owner's hand (no card of the set does this)."""
+        self._reset_slot(slot)
+        self._move(slot, self.zone_at(self._home[slot], HAND))
+
+    def modifiers(self, permanent: bool) -> Modifiers:
+        """Attack (damage of the card's attacks) and HP added, for good or this turn."""
+        if permanent:
+            return Modifiers(self._atk_p, self._hp_p, self._kw)
+        return Modifiers(self._atk_t, self._hp_t, self._kw)
+
+    def gain(self, seat: int, amount: int) -> None:
+        """Reward counters (line 10, 84)."""
+        self._counters[seat] += amount
+
+    def deck_out(self, seat: int) -> bool:
+        """An ability's draw from an empty deck draws nothing (decking is only at the end of
+        a turn: line 15)."""
+        return True
+
+    def own_effect(self, f: Frame, e: Effect) -> bool:
+        """The verbs only this board carries (OWN_VERBS)."""
+        do = e.do
+        if do == "recruit":
+            return self._recruit_effect(f, e)
+        if do == "bank_destroy":
+            return self._bank_destroy(f, e)
+        for t in f.targets:
+            if t < 0:
+                continue
+            if do == "unscore":  # line 157: the score pile is not in play, yet reachable
+                if self._where[t] == self.zone_at(self._home[t], SCORE):
+                    self._move(t, self.zone_at(self._home[t], DISCARD))
+            elif not self.is_in_play(t):
+                continue
+            elif do == "status":
+                self._status[t] |= STATUS_BIT[e.status or "poison"]  # type: ignore[index]
+            elif do == "cure":
+                self._status[t] = 0
+            elif do == "rank":
+                if self._attempter >= 0:  # line 136: ranks last for the attempt
+                    self._rank[t] = RANKS[e.rank or "middle"]
+            elif do == "resurrect" and self._where[t] == self.zone_at(self._home[t], UNCONSCIOUS):
+                self._status[t] = 0  # line 134: at full HP unless the card says
+                hp = self.max_hp(t)
+                self._damage[t] = 0 if not isinstance(e.amount, int) else max(0, hp - e.amount)
+                self._move(t, self.zone_at(self._home[t], PARTY))
+        return True
+
+    def _recruit_effect(self, f: Frame, e: Effect) -> bool:
+        """Line 154: in the Enemy step, the controller searches its deck for a matching enemy
+        it may play within the EP (one Boss); otherwise the effect is ignored."""
+        if f.stage:
+            return True
+        if self._phase != "enemies" or not self.pile(f.controller, DECK):
+            return True
+        interpreter._ask(self, Ask("recruit", f.controller))
+        return False
+
+    def _recruitable(self, seat: int, k: int) -> bool:
+        e = interpreter.current_effect(self)
+        card = self._g.cards[k]
+        return (
+            card.type == "enemy"
+            and interpreter.matches(self, e, k)
+            and card.size <= self._mission().ep - self._ep_used
+            and not (card.boss and self._boss)
+        )
+
+    def _bank_destroy(self, f: Frame, e: Effect) -> bool:
+        """Line 144: a card of the bank, picked at random by the table's beacon (nobody
+        chooses, the owner included), leaves play sight unseen, face down, for its owner's
+        pile of destroyed cards (choice 39); `amount` of each bank named."""
+        amount = e.amount if isinstance(e.amount, int) else 1
+        banks = interpreter.seats(self, e.who or "each_opponent", f.controller)
+        while f.stage < amount * len(banks):
+            seat = banks[f.stage // amount]
+            if self.pile(seat, BANK):
+                bank, gone = self.zone_at(seat, BANK), self.zone_at(seat, DESTROYED)
+                self._ask_chance(Step("pick", bank, gone, 1 << seat))
+                return False
+            f = self._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
+        return True
+
+    def own_ask_actions(self, ask: Ask) -> list[Action]:
+        """A Recruit's search (line 154): each enemy of the deck it may take, or none."""
+        assert ask.kind == "recruit"
+        pool = self._pools[ask.seat] or []
+        cards = self._g.cards
+        found: list[Action] = [
+            Take(cards[k].id) for k, n in enumerate(pool) if n and self._recruitable(ask.seat, k)
+        ]
+        return found or [Take(None)]
+
+    def verify_own_answer(self, ask: Ask, action: Action) -> None:
+        """A Recruit takes a card its deck may hold that it may play, or none; a replica that
+        cannot see the deck checks what it can (the table proves the card is the deck's)."""
+        if not isinstance(action, Take):
+            raise IllegalActionError("a Recruit takes an enemy of the deck, or none")
+        if self._pools[ask.seat] is not None:
+            if action not in self.own_ask_actions(ask):
+                raise IllegalActionError(f"{action} is not an enemy this Recruit may take")
+        elif action.card is not None and not self._recruitable(ask.seat, self._kind(action.card)):
+            raise IllegalActionError(f"{action.card} is not an enemy this Recruit may play")
+
+    def own_answer(self, ask: Ask, action: Action) -> None:
+        """The enemy found joins the attempt, shown to all; the deck is shuffled either way."""
+        assert isinstance(action, Take)
+        deck = self.zone_at(ask.seat, DECK)
+        if action.card is None:
+            self._shuffle(deck)
+        else:
+            k = self._kind(action.card)
+            self._search(deck, self.zone("enemies"), k, self._everyone)
+            card = self._g.cards[k]
+            self._ep_used += card.size
+            self._boss |= card.boss
+        f = self._frames[0]
+        self._frames[0] = f._replace(stage=f.stage + 1)
+
     # ------------------------------------------------------------ copies and forms
 
     def clone(self) -> RpgGetState:
         other = self._clone_zones()
         other._g = self._g
+        other._book = self._book
+        other._frames = self._frames[:]
+        other._ask = self._ask
+        other._more = self._more[:]
+        other._coin_for = self._coin_for
+        other._memo = None
         other._public_zones = self._public_zones
         other._round_cap = self._round_cap
         other._counters = self._counters[:]
@@ -1077,6 +1669,7 @@ class RpgGetState(ZoneState):
             list(self._order), self._order_at, list(self._boost), _attack_public(self._attack),
             list(self._woken), _attack_public(self._repeat),
             [] if self._confused is None else [*self._confused[:5], *self._confused.chosen],
+            list(self._more), self._coin_for,
         ]  # fmt: skip
 
     def public_sections(self) -> dict[str, Canonical]:
@@ -1090,10 +1683,15 @@ class RpgGetState(ZoneState):
                 "redraws": self._redraws,
                 "windows": self._windows.public(),
                 "winners": None if self._winners is None else list(self._winners),
+                "ask": None
+                if self._ask is None
+                else [self._ask.kind, self._ask.seat, list(self._ask.options)],
+                "frames": [[*f[:6], int(f.picked), f.stage, *f.targets] for f in self._frames],
             },
             "attempt": self._attempt_public(),
             "zones": self.zones_public(),
-            "cards": self.slot_rows(self._public_zones),
+            "cards": self.slot_rows(),
+            "faceup": [s for s in range(len(self._faceup)) if self._faceup[s]],
             "players": {
                 "counters": list(self._counters),
                 "live": self._live,
@@ -1111,7 +1709,7 @@ class RpgGetState(ZoneState):
             self._turn_seat,
             self._round,
             self._redraws,
-            PHASES.index(self._phase),
+            PHASE_CODES[self._phase],
             self._current,
             self._opening,
             self._attempter,
@@ -1127,6 +1725,10 @@ class RpgGetState(ZoneState):
             self._woken,
             () if self._repeat is None else self._repeat,
             () if self._confused is None else self._confused,
+            tuple(self._frames),
+            interpreter.ask_key(self._ask),
+            tuple(self._more),
+            self._coin_for,
         )
 
     def __str__(self) -> str:
@@ -1139,7 +1741,8 @@ def _attack_public(attack: Attack | None) -> list[int]:
     if attack is None:
         return []
     head = (attack.seat, attack.source, attack.user, attack.which, attack.amount, attack.inflicts)
-    return [*head, attack.combo, *attack.targets, *attack.reduced]
+    tail = [attack.flipped, len(attack.lucky), *attack.lucky]
+    return [*head, attack.combo, *attack.targets, *attack.reduced, *tail]
 
 
 def _target_sets(pool: Sequence[int], most: int) -> list[tuple[int, ...]]:
@@ -1148,6 +1751,11 @@ def _target_sets(pool: Sequence[int], most: int) -> list[tuple[int, ...]]:
     if not pool:
         return [()]
     return [t for n in range(1, min(most, len(pool)) + 1) for t in combinations(sorted(pool), n)]
+
+
+def _aims(action: Action) -> bool:
+    """Whether an act names targets (outside an attempt, one that names none does nothing)."""
+    return isinstance(action, Act) and bool(action.targets)
 
 
 def _named_cards(action: Action) -> list[tuple[int, str]]:
