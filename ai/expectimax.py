@@ -155,6 +155,12 @@ def _draw(rng: random.Random, outcomes: list[tuple[Action, float]], k: int) -> l
     return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes], k=k)
 
 
+def _moved(state: State, action: Action) -> State:
+    """`state` itself, `action` applied: for a state no one reads again."""
+    state.apply_legal(action)
+    return state
+
+
 def _expected(children: list[tuple[State, float]], values: list[float]) -> float:
     """The probability-weighted sum of one value per chance child."""
     return sum(p * v for (_, p), v in zip(children, values, strict=True))
@@ -349,7 +355,9 @@ class _TwoSided(_World):
         streak: int = 0,
     ) -> float:
         """The AI seat's value if inside (alpha, beta); else a bound on the side it fell.
-        `last` made the decision before `state` on this line, the `streak`th of its turn."""
+        `last` made the decision before `state` on this line, the `streak`th of its turn.
+        `state` is used up (its last move is made on it, not on a copy): pass a state that
+        nothing reads afterwards."""
         self.budget.tick()
         if state.is_terminal():
             return self._settled_values(state)[self.seat]
@@ -495,8 +503,11 @@ class _TwoSided(_World):
             order.insert(0, hint)  # the best move of a shallower search usually still is
         best_value = LOSS - 1.0 if maximising else WIN + 1.0
         best: int | None = None
+        final = order[-1]
         for i in order:
-            child = self._child(state, actions[i])
+            # The last move may take the node's own state, which nothing reads after it
+            # (its key is stored, its children are copies): one copy saved per node.
+            child = self._child(state, actions[i]) if i != final else _moved(state, actions[i])
             v = self.value(child, after, alpha, beta, False, mover, streak)
             if maximising and v > best_value:
                 best_value, best = v, i

@@ -164,7 +164,7 @@ def _printed(card: Card) -> list[str]:
 
 def ailments(state: RpgGetState, slot: int) -> list[str]:
     """A character's or enemy's status ailments, as words ('poisoned', 'asleep')."""
-    return [AILMENTS[s] for s in STATUSES if state.has_status(slot, s)]
+    return [AILMENTS.get(s, s) for s in STATUSES if state.has_status(slot, s)]
 
 
 def _fighter(state: RpgGetState, slot: int) -> str:

@@ -132,6 +132,9 @@ class CardBook:
     """The kinds each `what` takes in (its type, or the types the word names)."""
     blind: tuple[bool, ...] = ()
     """Each kind's abilities reach no face-down card unless a selector says so (`face`)."""
+    triggers: tuple[frozenset[str], ...] = ()
+    """Each kind's triggers: a card that watches for plays is looked for at every play,
+    and most cards in play watch for nothing."""
 
     @classmethod
     def of(
@@ -165,6 +168,7 @@ class CardBook:
         return cls(
             tuple(abilities), tuple(facts), keyword_bits, widen, seat_order,
             hidden_in_play, statics, granting, kinds, tuple(f.type in blind_types for f in facts),
+            tuple(frozenset(a.trigger for a in abs_) for abs_ in abilities),
         )  # fmt: skip
 
     def is_what(self, k: int, what: str) -> bool:
@@ -370,12 +374,12 @@ def fire_all(st: Table, trigger: str, of: Sequence[int] | None = None) -> None:
 
 def fire_others(st: Table, trigger: str, cause: int, seat: int) -> None:
     """Cards in play that watch for another card (played, token made) by `seat`."""
-    abilities = st._book.abilities
+    abilities, triggers, ident = st._book.abilities, st._book.triggers, st._ident
     for controller, slots in st.in_play():
         for slot in slots:
-            if slot == cause:
+            k = ident[slot]
+            if slot == cause or trigger not in triggers[k]:
                 continue
-            k = st._ident[slot]
             for i, a in enumerate(abilities[k]):
                 if a.trigger != trigger or not _by_fits(st, a.by, seat, controller):
                     continue

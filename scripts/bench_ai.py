@@ -22,8 +22,8 @@ against the first of `--opponents`; it prints both win rates and the oracle's ga
 (the mean of the paired differences) with a 95% interval. `--ai` may list several specs,
 comma-separated: each is paired with the same oracle games (the first spec's search).
 Targets: at most 3 points in rpg-battle (2 seats) and 6 in 3-seat GETGEM over 400 pairs or
-more. `--start` numbers the games from there, so that runs of separate numbers pool (each
-prints its sums).
+more. `--start` (here and in the plain benchmark) numbers the games from there, so that
+runs of separate numbers pool (each prints its sums).
 
 `--calibrate` measures what each game's registration holds as `search_rates`
 (p2pcards/games/__init__.py, read by `ai.expectimax.node_budget`): the nodes a search
@@ -341,7 +341,7 @@ def main() -> None:
     )
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--oracle", action="store_true", help="the gap to a full-state search")
-    parser.add_argument("--start", type=int, default=0, help="with --oracle: first game number")
+    parser.add_argument("--start", type=int, default=0, help="the first game's number")
     parser.add_argument("--calibrate", action="store_true", help="measure the search rates")
     parser.add_argument("--positions", type=int, default=None, help="per game and seat count")
     parser.add_argument("--same-moves", action="store_true", help="moves and speed, to compare")
@@ -366,7 +366,8 @@ def main() -> None:
         for opponent in args.opponents.split(","):
             started = time.monotonic()
             one_game = functools.partial(play, ai_spec, opponent, args.game, args.seats, decks)
-            results = list(pool.map(one_game, range(args.games)))
+            numbers = range(args.start, args.start + args.games)
+            results = list(pool.map(one_game, numbers))
             wins = sum(r.score for r in results)
             times = [t for r in results for t in r.move_seconds]
             depths = [d for r in results for d in r.depths]

@@ -159,6 +159,10 @@ _REGISTRY: dict[str, GameInfo] = {
             view="cli.gammasphere_view",
             evaluation="ai.gammasphere_eval:make_evaluation",
             tuning="ai.gammasphere_eval:TUNING",
+            # Issue 28: whole turns at 200 ms against greedy, decks and seats swapped: 17/24 =
+            # 70.8% [50.8, 85.1] (a small sample, on a machine shared too much for more);
+            # depth in decisions gave 64.7% [60.0, 69.1] over 416 games.
+            turn_beam=1,
             search_rates=(NodeRate(2, 16),),
         ),
         GameInfo(
@@ -180,9 +184,15 @@ _REGISTRY: dict[str, GameInfo] = {
             view="cli.guys_view",
             evaluation="ai.guys_eval:make_evaluation",
             tuning="ai.guys_eval:TUNING",
+            # Issue 28: at 200 ms against greedy (decks and seats swapped) 51/71 = 71.8%
+            # [60.5, 81.0] searching whole turns, where depth in decisions gave 59.7% [54.7,
+            # 64.5] over 382 games.
+            turn_beam=1,
             # 13 before issue 28's faster statics: `--calibrate --positions 40` gave 13 for
             # the code before and 16 after, one run each on the same (shared) machine.
             search_rates=(NodeRate(2, 16),),
+            # 2: the Aggro Historical cards retuned (issue 28), a Stinky hit on a face-down Guy
+            rules_version=2,
         ),
         GameInfo(
             name="rpg-get",

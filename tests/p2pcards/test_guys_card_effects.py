@@ -256,7 +256,7 @@ def test_rooster_ralph_gives_tokens_one_attack() -> None:
     t.play("chicken-wrangler", 1)
     t.act(Lane(2))
     assert t.state.stats(board(t, 0, 2)) == (2, 1)
-    assert t.state.stats(board(t, 0, 1)) == (2, 2) and t.state.stats(board(t, 0, 0)) == (2, 3)
+    assert t.state.stats(board(t, 0, 1)) == (2, 3) and t.state.stats(board(t, 0, 0)) == (2, 3)
 
 
 def test_team_captain_lifts_the_other_guys_for_the_turn() -> None:
@@ -523,9 +523,9 @@ def test_full_moon_lifts_guys_and_more_so_tokens_this_turn() -> None:
     t.play("chicken-wrangler", 0)
     t.act(Lane(1))
     t.play("full-moon")
-    assert t.state.stats(board(t, 0, 0)) == (3, 2) and t.state.stats(board(t, 0, 1)) == (3, 2)
+    assert t.state.stats(board(t, 0, 0)) == (3, 3) and t.state.stats(board(t, 0, 1)) == (3, 2)
     t.to_turn(6)
-    assert t.state.stats(board(t, 0, 0)) == (2, 2) and t.state.stats(board(t, 0, 1)) == (1, 1)
+    assert t.state.stats(board(t, 0, 0)) == (2, 3) and t.state.stats(board(t, 0, 1)) == (1, 1)
 
 
 def test_mandatory_vacation_returns_a_guy_and_draws_with_two_tokens() -> None:
@@ -739,7 +739,7 @@ def test_war_banner_gives_historical_guys_one_attack() -> None:
     t.play("chicken-wrangler", 0)
     t.act(Lane(1))
     t.play("mr-doctor", 2)
-    assert t.state.stats(board(t, 0, 0)) == (3, 2)
+    assert t.state.stats(board(t, 0, 0)) == (3, 3)
     assert t.state.stats(board(t, 0, 1)) == (1, 1)  # a Chicken is not Historical
     assert t.state.stats(board(t, 0, 2)) == (3, 4)  # nor the Doctor
 

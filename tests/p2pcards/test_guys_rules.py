@@ -224,10 +224,10 @@ def test_a_prepared_guy_does_not_attack() -> None:
     t = Table(["nail-dispenser"])
     t.to_turn(3)
     t.play("nail-dispenser", 0)
-    t.act(Prepare(t.state.lane_guy(0, 0)))  # Prepare: 1 damage to the opposing player
-    assert t.state.life(1) == 19
+    t.act(Prepare(t.state.lane_guy(0, 0)))  # Prepare: 2 damage to the opposing player
+    assert t.state.life(1) == 18
     t.to_combat()
-    assert t.state.life(1) == 19  # no combat damage from it
+    assert t.state.life(1) == 18  # no combat damage from it
 
 
 def test_damage_stacks_within_a_turn_and_guys_heal_after_it() -> None:
@@ -312,6 +312,30 @@ def test_stinky_destroys_any_guy_it_damages() -> None:
     assert t.guy(1, 0) is None and t.guy(0, 0) == "stinky-pete"
 
 
+def test_a_stinky_hit_on_a_face_down_guy_is_lethal_on_every_replica() -> None:
+    """Line 203 with line 87 (rules.md §39): a Stinky Guy's hit on a face-down Guy, whose
+    health the hitting seat's replica cannot read, leaves the same public damage on every
+    replica, and the Guy dies once revealed."""
+    t = Table(["pinball-wizard", "stink-badge"], ["disguyse"])
+    t.to_turn(3)
+    t.play("pinball-wizard", 0)
+    t.to_turn(5)
+    t.act(PASS)
+    t.play("disguyse", 1)  # face down (Sneaky)
+    t.act(PASS)
+    disguyse = t.state.lane_guy(1, 1)
+    assert t.state.face_down(disguyse)
+    replica = t.state.observation(0)
+    played = t.play("stink-badge", None, "pinball-wizard")  # a Pin: the Wizard, now Stinky, hits
+    replica.apply_action(played)
+    while replica.is_chance_node():  # the random target: the face-down Guy, the only one
+        replica.apply_action(replica.chance_outcomes()[0][0])
+    assert replica.damage(disguyse) == t.state.damage(disguyse) == 99
+    assert replica.public_digest() == t.state.public_digest()
+    t.pass_phase()  # the counter phase ends: the Disguyse is revealed
+    assert t.guy(1, 1) is None
+
+
 def test_enhance_pays_the_other_cost_and_fires_its_ability() -> None:
     """Line 171: played for X instead, which activates the Enhance ability; at normal cost
     it does not."""
@@ -323,8 +347,9 @@ def test_enhance_pays_the_other_cost_and_fires_its_ability() -> None:
     t.act(PASS)
     t.play("fireworks-fred", 3, enhanced=True)  # 2 damage to every opposing Guy
     assert t.state.energy(0) == 0
-    # Robutt (1/2) falls and leaves its Scrap Bot; Chicken Wrangler (2/2) and its Chicken fall.
-    assert [t.guy(1, lane) for lane in range(4)] == ["scrap-bot", None, None, None]
+    # Robutt (1/2) falls and leaves its Scrap Bot, Chicken Wrangler's Chicken falls; the
+    # Wrangler (2/3) stands.
+    assert [t.guy(1, lane) for lane in range(4)] == ["scrap-bot", "chicken-wrangler", None, None]
 
 
 def test_loot_shows_the_top_cards_to_their_owner_who_orders_them() -> None:

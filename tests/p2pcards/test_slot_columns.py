@@ -85,8 +85,8 @@ def _other_word(state: ZoneState, field: str, word: str) -> str:
 
 def _perturbed(state: ZoneState, field: str, slot: int) -> ZoneState | None:
     """A clone with `field` changed: a number or a word; a list of numbers by slot at `slot`,
-    another at its first entry; a list of anything else (zones, the Spend log) one entry
-    shorter. None for a field this cannot change (empty, None, a record)."""
+    another at its first entry; zones one card fewer; a list of anything else (the Spend log)
+    one entry shorter. None for a field this cannot change (empty, None, a record)."""
     value: Any = getattr(state, field)
     other = state.clone()
     if isinstance(value, int) and not isinstance(value, bool):
@@ -97,6 +97,15 @@ def _perturbed(state: ZoneState, field: str, slot: int) -> ZoneState | None:
         at = slot if len(value) == state.slot_count() else 0
         copied = list(value)
         copied[at] = _changed(int(copied[at]))
+        setattr(other, field, copied)
+    elif isinstance(value, list) and value and isinstance(value[0], list):
+        # Zones: the last card of the last zone holding one leaves it (the table keeps its
+        # shape, so a layout that grows with the seats still indexes).
+        copied = [list(inner) for inner in value]
+        last = max((z for z, inner in enumerate(copied) if inner), default=None)
+        if last is None:
+            return None
+        copied[last].pop()
         setattr(other, field, copied)
     elif isinstance(value, list) and value:
         setattr(other, field, value[:-1])
@@ -163,7 +172,8 @@ def test_clone_reset_growth_and_the_end_of_turn_follow_the_table(name: str) -> N
         state.slot_columns.defaults
     )
     grown = state.clone()
-    token = grown._make_token(0, grown.play_zones[0])
+    in_play = next(z for z, cards in enumerate(grown._zones) if slot in cards)
+    token = grown._make_token(0, in_play)
     for column in state.slot_columns.columns:
         assert len(_column_values(grown, column)) == token + 1
         assert _column_values(grown, column)[token] == column.default

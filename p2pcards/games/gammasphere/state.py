@@ -13,6 +13,7 @@ switches, then the end: discard down to the hand limit, and the other seat's tur
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, get_args
@@ -104,6 +105,12 @@ LAYOUT = tuple(
     )
 )
 
+# The menu's actions, made once each: a search lists the same ones at node after node, and
+# making a frozen dataclass costs several times the look-up. Actions are immutable, so any
+# holder may share them.
+_PLAY = functools.cache(Play)
+_ATTACK = functools.cache(Attack)
+_SWITCH = functools.cache(Switch)
 PLAY_ZONES = tuple(zone_of(seat, offset) for seat in (0, 1) for offset in (FIELD, PYLONS, GEAR))
 
 SLOT_COLUMNS = SlotColumns(
@@ -463,7 +470,7 @@ class GammaState(ZoneState):
             return [Discard(s, self.card(s).id) for s in hand]
         out: list[Action] = list(self._plays(cur))
         out += self._attacks(cur)
-        out += [Switch(s) for s in self._switchable(cur)]
+        out += [_SWITCH(s) for s in self._switchable(cur)]
         out += self._activations(cur)
         out.append(END)
         return out
@@ -488,15 +495,15 @@ class GammaState(ZoneState):
             if card.unique and self._ident[slot] in in_play:
                 continue  # line 9: one copy on the field, across both sides
             if card.type == "character":
-                out += [Play(slot, card.id), Play(slot, card.id, defense=True)]
+                out += [_PLAY(slot, card.id, False, None), _PLAY(slot, card.id, True, None)]
             elif card.type == "weapon":
                 for host in self._zones[zone_of(seat, FIELD)]:
                     if self._weapon[host] < 0 and self.card(host).type in card.attach:
-                        out.append(Play(slot, card.id, host=host))
+                        out.append(_PLAY(slot, card.id, False, host))
             elif card.type != "event" or all(
                 interpreter.has_target(self, slot, seat, ab) for ab in card.abilities
             ):
-                out.append(Play(slot, card.id))
+                out.append(_PLAY(slot, card.id, False, None))
         return out
 
     def _switchable(self, seat: int) -> list[int]:
@@ -525,7 +532,7 @@ class GammaState(ZoneState):
             targets = [s for s in self.buildings(other) if not self.has(s, UNATTACKABLE)]
         if not targets and not self.buildings(other):
             targets = [DIRECT]
-        return [Attack(a, t) for a in attackers for t in targets]
+        return [_ATTACK(a, t) for a in attackers for t in targets]
 
     def _verify_decision(self, cur: int, action: Action) -> None:
         """The one check of a decision. It never lists the hand (another seat's replica

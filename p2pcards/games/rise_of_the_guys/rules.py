@@ -12,6 +12,9 @@ LIFE = 20  # line 65
 HAND_SIZE = 5  # line 65
 LANES = 4  # line 60
 DECK_SIZE = 40  # line 119
+STINKY_FACE_DOWN = 99
+"""The damage a Stinky Guy leaves on a face-down Guy, whose health it cannot read: more than
+any Guy's health, so it dies once it is revealed (rules.md §39)."""
 
 # Keywords are code (docs/abilities.md): one bit each, so a card's keywords are one int.
 SNEAKY, OVERARCH, PATIENT, STINKY, UNHURTABLE = 1, 2, 4, 8, 16

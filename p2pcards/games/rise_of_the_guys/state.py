@@ -15,6 +15,7 @@ phases, reveals, combat lane by lane, end of turn). It stops wherever a seat mus
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, get_args
@@ -48,6 +49,7 @@ from p2pcards.games.rise_of_the_guys.rules import (
     PATIENT,
     SNEAKY,
     STINKY,
+    STINKY_FACE_DOWN,
     UNHURTABLE,
     GuyRules,
 )
@@ -88,7 +90,13 @@ def _layout() -> list[Zone]:
 
 
 LAYOUT = tuple(_layout())
+# The menu's actions, made once each: a search lists the same ones at node after node, and
+# making a frozen dataclass costs several times the look-up. Actions are immutable, so any
+# holder may share them.
+_PLAY = functools.cache(Play)
+_PREPARE = functools.cache(Prepare)
 LANE_ZONES = tuple(tuple(zone_of(seat, LANE0 + lane) for lane in range(LANES)) for seat in (0, 1))
+ALL_LANE_ZONES = LANE_ZONES[0] + LANE_ZONES[1]
 SIDE_ZONES = tuple(
     tuple(zone_of(seat, offset) for offset in (*range(LANE0, PER_SEAT), VEST, PINS))
     for seat in (0, 1)
@@ -502,8 +510,17 @@ class GuysState(ZoneState):
 
     def _check_deaths(self) -> None:
         """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life."""
-        bonuses: dict[int, Bonus] | None = None
         safe = not self._rules_g.static_health_loss
+        # Where no static lowers health, a Guy that survives without them survives, and
+        # usually no Guy is even near death (this runs twice an effect): no statics read.
+        if not safe or self._raw_deaths():
+            self._destroy_dead(safe)
+        if self._winners is None and min(self._life) <= 0:
+            self._end([s for s in (0, 1) if self._life[s] > 0])
+
+    def _destroy_dead(self, safe: bool) -> None:
+        """Destroy the face-up Guys whose damage reached their health, statics read."""
+        bonuses: dict[int, Bonus] | None = None
         damage, hp, hp_t = self._damage, self._hp, self._hp_t
         zones, known, everyone = self._zones, self._known, self._public
         cards, ident = self._rules_g.cards, self._ident
@@ -511,7 +528,6 @@ class GuysState(ZoneState):
             for guy in [s for z in LANE_ZONES[seat] for s in zones[z]]:
                 if known[guy] != everyone:  # face down: public either way, its health is not
                     continue
-                # Where no static lowers health, one that survives without them survives.
                 if safe and damage[guy] < cards[ident[guy]].health + hp[guy] + hp_t[guy]:
                     continue
                 if bonuses is None:
@@ -519,8 +535,19 @@ class GuysState(ZoneState):
                 if self._damage[guy] >= self.stats(guy, bonuses)[1]:
                     self._destroy(guy)
                     bonuses = None  # a static may have left with it
-        if self._winners is None and min(self._life) <= 0:
-            self._end([s for s in (0, 1) if self._life[s] > 0])
+
+    def _raw_deaths(self) -> bool:
+        """Whether a face-up Guy's damage reaches its health before static abilities."""
+        damage, hp, hp_t = self._damage, self._hp, self._hp_t
+        zones, known, everyone = self._zones, self._known, self._public
+        cards, ident = self._rules_g.cards, self._ident
+        for z in ALL_LANE_ZONES:
+            for guy in zones[z]:
+                if known[guy] == everyone and (
+                    damage[guy] >= cards[ident[guy]].health + hp[guy] + hp_t[guy]
+                ):
+                    return True
+        return False
 
     # ------------------------------------------------------------ decisions
 
@@ -532,7 +559,7 @@ class GuysState(ZoneState):
             slot = self._next_face_down()
             return [Reveal(slot, self._rules.card_ids[self._kind_at(slot)])]
         plays: list[Action] = list(self._plays(cur, free=False))
-        plays += [Prepare(s) for s in self._preparable(cur)]
+        plays += [_PREPARE(s) for s in self._preparable(cur)]
         plays.append(PASS)
         return plays
 
@@ -568,11 +595,11 @@ class GuysState(ZoneState):
                     down = bool(rules.keywords[k] & SNEAKY)
                     if down and enhanced:
                         continue  # a face-down card pays its printed cost, unseen
-                    out += [Play(slot, name, lane, None, enhanced, down) for lane in empty]
+                    out += [_PLAY(slot, name, lane, None, enhanced, down) for lane in empty]
                 elif card.type == "pin" and card.pin_to == "guy":
-                    out += [Play(slot, name, None, h, enhanced) for h in hosts]
+                    out += [_PLAY(slot, name, None, h, enhanced, False) for h in hosts]
                 else:
-                    out.append(Play(slot, name, None, None, enhanced))
+                    out.append(_PLAY(slot, name, None, None, enhanced, False))
         return out
 
     def _preparable(self, seat: int) -> list[int]:
@@ -817,7 +844,10 @@ class GuysState(ZoneState):
             and self.has(source, STINKY)
             and self.lane_of(source) >= 0
         ):
-            self._damage[target] = max(self._damage[target], self.health(target))
+            # A face-down Guy's health is hidden from the other seats' replicas: it takes
+            # damage past any health, and dies once it is revealed (rules.md §39).
+            lethal = STINKY_FACE_DOWN if self.face_down(target) else self.health(target)
+            self._damage[target] = max(self._damage[target], lethal)
 
     def heal(self, target: int, amount: int | None) -> None:
         """A player's life (never above 20), or a Guy's damage, healed."""

@@ -94,6 +94,8 @@ Phase = Literal[
     "party-attack", "enemy-attack", "reconcile", "decking", "over", "start",
 ]  # fmt: skip
 PHASES: tuple[Phase, ...] = get_args(Phase)
+PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
+"""Each phase's number in a search key."""
 OWN_VERBS = frozenset({"status", "cure", "rank", "resurrect", "recruit", "bank_destroy", "unscore"})
 """The verbs of WORDS only RPG Get!'s board carries (ailments, ranks, the unconscious pile,
 the Enemy step, the bank, the score pile): this game's code, not the interpreter's."""
@@ -916,6 +918,10 @@ class RpgGetState(ZoneState):
 
     # ------------------------------------------------------------------ decisions
 
+    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+        """The per-card rows of the face-up zones (which grow with the seats), by default."""
+        return super().slot_rows(self._public_zones if zones is None else zones)
+
     def legal_actions(self) -> list[Action]:
         """The legal actions (a copy: the list is kept to check the action taken)."""
         return list(super().legal_actions())
@@ -1684,7 +1690,7 @@ class RpgGetState(ZoneState):
             },
             "attempt": self._attempt_public(),
             "zones": self.zones_public(),
-            "cards": self.slot_rows(self._public_zones),
+            "cards": self.slot_rows(),
             "faceup": [s for s in range(len(self._faceup)) if self._faceup[s]],
             "players": {
                 "counters": list(self._counters),
@@ -1703,7 +1709,7 @@ class RpgGetState(ZoneState):
             self._turn_seat,
             self._round,
             self._redraws,
-            PHASES.index(self._phase),
+            PHASE_CODES[self._phase],
             self._current,
             self._opening,
             self._attempter,
