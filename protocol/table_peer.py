@@ -288,6 +288,8 @@ class TablePeer:
         if self.phase == "playing" and self.has_left:
             self._send_body(back_body())
             self.has_left = False
+            if self._started:
+                self._advance()  # what we held back while away goes out now
 
     def give_up(self, seats: Sequence[int], reason: str, show_leave: bool = True) -> None:
         """Stop waiting for `seats` (left or silent past the timeout): the others disclose
@@ -1054,8 +1056,13 @@ class TablePeer:
         """Sign what the mental peer owes; take our own messages in first, in order.
 
         Once the table has stopped, only our secrets go out: a key or a move after an
-        abort would only muddy the evidence.
+        abort would only muddy the evidence. While our leave stands nothing goes out:
+        a seat can give us up only on a leave that is our last word, and a message in
+        flight to us as we go must not make us answer it after our leave (it is answered
+        after our `back`, if we come back).
         """
+        if self.has_left and self.phase == "playing":
+            return
         while True:
             bodies = self.mental.outgoing()
             if not bodies:

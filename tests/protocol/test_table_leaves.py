@@ -255,3 +255,27 @@ def test_a_save_that_names_a_result_it_cannot_know_is_reported_naming_the_return
     [parted] = compare(saves(mesh), 2)
     assert parted.kind == "outcome" and parted.signers == (1,), parted
     assert "s0 says forfeit, winner seat 0; s1 says abandoned" in parted.text
+
+
+def test_a_seat_that_takes_messages_after_its_leave_still_forfeits() -> None:
+    """A message in flight to a seat as it leaves (the other's move, shares it owes an
+    answer to) reaches it during its last moments at the table: what it answers then must
+    not put its leave behind other words, or the others could not show its forfeit."""
+    outcomes = []
+    for seed in range(1, 9):
+        mesh = table(2, seed=seed, steps=10 + seed)
+        host, late = mesh.peers
+        # The host's next words are in flight when the other seat quits.
+        for _ in range(50):
+            if mesh.links[(0, 1)] or host.outbox:
+                break
+            mesh.pump()
+        late.leave("quit")
+        post(mesh)
+        flush(mesh, cut=frozenset({(1, 0)}))  # the leaver takes what was in flight …
+        post(mesh)
+        flush(mesh)  # … and whatever it answered reaches the host after its leave
+        host.give_up([1], "left the table")
+        flush(mesh)
+        outcomes.append(ended(host)[0])
+    assert outcomes == ["forfeit"] * len(outcomes), outcomes
