@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from p2pcards.decks import OwnDecksGame
+from p2pcards.digest import combined_digest
 from p2pcards.engine import Action, Game, Sighting, State, forfeit_returns
 from p2pcards.errors import P2PCardsError
 from protocol import codec
@@ -225,7 +226,8 @@ class TablePeer:
         self.decisions: list[Action] = []  # ours, in order: a resumed seat makes them again
         self._held: dict[tuple[int, int], int] = {}  # (seat, number) -> index in transcript
         self.steps: list[StepRecord] = []
-        self._states: list[bytes] = [compact_state(self.replica.section_digests())]
+        self._first_digests = self.replica.section_digests()
+        self._states: list[bytes] = [compact_state(self._first_digests)]
         self._state_claims: dict[int, tuple[int, bytes, Envelope]] = {}
         self._ack_claims: dict[tuple[int, int], tuple[int, bytes, Envelope]] = {}
         self._disputes: list[tuple[int, int]] = []  # (claimer, seat): chains that differ
@@ -240,6 +242,7 @@ class TablePeer:
         self._first_leave: dict[int, int] = {}  # seat -> the number of its first signed leave
         self.judged_round = judged_round
         self._judged: set[int] = set()  # seats that said `judged` (ourselves included)
+        self._judged_steps: dict[int, int] = {}  # seat -> steps its replica had at its `judged`
         self.events: list[TableEvent] = []
         self.phase: Phase = "playing"
         self.stop_reason: str | None = None
@@ -450,6 +453,7 @@ class TablePeer:
             return
         if kind == "judged":
             self._judged.add(seat)
+            self._judged_steps[seat] = sync.steps
             return
         assert body is not None
         if seat in self.left and not isinstance(body, SecretsReveal):
@@ -717,6 +721,7 @@ class TablePeer:
             return
         if self.judged_round and self.seat not in self._judged:
             self._judged.add(self.seat)
+            self._judged_steps[self.seat] = len(self.steps)
             self._send_body(judged_body())
         if not self._unjudged():
             self._conclude()
@@ -789,10 +794,19 @@ class TablePeer:
             returns = (
                 forfeit_returns(self.num_seats, cheaters) if cheaters else [0.0] * self.num_seats
             )
-        self.outcome = TableOutcome(
-            returns, self.replica.public_digest(), verdict, ended, notes, self.desync
-        )
+        digest = self.replica.public_digest() if ended == "finished" else self._shared_digest()
+        self.outcome = TableOutcome(returns, digest, verdict, ended, notes, self.desync)
         self.phase = "finished"
+
+    def _shared_digest(self) -> str:
+        """The public state every seat still at the table had reached when it judged: a
+        seat that went may have sent its last move to some of us only, and the saves of
+        one table should name one state, the one the history they all hold ends in."""
+        present = set(range(self.num_seats)) - set(self.gone)
+        steps = min(
+            [len(self.steps), *(n for s, n in self._judged_steps.items() if s in present)]
+        )
+        return combined_digest(self.steps[steps - 1].digests if steps else self._first_digests)
 
     def _gone_ending_before_judged(self) -> Ended:
         """How a table saved before the `judged` round ended without its cheats, as it was

@@ -279,3 +279,31 @@ def test_a_seat_that_takes_messages_after_its_leave_still_forfeits() -> None:
         flush(mesh)
         outcomes.append(ended(host)[0])
     assert outcomes == ["forfeit"] * len(outcomes), outcomes
+
+
+def test_seats_that_outlive_a_vanished_seat_name_one_final_state() -> None:
+    """Seat 2 dies as its move is on the wire: the move reaches seat 0 only. Both others
+    give up on it and end the table with no result, and their saves name one state, the
+    last one both reached (seat 0's replica is a step further; the report used to give
+    each its own digest, which read as a desync)."""
+    apart = 0
+    for seed in range(1, 5):
+        mesh = table(3, seed=seed, steps=8 + seed)
+        first, second, dead = mesh.peers
+        while True:  # until seat 2's move is in flight
+            mesh.pump()
+            if any(e.message.get("kind") == "announce" for e in mesh.links[(2, 0)]):
+                break
+            flush(mesh)
+        lose(mesh, (2, 1))
+        flush(mesh, cut=frozenset({(2, 1), (0, 2), (1, 2)}))
+        lose(mesh, (0, 2), (1, 2))
+        apart += len(first.steps) != len(second.steps)
+        first.give_up([2], "was silent past the timeout")
+        second.give_up([2], "was silent past the timeout")
+        flush(mesh, cut=frozenset({(0, 2), (1, 2)}))
+        assert ended(first) == ended(second) == ("abandoned", [0.0, 0.0, 0.0])
+        assert first.outcome is not None and second.outcome is not None
+        assert first.outcome.digest == second.outcome.digest, seed
+        assert dead.outcome is None
+    assert apart, "no seed put the survivors at different steps: the case went untested"
