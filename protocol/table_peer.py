@@ -243,6 +243,8 @@ class TablePeer:
         self.judged_round = judged_round
         self._judged: set[int] = set()  # seats that said `judged` (ourselves included)
         self._judged_steps: dict[int, int] = {}  # seat -> steps its replica had at its `judged`
+        # seat -> how many of each seat's messages it held at its `judged`
+        self._judged_acks: dict[int, tuple[int, ...]] = {}
         self.events: list[TableEvent] = []
         self.phase: Phase = "playing"
         self.stop_reason: str | None = None
@@ -454,6 +456,7 @@ class TablePeer:
         if kind == "judged":
             self._judged.add(seat)
             self._judged_steps[seat] = sync.steps
+            self._judged_acks[seat] = tuple(count for count, _ in sync.acks)
             return
         assert body is not None
         if seat in self.left and not isinstance(body, SecretsReveal):
@@ -722,6 +725,8 @@ class TablePeer:
         if self.judged_round and self.seat not in self._judged:
             self._judged.add(self.seat)
             self._judged_steps[self.seat] = len(self.steps)
+            held = tuple(map(self._receiver.next_seq, range(self.num_seats)))
+            self._judged_acks[self.seat] = held
             self._send_body(judged_body())
         if not self._unjudged():
             self._conclude()
@@ -834,18 +839,37 @@ class TablePeer:
             at = accusation.carrier.seq if accusation.carrier is not None else -1
             return any(c.seat == accusation.by != c.by and c.held <= at for c in cutters)
 
+        def said(a: Accusation, why: str) -> str:
+            about = "" if a.seat is None else f"seat {a.seat}: "
+            return f"seat {a.by} reported {about}{a.reason} ({why})"
+
         weighed, notes = [], []
         for a in self.accusations:
-            said = f"seat {a.by} reported {'' if a.seat is None else f'seat {a.seat}: '}{a.reason}"
             if a.late:
                 if a.cause != "gone":
-                    notes.append(f"{said} (after it had judged: too late for every seat to weigh)")
+                    notes.append(said(a, "after it had judged: too late for every seat to weigh"))
             elif cut(a):
-                notes.append(f"{said} (after a seat had given up on it: not weighed)")
+                notes.append(said(a, "after a seat had given up on it: not weighed"))
             else:
                 weighed.append(a)
         kept = {(a.by, a.carrier.seq) for a in weighed if a.carrier is not None}
-        return weighed, [g for g in give_ups if (g.by, g.seq) in kept], notes
+        give_ups = [g for g in give_ups if (g.by, g.seq) in kept]
+        # A seat given up on is waited for by nobody: its accusation may reach some seats
+        # before they judge and others never. It counts only if every seat still present
+        # held it when it judged, which each one's `judged` says: the same answer at every
+        # seat. (Its give-ups are weighed by the rules above.)
+        gone = {g.seat for g in give_ups}
+        present = [s for s in self._judged_acks if s not in gone]
+        unheard = [
+            a for a in weighed
+            if a.by in gone and a.cause != "gone" and a.carrier is not None
+            and any(self._judged_acks[s][a.by] <= a.carrier.seq for s in present if s != a.by)
+        ]  # fmt: skip
+        for a in unheard:
+            weighed.remove(a)
+            why = "after a seat had given up on it, and not every seat heard it in time"
+            notes.append(said(a, f"{why}: not weighed"))
+        return weighed, give_ups, notes
 
     def _give_ups(self) -> list[GiveUp]:
         """Every `gone` accusation made before its maker's `judged`, read from its message:

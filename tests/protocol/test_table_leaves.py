@@ -307,3 +307,27 @@ def test_seats_that_outlive_a_vanished_seat_name_one_final_state() -> None:
         assert first.outcome.digest == second.outcome.digest, seed
         assert dead.outcome is None
     assert apart, "no seed put the survivors at different steps: the case went untested"
+
+
+def test_an_accusation_by_a_seat_given_up_on_is_weighed_alike_or_by_nobody() -> None:
+    """Seat 0 gives up on a silent seat 2, which, not hearing it, accuses seat 1. The
+    accusation reaches seat 0 before its `judged` and seat 1 never: seat 0 used to weigh it
+    and end 'aborted' while seat 1 ended 'abandoned'. A seat given up on is waited for by
+    nobody, so what it says counts only if every seat still present held it when it
+    judged (their `judged` says how many of its messages each held)."""
+    mesh = table(3)
+    first, second, silent = mesh.peers
+    post(mesh)
+    first.give_up([2], "was silent past the timeout")
+    silent._accuse(1, "message", "its move is not the one it committed to")
+    post(mesh)
+    lose(mesh, (2, 1), (0, 2), (1, 2))
+    accusation = mesh.links[(2, 0)]
+    assert [e.message["kind"] for e in accusation] == ["abort", "secrets"]
+    while accusation:
+        first.receive(accusation.popleft())
+    flush(mesh, cut=frozenset({(0, 2), (1, 2), (2, 0), (2, 1)}))
+    assert any(a.by == 2 and a.cause == "message" for a in first.accusations)
+    assert ended(first) == ended(second) == ("abandoned", [0.0, 0.0, 0.0])
+    assert "not weighed" in " ".join(first.outcome.notes if first.outcome else [])
+    assert agree(mesh) == []
