@@ -41,7 +41,12 @@ Iterative deepening runs until a node budget is spent: `nodes`, or `think_ms` tu
 into nodes at this game's calibrated rate (its registration's `search_rates`), so that
 the same seed in the same position gives the same move on any machine, at any load, in any
 process; only `clock=true` (or an agent made without a seed) stops at the wall clock
-instead, which no replay can repeat. Each iteration tries first the moves the previous one liked
+instead, which no replay can repeat. A node's cost differs from board to board (a pass
+that runs a whole combat costs fifty plays), so a `think_ms` search also stops at
+`CPU_CEILING` times its budget in CPU time, which keeps a move within its budget at the
+price of replaying to the node only when the ceiling did not cut it: `exact=true` drops
+the ceiling for replays. Under a time control (`--tc`) a move takes its share of the clock
+by the wall clock. Each iteration tries first the moves the previous one liked
 best, at every node the transposition table (one per sample) remembers. Each iteration
 costs several times the last, so one cut short by the budget would waste most of it:
 instead, once the next iteration looks too big for what is left, the agent searches
@@ -64,6 +69,7 @@ from enum import Enum
 from pathlib import Path
 
 from ai.belief import SHARE, Belief, Worlds
+from ai.clock import Clock
 from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
 from p2pcards import games
@@ -89,6 +95,7 @@ class SearchReport:
     nodes: int
     seconds: float
     samples: int
+    capped: bool = False  # the CPU ceiling ended the search before its node budget
 
     def ranked(self) -> list[tuple[Action, float]]:
         """The root actions, best first (ties in legal-action order)."""
@@ -112,8 +119,11 @@ class _Budget:
     nodes: int | None
     deadline: float | None
     started: float
+    ceiling: float | None = None  # a CPU time (`time.process_time`) the search stops at
     spent: int = 0
     enforced: bool = False  # off for the first iteration: some answer must be complete
+    armed: bool = False  # the ceiling's: on once one sample's first iteration is complete
+    capped: bool = False  # the CPU ceiling, not the node budget, ended the search
 
     def affords(self, cost: float) -> bool:
         """Whether `cost` more nodes are likely to fit: under a time budget, at the node rate
@@ -128,6 +138,16 @@ class _Budget:
 
     def tick(self) -> None:
         self.spent += 1
+        # A node may run a whole combat: the CPU time is read often.
+        ceiling = self.ceiling
+        if (
+            self.armed
+            and ceiling is not None
+            and self.spent % 8 == 0
+            and time.process_time() > ceiling
+        ):
+            self.capped = True
+            raise _OutOfBudget
         if not self.enforced:
             return
         if self.nodes is not None and self.spent > self.nodes:
@@ -557,6 +577,25 @@ class _Sample:
 
 DEFAULT_NODES_PER_MS = 30  # a game not calibrated yet (its registration has no search_rates)
 DEFAULT_THINK_MS = 200.0
+CPU_CEILING = 1.0
+"""A seeded search's CPU time over `think_ms` at which it stops whatever nodes are left: a
+node's cost differs from board to board (a pass that runs a whole combat, static abilities
+read on a full board) by more than any count of nodes can follow, and issue 28 allows a
+move 20% over its budget at p99. Checked every 8 nodes, from the end of the first world's
+first iteration; what follows the cut (letting go of the search's tables) takes a few
+hundredths of the budget more."""
+MOVES_AHEAD = 40
+"""The decisions a seat is assumed still to make when its time control does not say
+(`Clock.moves_to_go`: one period for the whole game)."""
+
+
+def clock_share(clock: Clock) -> float:
+    """The wall-clock seconds a move may take under a time control: the time left spread
+    over the moves to its next period (or `MOVES_AHEAD`), the increment added, and never
+    more than half of what is left."""
+    ahead = clock.moves_to_go() or MOVES_AHEAD
+    share = clock.left / ahead + clock.control.increment
+    return max(0.0, min(share, clock.left / 2))
 
 
 def node_budget(game: str, num_players: int, think_ms: float) -> int:
@@ -610,6 +649,7 @@ class ExpectimaxAgent:
         turn_beam: int | None = None,
         weights: str | None = None,
         read: bool = False,
+        exact: bool = False,
     ) -> None:
         """Budgets: `think_ms` per move, or `nodes`, or both (whichever is less); neither:
         200 ms. Given a seed, `think_ms` is a node budget (`node_budget`), so that the seed
@@ -629,6 +669,11 @@ class ExpectimaxAgent:
         play two fits against each other.
         `read=True` draws the worlds by how likely each makes the other seats' decisions
         watched so far (ai/belief.py), spending up to a quarter of the node budget on it.
+        A seeded `think_ms` search also stops at `CPU_CEILING` times `think_ms` of CPU time,
+        should its nodes run dearer than the game's rate (a board full of static abilities);
+        `exact=True` drops that ceiling, so that the node budget alone decides (replays to
+        the node). Under a time control (`on_clock`, `--tc`) a move takes its share of the
+        clock instead, by the wall clock, whatever `think_ms` says if that is less.
         """
         if think_ms is not None and not (math.isfinite(think_ms) and think_ms > 0):
             raise AgentSpecError(f"expectimax think_ms must be more than 0, not {think_ms:g}")
@@ -639,6 +684,7 @@ class ExpectimaxAgent:
         _in_range("turn_beam", turn_beam, 0, MOST_TURN_BEAM)
         if clock and think_ms is None and nodes is not None:
             raise AgentSpecError("expectimax clock=true times think_ms; give think_ms too")
+        self._think_given = think_ms is not None  # else a time control's share rules alone
         if think_ms is None and nodes is None:
             think_ms = DEFAULT_THINK_MS
         self.seed = seed
@@ -656,6 +702,13 @@ class ExpectimaxAgent:
         self.last: SearchReport | None = None
         self.belief = Belief() if read else None
         self._worlds: Worlds | None = None  # this move's weighed worlds, when reading
+        self.exact = exact
+        self._allotted: float | None = None  # seconds the time control gives the next move
+
+    def on_clock(self, clock: Clock) -> None:
+        """The seat's clock under a time control, before a move: the move may take its
+        share (`clock_share`) of the time left, by the wall clock."""
+        self._allotted = clock_share(clock)
 
     def watch(self, before: State, action: Action) -> None:
         """Another seat's decision as this seat saw it (its observation just before, the
@@ -667,6 +720,11 @@ class ExpectimaxAgent:
         """The node budget and the wall-clock seconds a move may take in `game` at
         `num_players` seats (None: no limit of that kind); only `clock` agents have the
         second."""
+        if self._allotted is not None:  # a time control's share, by the wall clock
+            seconds = self._allotted
+            if self._think_given and self.think_ms is not None:
+                seconds = min(seconds, self.think_ms / 1000)
+            return self.nodes, seconds
         if self.think_ms is None:
             return self.nodes, None
         if self.clock:
@@ -676,7 +734,7 @@ class ExpectimaxAgent:
 
     def act(self, observation: State) -> Action:
         """The root action with the best value averaged over the samples."""
-        started = time.monotonic()
+        started, cpu_started = time.monotonic(), time.process_time()
         actions = observation.legal_actions()
         seat = observation.current_player()
         if len(actions) == 1:
@@ -686,7 +744,10 @@ class ExpectimaxAgent:
         # worlds however the game got there.
         rng = random.Random(f"{self.seed}/{seat}/{observation.public_digest()}")
         nodes, seconds = self.budget(observation.game.name, observation.num_players)
+        self._allotted = None  # a time control tells its share before every move
         budget = _Budget(nodes, None if seconds is None else started + seconds, started)
+        if seconds is None and self.think_ms is not None and not self.exact:
+            budget.ceiling = cpu_started + CPU_CEILING * self.think_ms / 1000
         if self.belief is not None:
             game, n = observation.game.name, observation.num_players
             limit = nodes or node_budget(game, n, self.think_ms or DEFAULT_THINK_MS)
@@ -695,12 +756,15 @@ class ExpectimaxAgent:
         samples = [self._sample(observation, rng, budget) for _ in range(self.samples)]
         with contextlib.suppress(_OutOfBudget):  # the budget ends every search
             self._deepen_then_widen(samples, observation, rng, actions, budget)
-        # Every first sample reached the depth of the last whole iteration; a sample counts if
-        # it reached that too (a partial deepening past it still counts, a partial widening not).
-        depth = min(s.depth for s in samples[: self.samples])
+        # Every first sample reached the depth of the last whole iteration (unless the CPU
+        # ceiling cut the first, leaving some with none); a sample counts if it reached that
+        # too (a partial deepening past it still counts, a partial widening not).
+        depth = min(s.depth for s in samples[: self.samples] if s.depth)
         counted = [s for s in samples if s.depth >= depth]
         values = {a: statistics.fmean(s.values[a] for s in counted) for a in actions}
-        report = SearchReport(actions[0], values, depth, budget.spent, 0.0, len(counted))
+        report = SearchReport(
+            actions[0], values, depth, budget.spent, 0.0, len(counted), budget.capped
+        )
         best = report.ranked()[0][0]
         report.action, report.seconds = best, time.monotonic() - started
         self.last = report
@@ -742,6 +806,7 @@ class ExpectimaxAgent:
                 break
             for sample in samples:
                 sample.deepen(actions, budget)
+                budget.armed = True  # one world's answer is complete: the ceiling may cut
             budget.enforced = True  # some answer is complete
         else:
             return
