@@ -204,6 +204,10 @@ class _World:
     salt: int  # seeds each chance node's sampling, with the node's search key
     turn_beam: int  # 0: every decision counts; k: the rest of a turn is searched k wide
     beams: dict[Hashable, list[int]] = field(default_factory=dict)  # children by static value
+    # A beam's chosen children with their values, by id (each held, so no id is reused), for
+    # the search to go on from: the line past the horizon is played out on the very child
+    # the beam made and valued, neither made nor valued again (a tenth of the search).
+    ranked: dict[int, tuple[State, list[float]]] = field(default_factory=dict)
 
     def _continues(self, state: State, last: int, streak: int) -> bool:
         """Whether `state` goes on the turn of `last`, the seat of the decision before it
@@ -212,21 +216,49 @@ class _World:
             return False
         return state.is_chance_node() or state.current_player() == last
 
-    def _beam(self, state: State, actions: list[Action], width: int) -> list[int]:
+    def _beam(
+        self, state: State, actions: list[Action], width: int
+    ) -> tuple[list[int], dict[int, State]]:
         """The `width` actions whose results the mover's evaluation likes best, best first
-        (as the greedy agent ranks them), remembered per position for deeper iterations."""
+        (as the greedy agent ranks them), remembered per position for deeper iterations;
+        and, when they were ranked just now, their children (untouched, their values in
+        `ranked`), by action."""
         key = state.search_key()
         order = self.beams.get(key)
-        if order is None:
-            mover = state.current_player()
-            scores = []
-            for action in actions:
-                self.budget.tick()
-                values = self._settled_values(self._child(state, action))
-                scores.append(self._liking(values, mover))
-            order = sorted(range(len(actions)), key=lambda i: -scores[i])
-            self.beams[key] = order
-        return order[:width]
+        if order is not None:
+            return order[:width], {}
+        mover = state.current_player()
+        scores, made = [], []
+        for action in actions:
+            self.budget.tick()
+            child = self._child(state, action)
+            values = self._settled_values(child)
+            made.append((child, values))
+            scores.append(self._liking(values, mover))
+        order = sorted(range(len(actions)), key=lambda i: -scores[i])
+        self.beams[key] = order
+        chosen = order[:width]
+        for i in chosen:
+            self.ranked[id(made[i][0])] = made[i]
+        return chosen, {i: made[i][0] for i in chosen}
+
+    def _known_values(self, state: State) -> list[float] | None:
+        """The values a beam found for `state` (then taken out), if it made `state`: read
+        as the search enters a child, before anything could change it."""
+        found = self.ranked.pop(id(state), None)
+        return found[1] if found is not None and found[0] is state else None
+
+    def _made_or_new(
+        self, made: dict[int, State], state: State, actions: list[Action], i: int
+    ) -> State:
+        """The child of `state` by `actions[i]`: the beam's, if it made one, else a new one."""
+        child = made.pop(i, None)
+        return self._child(state, actions[i]) if child is None else child
+
+    def _forget(self, made: dict[int, State]) -> None:
+        """Drop the values of a beam's children the search did not enter (a cut-off)."""
+        for child in made.values():
+            self.ranked.pop(id(child), None)
 
     def _liking(self, values: list[float], mover: int) -> float:
         """How much `mover` likes a position of these values, by this search's rule."""
@@ -308,11 +340,12 @@ class _MaxN(_World):
         """Expected value of `state` for every seat; `last` made the decision before it on
         this line, the `streak`th of its turn."""
         self.budget.tick()
+        known = self._known_values(state)
         if state.is_terminal():
-            return self._settled_values(state)
+            return self._settled_values(state) if known is None else known
         continues = self._continues(state, last, streak)
         if depth <= 0 and not continues:
-            return self._settled_values(state)
+            return self._settled_values(state) if known is None else known
         if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
             return self.values(self._settle(state), depth, True, last, streak)
         key = (
@@ -332,13 +365,14 @@ class _MaxN(_World):
         else:
             mover = state.current_player()
             actions = state.legal_actions()
+            made: dict[int, State] = {}
             if continues:
-                chosen = self._beam(state, actions, self._width(depth))
+                chosen, made = self._beam(state, actions, self._width(depth))
                 after, streak = depth, streak + 1
             else:
                 chosen, after, streak = list(range(len(actions))), depth - _cost(actions), 1
             children = (
-                self.values(self._child(state, actions[i]), after, False, mover, streak)
+                self.values(self._made_or_new(made, state, actions, i), after, False, mover, streak)
                 for i in chosen
             )
             if self.paranoid and mover != self.seat:
@@ -379,11 +413,12 @@ class _TwoSided(_World):
         `state` is used up (its last move is made on it, not on a copy): pass a state that
         nothing reads afterwards."""
         self.budget.tick()
+        known = self._known_values(state)
         if state.is_terminal():
-            return self._settled_values(state)[self.seat]
+            return (self._settled_values(state) if known is None else known)[self.seat]
         continues = self._continues(state, last, streak)
         if depth <= 0 and not continues:
-            return self._settled_values(state)[self.seat]
+            return (self._settled_values(state) if known is None else known)[self.seat]
         if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
             return self.value(self._settle(state), depth, alpha, beta, True, last, streak)
         # One hash of the key for the look-up and the store: a new position gets an empty
@@ -511,8 +546,9 @@ class _TwoSided(_World):
         mover = state.current_player()
         maximising = mover == self.seat
         actions = state.legal_actions()
+        made: dict[int, State] = {}
         if streak:
-            order = self._beam(state, actions, self._width(depth))
+            order, made = self._beam(state, actions, self._width(depth))
             after = depth
         else:
             order = list(range(len(actions)))
@@ -527,7 +563,10 @@ class _TwoSided(_World):
         for i in order:
             # The last move may take the node's own state, which nothing reads after it
             # (its key is stored, its children are copies): one copy saved per node.
-            child = self._child(state, actions[i]) if i != final else _moved(state, actions[i])
+            if i in made or i != final:
+                child = self._made_or_new(made, state, actions, i)
+            else:
+                child = _moved(state, actions[i])
             v = self.value(child, after, alpha, beta, False, mover, streak)
             if maximising and v > best_value:
                 best_value, best = v, i
@@ -537,6 +576,7 @@ class _TwoSided(_World):
                 beta = min(beta, v)
             if alpha >= beta:
                 break
+        self._forget(made)
         return best_value, best
 
 
