@@ -1,6 +1,6 @@
 """Terminal rendering of RPG Get! CCG: each seat's party (characters with HP and ailments,
-who is on the mission, who is unconscious), inventory, bank (its size; its cards for its
-owner alone), score pile, VP and reward counters; the mission attempt in progress as a
+who is on the mission and in which rank, who is unconscious), inventory, bank (its size; its
+cards for its owner alone), score pile, VP and reward counters; the mission attempt in progress as a
 board of the active party against the enemies, with the attack waiting in its window; the
 hand; prompts, help and the log's sentences.
 
@@ -167,10 +167,24 @@ def ailments(state: RpgGetState, slot: int) -> list[str]:
     return [AILMENTS.get(s, s) for s in STATUSES if state.has_status(slot, s)]
 
 
+def rank_words(state: RpgGetState, slot: int) -> str:
+    """A card's rank in the attempt, as the board shows it: 'Front rank' (line 135-140)."""
+    return f"{state.rank(slot).capitalize()} rank"
+
+
+def _fighting(state: RpgGetState, slot: int) -> bool:
+    """Whether a card is in the attempt (an active member or an enemy): ranks are the
+    attempt's (line 136)."""
+    return state.attempter >= 0 and state.zone_of(slot).startswith(("active", "enemies"))
+
+
 def _fighter(state: RpgGetState, slot: int) -> str:
-    """A character or enemy as it stands: 'Ryudo 4/6 HP, poisoned'."""
+    """A character or enemy as it stands: 'Ryudo 4/6 HP, poisoned'; in the attempt with its
+    rank: 'Ryudo 4/6 HP, Front rank, poisoned'."""
     card = state.card(slot)
     marks = ailments(state, slot)
+    if _fighting(state, slot):
+        marks = [rank_words(state, slot), *marks]
     return f"{card.name} {state.hp_left(slot)}/{card.hp} HP" + (
         f", {', '.join(marks)}" if marks else ""
     )
@@ -179,6 +193,8 @@ def _fighter(state: RpgGetState, slot: int) -> str:
 def _in_play(state: RpgGetState, slot: int) -> list[str]:
     """A character or enemy in play: as printed, then as it stands."""
     marks = ailments(state, slot)
+    if _fighting(state, slot):
+        marks = [rank_words(state, slot), *marks]
     now = f"now {state.hp_left(slot)} of {state.card(slot).hp} HP" + (
         f", {', '.join(marks)}" if marks else ""
     )
@@ -670,6 +686,8 @@ def _fighter_changes(before: RpgGetState, after: RpgGetState, seats: Seats) -> l
                 out.append(f"{who} takes {was - now} damage ({now} HP left).")
             elif now > was:
                 out.append(f"{who} heals {now - was} ({now} HP left).")
+            if after.attempter >= 0 and after.rank(slot) != before.rank(slot):  # line 136
+                out.append(f"{who} moves to the {after.rank(slot).capitalize()} rank.")
             gained = set(ailments(after, slot)) - set(ailments(before, slot))
             cured = set(ailments(before, slot)) - set(ailments(after, slot))
             out += [f"{who} is now {a}." for a in sorted(gained)]
@@ -750,7 +768,8 @@ def cards_seen(state: RpgGetState, seats: Seats) -> list[Seen]:
             Seen(slot_name(state, slot), "the mission attempted", _printed(state.card(slot)))
         )
     for slot in state.zone_slots("enemies"):
-        where = f"against the mission ({seats.whose(state.home(slot))})"
+        home = state.home(slot)
+        where = f"against the mission ({'yours' if home == you else seats.whose(home)})"
         out.append(Seen(slot_name(state, slot), where, _in_play(state, slot)))
     for seat in _seat_order(state, you):
         for card in dict.fromkeys(c for c in state.zone_cards(f"discard:{seat}") if c):

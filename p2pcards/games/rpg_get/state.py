@@ -99,8 +99,11 @@ PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
 OWN_VERBS = frozenset({"status", "cure", "rank", "resurrect", "recruit", "bank_destroy", "unscore"})
 """The verbs of WORDS only RPG Get!'s board carries (ailments, ranks, the unconscious pile,
 the Enemy step, the bank, the score pile): this game's code, not the interpreter's."""
-RANKS = {"middle": 0, "front": 1, "back": 2}
-MIDDLE, FRONT, BACK = 0, 1, 2
+Rank = Literal["middle", "front", "back"]
+RANK_NAMES: tuple[Rank, ...] = get_args(Rank)
+"""Each rank by its code in `_rank` (line 136: Middle is where every card starts)."""
+RANKS = {rank: code for code, rank in enumerate(RANK_NAMES)}
+MIDDLE, FRONT, BACK = (RANKS[r] for r in RANK_NAMES)
 NO_COIN, ATTACKER_COIN = -2, -1
 """`_coin_for`: no rank coin in the air; the attacker's (line 138); else the target's slot."""
 ATTACKED, DEFENDED, SUPPORTED = 1, 2, 4
@@ -373,6 +376,11 @@ class RpgGetState(ZoneState):
     def has_status(self, slot: int, status: Status) -> bool:
         """Whether a card has a status ailment (public)."""
         return bool(self._status[slot] & STATUS_BIT[status])
+
+    def rank(self, slot: int) -> Rank:
+        """A character's or enemy's rank (public, line 135-140): Middle unless a Rank Change
+        moved it in this attempt (ranks last for the attempt, line 136)."""
+        return RANK_NAMES[self._rank[slot]]
 
     def victory_points(self, seat: int) -> int:
         """The VP of a seat's score pile (public, line 81)."""
