@@ -35,6 +35,7 @@ from p2pcards.games.rpg_get.actions import (
     Discard,
     Enlist,
     Equip,
+    MakeRoom,
     Mulligan,
     Oppose,
     Pass,
@@ -178,12 +179,13 @@ def _fighting(state: RpgGetState, slot: int) -> bool:
     return state.attempter >= 0 and state.zone_of(slot).startswith(("active", "enemies"))
 
 
-def _fighter(state: RpgGetState, slot: int) -> str:
+def _fighter(state: RpgGetState, slot: int, ranked: bool = True) -> str:
     """A character or enemy as it stands: 'Ryudo 4/6 HP, poisoned'; in the attempt with its
-    rank: 'Ryudo 4/6 HP, Front rank, poisoned'."""
+    rank (unless not `ranked`: the party column, beside the attempt's board, leaves it out):
+    'Ryudo 4/6 HP, Front rank, poisoned'."""
     card = state.card(slot)
     marks = ailments(state, slot)
-    if _fighting(state, slot):
+    if ranked and _fighting(state, slot):
         marks = [rank_words(state, slot), *marks]
     return f"{card.name} {state.hp_left(slot)}/{card.hp} HP" + (
         f", {', '.join(marks)}" if marks else ""
@@ -227,7 +229,7 @@ def _bank(state: RpgGetState, seat: int) -> str:
 def _party_cell(state: RpgGetState, seat: int) -> Text:
     """A seat's characters: the party (those on the mission marked), then the unconscious."""
     lines = [Text(_fighter(state, s), style="bold") for s in state.pile(seat, PARTY)]
-    lines += [Text(f"{_fighter(state, s)} — on the mission", style="bold") for s in
+    lines += [Text(f"{_fighter(state, s, ranked=False)} — on the mission", style="bold") for s in
               state.pile(seat, ACTIVE)]  # fmt: skip
     lines += [Text(f"{slot_name(state, s)} — unconscious", style="dim") for s in
               state.pile(seat, UNCONSCIOUS)]  # fmt: skip
@@ -325,6 +327,9 @@ def board(state: RpgGetState, seats: Seats) -> RenderableType:
 def prompt(state: RpgGetState, seats: Seats) -> str:
     """The question the current decision asks, in words."""
     seat = state.current_player()
+    if state.room_for >= 0:
+        back = slot_name(state, state.room_for)
+        return f"{back} comes back to your full bank: discard one of the others to make room:"
     attack = state.attack
     if state.windows and attack is not None:
         who = _user_phrase(state, attack.source, attack.user, seats)
@@ -363,7 +368,7 @@ def prompt(state: RpgGetState, seats: Seats) -> str:
 def _pass_text(state: RpgGetState) -> str:
     """What passing means now."""
     if state.windows:
-        return "Pass (no Defense)"
+        return f"Pass ({_window_pass(state)})"
     return {
         "redraw": "Pass (keep the hand as it is)",
         "play": "Pass (end the Play phase)",
@@ -374,6 +379,12 @@ def _pass_text(state: RpgGetState) -> str:
         "enemy-attack": "Pass (end your enemies' attacks)",
         "decking": "Pass (and lose the game)",
     }.get(state.phase, "Pass")
+
+
+def _window_pass(state: RpgGetState) -> str:
+    """What a pass in the open window declines: a Defense of an attack, or the Events and
+    Recoveries of the window opening the Party Attack step (rules.md, choice 35)."""
+    return "no Defense" if state.attack is not None else "no Event or Recovery"
 
 
 def _targets(state: RpgGetState, targets: str, seats: Seats) -> str:
@@ -484,6 +495,8 @@ def choice_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
     if isinstance(action, Reshuffle):
         paid = listed([slot_name(state, s) for s in parse_slots(action.missions)])
         return (f"Pay {paid} out of your score pile to shuffle your discard pile into a deck",)
+    if isinstance(action, MakeRoom):
+        return (f"Discard {name_of(action.card)} from your bank to make room",)
     if isinstance(action, Pass):
         return (_pass_text(state),)
     return _other_path(state, action)
@@ -601,6 +614,10 @@ def narrate(before: RpgGetState, event: Event, after: RpgGetState, seats: Seats)
                     "into a new deck.")  # fmt: skip
     elif isinstance(action, Pass):
         told.append(_passed(before, actor, seats))
+    elif isinstance(action, MakeRoom):
+        back = slot_name(before, before.room_for)
+        told.append(f"{says(actor, 'discard')} {name_of(action.card)} from {seats.its(actor)} "
+                    f"full bank to make room for {back}.")  # fmt: skip
     else:
         told += _other_told(before, action, actor, seats)
     return [t if isinstance(t, Drew) else sentence(t) for t in told]
@@ -645,7 +662,7 @@ def _acted(state: RpgGetState, action: Act, seats: Seats) -> str:
 
 def _passed(state: RpgGetState, seat: int, seats: Seats) -> str:
     if state.windows:
-        return f"{seats.says(seat, 'pass')} (no Defense)."
+        return f"{seats.says(seat, 'pass')} ({_window_pass(state)})."
     return f"{seats.says(seat, 'pass')}: {PHASES[state.phase]} ends for {seats.label(seat)}."
 
 

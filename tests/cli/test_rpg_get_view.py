@@ -11,7 +11,7 @@ import re
 import pytest
 from replica_helpers import unseen_cards
 from rich.console import Console
-from rpg_get_helpers import Table
+from rpg_get_helpers import Table, fight, saber_back_to_a_full_bank
 
 from cli import rpg_get_view as view
 from cli.look import look
@@ -31,6 +31,7 @@ from p2pcards.games.rpg_get.actions import (
     Defend,
     Enlist,
     Oppose,
+    Pass,
     Recruit,
 )
 from p2pcards.games.rpg_get.state import ACTIVE, BANK
@@ -242,3 +243,37 @@ def test_ranks_are_on_the_board_and_a_rank_change_is_told() -> None:
     assert names("Buckler", text(view.board(st.observation(0), Seats(0))))  # its owner's
     assert "now 7 of 7 HP, Front rank" in look(view, st.observation(1), Seats(1), "mag")
     assert "Hildebear — against the mission (yours)" in look(view, st.observation(1), Seats(1), "")
+
+
+def test_a_full_bank_asks_its_owner_which_card_makes_room_and_the_log_tells_it() -> None:
+    """Line 130 (rules.md, choice 24): the owner is asked in words, the menu names the bank's
+    cards once each, and every seat reads which card made room for which."""
+    t, _ = saber_back_to_a_full_bank()
+    st = t.state
+    assert view.prompt(st, Seats(0)) == (
+        "Saber comes back to your full bank: discard one of the others to make room:"
+    )
+    offered = leaves(choice_tree(view, st.observation(0)))
+    assert [view.describe_choice(st, a) for a in offered] == [
+        "Discard Buckler from your bank to make room"
+    ]
+    before = st.clone()
+    t.act(offered[0])
+    said = told_of(view, before.observation(1), witnessed(before, offered[0], 1),
+                   st.observation(1), Seats(1))  # fmt: skip
+    assert said[0] == "Seat 0 discards Buckler from its full bank to make room for Saber.", said
+
+
+def test_a_pass_in_the_window_opening_the_party_attack_step_declines_events() -> None:
+    """Rules choice 35: the window opening the Party Attack step is for Events and
+    Recoveries (line 78, 98), not a Defense: its pass says so, in the menu and the log."""
+    t = fight([["ryudo", "rag-rappy-den"], ["vyse", "booma"]], ["booma"], events_window=True)
+    st = t.state
+    assert st.windows and st.attack is None
+    seat = st.current_player()
+    passing = next(a for a in st.legal_actions() if isinstance(a, Pass))
+    assert view.describe_choice(st, passing) == "Pass (no Event or Recovery)"
+    before = st.clone()
+    t.act(passing)
+    said = told_of(view, before, witnessed(before, passing, seat), st, Seats(0))
+    assert said[0] == f"Seat {seat} passes (no Event or Recovery).", said
