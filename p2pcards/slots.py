@@ -292,11 +292,9 @@ class SlotState(ZoneState, Generic[R, S]):
 
     def _learn_used(self, slots: Sequence[int], kinds: Sequence[int | None]) -> None:
         """A verified action used these slots as these kinds: each named card is known here."""
-        ident, pool = self._ident, self._pool
         for slot, k in zip(slots, kinds, strict=True):
-            if k is not None and ident[slot] == UNKNOWN:
-                ident[slot] = k
-                pool[k] -= 1
+            if k is not None:
+                self._note(slot, k)
 
     def _hidden_hand(self, seat: int) -> HiddenInformationError:
         return HiddenInformationError(

@@ -43,8 +43,8 @@ from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, is_
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self, TypeGuard
 
 from p2pcards.engine import (
@@ -717,20 +717,21 @@ class ZoneState(State):
             return (0, z, self._generation[z], len(self._zones[z]) - step.depth)
         return self.search_key()
 
-    # The three below are on the path of every card a playout deals, in every game: each
-    # reads its step and its pile once, and calls out only where a case is rare.
+    # The chance steps below are on the path of every card a playout deals, in every game:
+    # each unpacks its step at once (a NamedTuple's fields, read one by one, take the slow
+    # attribute path) and reads its pile once.
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         step = self._chance
         if step is None or self._current != CHANCE:
             raise IllegalActionError("not a chance node")
-        kind = step.kind
+        kind, source, _, viewers, depth, sides = step
         viewer = self.viewer
-        entitled = viewer is None or step.viewers >> viewer & 1
+        entitled = viewer is None or viewers >> viewer & 1
         if kind == "draw" or kind == "look":
             if not entitled:
                 return [(_HIDDEN_DEAL, 1.0)]
-            slot = self._zones[step.source][-1 - step.depth]
+            slot = self._zones[source][-1 - depth]
             k = self._ident[slot]
             deals = self._rules.deals
             if k != UNKNOWN:
@@ -738,9 +739,9 @@ class ZoneState(State):
             pool, total, kinds = self._unseen(slot)
             return [(deals[k], pool[k] / total) for k in kinds]
         if kind == "roll":
-            share = 1.0 / step.sides
-            return [(Roll(i), share) for i in range(step.sides)]
-        pile = self._zones[step.source]
+            share = 1.0 / sides
+            return [(Roll(i), share) for i in range(sides)]
+        pile = self._zones[source]
         share = 1.0 / len(pile)
         picked, ids, ident = self._rules.picked, self._rules.card_ids, self._ident
         outcomes: list[tuple[Action, float]] = []
@@ -792,12 +793,12 @@ class ZoneState(State):
         step = self._chance
         if step is None or self._current != CHANCE:
             raise IllegalActionError("not a chance node")
-        kind = step.kind
+        kind, source, _, _, depth, sides = step
         if kind == "roll":
-            if not isinstance(action, Roll) or not 0 <= action.value < step.sides:
-                raise IllegalActionError(f"the chance node needs a roll below {step.sides}")
+            if not isinstance(action, Roll) or not 0 <= action.value < sides:
+                raise IllegalActionError(f"the chance node needs a roll below {sides}")
             return
-        pile = self._zones[step.source]
+        pile = self._zones[source]
         if kind == "pick":
             if not self._rules.is_pick(action):
                 raise IllegalActionError(f"the chance node needs a random pick, not {action}")
@@ -808,9 +809,9 @@ class ZoneState(State):
         else:
             if not isinstance(action, Deal):
                 raise IllegalActionError(f"the chance node needs a deal, not {action}")
-            if step.depth >= len(pile):
+            if depth >= len(pile):
                 raise IllegalActionError("the deck has no card there")
-            slot = pile[-1 - step.depth]
+            slot = pile[-1 - depth]
         card = action.card
         if card is None:
             if self._entitled(step):
@@ -838,29 +839,29 @@ class ZoneState(State):
         step = self._chance
         assert step is not None, "verified: a chance node"
         self._chance = None
-        kind = step.kind
+        kind, source, dest, viewers, depth, _ = step
         if kind == "roll":
             assert isinstance(action, Roll)
             self._after_chance(step, -1, action.value)
             return
-        pile = self._zones[step.source]
+        pile = self._zones[source]
         if kind == "pick":
             assert self._rules.is_pick(action)
             position = index = action.position
         else:
             assert isinstance(action, Deal)
             position = 0
-            index = len(pile) - 1 - step.depth
+            index = len(pile) - 1 - depth
         slot = pile[index]
         card = action.card
         if card is not None:
             self._note(slot, self._rules.card_index[card])  # verified: `_learn` less its check
-        self._known[slot] |= step.viewers
+        self._known[slot] |= viewers
         if kind != "look":
             # Taken out where the step says it is, not by `_move`'s search of its zone: a
             # deck's top card is its list's last, and a shared deck's state keeps no `_where`.
             del pile[index]
-            self._place(slot, step.dest)
+            self._place(slot, dest)
         self._after_chance(step, slot, position)
 
     # ------------------------------------------------------------ movements
@@ -1177,10 +1178,9 @@ class ZoneState(State):
         # An action of the very menu this state listed, unchanged since: legal as it was
         # made (the usual path of an agent and of a playout, whose checking cost a fifth of
         # rpg-battle's random playout; the menu is a tuple, so a caller cannot add to it).
-        for legal in self._menu:
-            if legal is action:
-                return
-        self._verify_decision(cur, action)
+        # Compared by identity in C: a Python loop cost a menu's length in steps.
+        if not any(map(is_, self._menu, repeat(action))):
+            self._verify_decision(cur, action)
 
     def apply_action(self, action: Action) -> None:
         self.verify_action(action)

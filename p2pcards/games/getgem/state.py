@@ -155,6 +155,7 @@ class Rules(SlotRules):
         self.curses = self.composition[self.curse]
         # Gems that can pay for a take or an element card: never the curse (line 41, 82).
         self.payable = [0 <= g < CURSE for g in self.gem_of]
+        self.payable_kinds = [k for k, ok in enumerate(self.payable) if ok]
         self.element_gem = [ELEMENT_GEMS.index(e.gem) for e in self.elements]
         self.element_kind = [self.kind_of_gem[g] for g in self.element_gem]
         self.element_names = [ELEMENT_GEMS[g] for g in self.element_gem]
@@ -517,7 +518,7 @@ class GetGemState(SlotState[Rules, Pending]):
                     for j in sorted({self._ident[s] for s in self._discard}):
                         actions.append(act(Play, slot, card.id, effect, None, cards[j].id))
         # Gems for a random take (line 41) and for element cards (line 42-46).
-        payable = [k for k in range(len(cards)) if rules.payable[k]]
+        payable = rules.payable_kinds
         if loaded:
             for combo in _multisets(counts, payable, num["gem_take_cost"]):
                 joined, slots = rules.joined(combo), slots_for(order, combo)
@@ -1053,10 +1054,11 @@ class GetGemState(SlotState[Rules, Pending]):
         rules = self._rules
         have = self._element_gems(seat)
         cursed = self._cursed(seat, self._hands[seat])
-        key = (tuple(counts), have, cursed)
+        size = rules.num["declare_cards"]
+        key = (tuple([min(n, size) for n in counts]), have, cursed)  # more copies change nothing
         found = rules.declarations.get(key)
         if found is None:
-            combos = _multisets(counts, rules.kinds, rules.num["declare_cards"])
+            combos = _multisets(counts, rules.kinds, size)
             found = [c for c in combos if _shows_gems(rules, c, have, cursed)]
             if len(rules.declarations) > 50_000:
                 rules.declarations.clear()

@@ -548,7 +548,7 @@ class RpgBattleState(SlotState[Rules, Pending]):
 
     def _to_discard(self, seat: int, slot: int, k: int) -> None:
         """Move the card of kind k in `slot` from a hand to the discard pile, face up."""
-        self._learn_used((slot,), (k,))
+        self._note(slot, k)  # `_learn_used` of one card (its zip costs more than the card)
         self._discard_slots(seat, (slot,))
 
     def _hit(self, c: int, damage: int) -> None:
