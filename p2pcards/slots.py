@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, NamedTuple, Protocol, Self, TypeVar
 
 from p2pcards.engine import (
@@ -307,6 +307,16 @@ class SlotState(ZoneState, Generic[R, S]):
         return tuple(tuple(sorted(ident[s] for s in hand)) for hand in self._hands)
 
     # ------------------------------------------------------------- chance nodes
+
+    def luck_key(self) -> Hashable:
+        """The zones' key of a draw less its zone, there being one deck: (0, reshuffles,
+        cards left). Its shape from before the zones dealt these games' steps, so that a
+        seeded search samples the same luck and makes the same moves (`scripts/bench_ai.py
+        --same-moves`)."""
+        step = self._chance
+        if self._current == CHANCE and step is not None and step.kind == "draw":
+            return (DRAW, self._generation[0], len(self._deck))
+        return self.search_key()
 
     # Both set what `_ask_chance` sets, inline: a playout asks at nearly every card it deals.
 

@@ -747,10 +747,10 @@ class ZoneState(State):
         outcomes: list[tuple[Action, float]] = []
         for i, slot in enumerate(pile):
             k = ident[slot]
-            if not entitled:
-                outcomes.append((picked(i, None), share))
-            elif k != UNKNOWN:
+            if k != UNKNOWN:  # an onlooker that knows the card is told it (`_verify_outcome`)
                 outcomes.append((picked(i, ids[k]), share))
+            elif not entitled:
+                outcomes.append((picked(i, None), share))
             else:  # a card this state has not seen: spread over its pool's unseen copies
                 pool, total, kinds = self._unseen(slot)
                 outcomes.extend((picked(i, ids[j]), share * (pool[j] / total)) for j in kinds)
