@@ -1055,7 +1055,7 @@ class GetGemState(SlotState[Rules, Pending]):
         have = self._element_gems(seat)
         cursed = self._cursed(seat, self._hands[seat])
         size = rules.num["declare_cards"]
-        key = (tuple([min(n, size) for n in counts]), have, cursed)  # more copies change nothing
+        key = (tuple(counts), have, cursed)
         found = rules.declarations.get(key)
         if found is None:
             combos = _multisets(counts, rules.kinds, size)
