@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from p2pcards.decks import OwnDecksGame
+from p2pcards.digest import combined_digest
 from p2pcards.engine import Action, Game, Sighting, State, forfeit_returns
 from p2pcards.errors import P2PCardsError
 from protocol import codec
@@ -225,7 +226,8 @@ class TablePeer:
         self.decisions: list[Action] = []  # ours, in order: a resumed seat makes them again
         self._held: dict[tuple[int, int], int] = {}  # (seat, number) -> index in transcript
         self.steps: list[StepRecord] = []
-        self._states: list[bytes] = [compact_state(self.replica.section_digests())]
+        self._first_digests = self.replica.section_digests()
+        self._states: list[bytes] = [compact_state(self._first_digests)]
         self._state_claims: dict[int, tuple[int, bytes, Envelope]] = {}
         self._ack_claims: dict[tuple[int, int], tuple[int, bytes, Envelope]] = {}
         self._disputes: list[tuple[int, int]] = []  # (claimer, seat): chains that differ
@@ -240,6 +242,9 @@ class TablePeer:
         self._first_leave: dict[int, int] = {}  # seat -> the number of its first signed leave
         self.judged_round = judged_round
         self._judged: set[int] = set()  # seats that said `judged` (ourselves included)
+        self._judged_steps: dict[int, int] = {}  # seat -> steps its replica had at its `judged`
+        # seat -> how many of each seat's messages it held at its `judged`
+        self._judged_acks: dict[int, tuple[int, ...]] = {}
         self.events: list[TableEvent] = []
         self.phase: Phase = "playing"
         self.stop_reason: str | None = None
@@ -288,6 +293,8 @@ class TablePeer:
         if self.phase == "playing" and self.has_left:
             self._send_body(back_body())
             self.has_left = False
+            if self._started:
+                self._advance()  # what we held back while away goes out now
 
     def give_up(self, seats: Sequence[int], reason: str, show_leave: bool = True) -> None:
         """Stop waiting for `seats` (left or silent past the timeout): the others disclose
@@ -448,6 +455,8 @@ class TablePeer:
             return
         if kind == "judged":
             self._judged.add(seat)
+            self._judged_steps[seat] = sync.steps
+            self._judged_acks[seat] = tuple(count for count, _ in sync.acks)
             return
         assert body is not None
         if seat in self.left and not isinstance(body, SecretsReveal):
@@ -715,6 +724,9 @@ class TablePeer:
             return
         if self.judged_round and self.seat not in self._judged:
             self._judged.add(self.seat)
+            self._judged_steps[self.seat] = len(self.steps)
+            held = tuple(map(self._receiver.next_seq, range(self.num_seats)))
+            self._judged_acks[self.seat] = held
             self._send_body(judged_body())
         if not self._unjudged():
             self._conclude()
@@ -787,10 +799,19 @@ class TablePeer:
             returns = (
                 forfeit_returns(self.num_seats, cheaters) if cheaters else [0.0] * self.num_seats
             )
-        self.outcome = TableOutcome(
-            returns, self.replica.public_digest(), verdict, ended, notes, self.desync
-        )
+        digest = self.replica.public_digest() if ended == "finished" else self._shared_digest()
+        self.outcome = TableOutcome(returns, digest, verdict, ended, notes, self.desync)
         self.phase = "finished"
+
+    def _shared_digest(self) -> str:
+        """The public state every seat still at the table had reached when it judged: a
+        seat that went may have sent its last move to some of us only, and the saves of
+        one table should name one state, the one the history they all hold ends in."""
+        present = set(range(self.num_seats)) - set(self.gone)
+        steps = min(
+            [len(self.steps), *(n for s, n in self._judged_steps.items() if s in present)]
+        )
+        return combined_digest(self.steps[steps - 1].digests if steps else self._first_digests)
 
     def _gone_ending_before_judged(self) -> Ended:
         """How a table saved before the `judged` round ended without its cheats, as it was
@@ -818,18 +839,37 @@ class TablePeer:
             at = accusation.carrier.seq if accusation.carrier is not None else -1
             return any(c.seat == accusation.by != c.by and c.held <= at for c in cutters)
 
+        def said(a: Accusation, why: str) -> str:
+            about = "" if a.seat is None else f"seat {a.seat}: "
+            return f"seat {a.by} reported {about}{a.reason} ({why})"
+
         weighed, notes = [], []
         for a in self.accusations:
-            said = f"seat {a.by} reported {'' if a.seat is None else f'seat {a.seat}: '}{a.reason}"
             if a.late:
                 if a.cause != "gone":
-                    notes.append(f"{said} (after it had judged: too late for every seat to weigh)")
+                    notes.append(said(a, "after it had judged: too late for every seat to weigh"))
             elif cut(a):
-                notes.append(f"{said} (after a seat had given up on it: not weighed)")
+                notes.append(said(a, "after a seat had given up on it: not weighed"))
             else:
                 weighed.append(a)
         kept = {(a.by, a.carrier.seq) for a in weighed if a.carrier is not None}
-        return weighed, [g for g in give_ups if (g.by, g.seq) in kept], notes
+        give_ups = [g for g in give_ups if (g.by, g.seq) in kept]
+        # A seat given up on is waited for by nobody: its accusation may reach some seats
+        # before they judge and others never. It counts only if every seat still present
+        # held it when it judged, which each one's `judged` says: the same answer at every
+        # seat. (Its give-ups are weighed by the rules above.)
+        gone = {g.seat for g in give_ups}
+        present = [s for s in self._judged_acks if s not in gone]
+        unheard = [
+            a for a in weighed
+            if a.by in gone and a.cause != "gone" and a.carrier is not None
+            and any(self._judged_acks[s][a.by] <= a.carrier.seq for s in present if s != a.by)
+        ]  # fmt: skip
+        for a in unheard:
+            weighed.remove(a)
+            why = "after a seat had given up on it, and not every seat heard it in time"
+            notes.append(said(a, f"{why}: not weighed"))
+        return weighed, give_ups, notes
 
     def _give_ups(self) -> list[GiveUp]:
         """Every `gone` accusation made before its maker's `judged`, read from its message:
@@ -1054,8 +1094,13 @@ class TablePeer:
         """Sign what the mental peer owes; take our own messages in first, in order.
 
         Once the table has stopped, only our secrets go out: a key or a move after an
-        abort would only muddy the evidence.
+        abort would only muddy the evidence. While our leave stands nothing goes out:
+        a seat can give us up only on a leave that is our last word, and a message in
+        flight to us as we go must not make us answer it after our leave (it is answered
+        after our `back`, if we come back).
         """
+        if self.has_left and self.phase == "playing":
+            return
         while True:
             bodies = self.mental.outgoing()
             if not bodies:

@@ -255,3 +255,79 @@ def test_a_save_that_names_a_result_it_cannot_know_is_reported_naming_the_return
     [parted] = compare(saves(mesh), 2)
     assert parted.kind == "outcome" and parted.signers == (1,), parted
     assert "s0 says forfeit, winner seat 0; s1 says abandoned" in parted.text
+
+
+def test_a_seat_that_takes_messages_after_its_leave_still_forfeits() -> None:
+    """A message in flight to a seat as it leaves (the other's move, shares it owes an
+    answer to) reaches it during its last moments at the table: what it answers then must
+    not put its leave behind other words, or the others could not show its forfeit."""
+    outcomes = []
+    for seed in range(1, 9):
+        mesh = table(2, seed=seed, steps=10 + seed)
+        host, late = mesh.peers
+        # The host's next words are in flight when the other seat quits.
+        for _ in range(50):
+            if mesh.links[(0, 1)] or host.outbox:
+                break
+            mesh.pump()
+        late.leave("quit")
+        post(mesh)
+        flush(mesh, cut=frozenset({(1, 0)}))  # the leaver takes what was in flight …
+        post(mesh)
+        flush(mesh)  # … and whatever it answered reaches the host after its leave
+        host.give_up([1], "left the table")
+        flush(mesh)
+        outcomes.append(ended(host)[0])
+    assert outcomes == ["forfeit"] * len(outcomes), outcomes
+
+
+def test_seats_that_outlive_a_vanished_seat_name_one_final_state() -> None:
+    """Seat 2 dies as its move is on the wire: the move reaches seat 0 only. Both others
+    give up on it and end the table with no result, and their saves name one state, the
+    last one both reached (seat 0's replica is a step further; the report used to give
+    each its own digest, which read as a desync)."""
+    apart = 0
+    for seed in range(1, 5):
+        mesh = table(3, seed=seed, steps=8 + seed)
+        first, second, dead = mesh.peers
+        while True:  # until seat 2's move is in flight
+            mesh.pump()
+            if any(e.message.get("kind") == "announce" for e in mesh.links[(2, 0)]):
+                break
+            flush(mesh)
+        lose(mesh, (2, 1))
+        flush(mesh, cut=frozenset({(2, 1), (0, 2), (1, 2)}))
+        lose(mesh, (0, 2), (1, 2))
+        apart += len(first.steps) != len(second.steps)
+        first.give_up([2], "was silent past the timeout")
+        second.give_up([2], "was silent past the timeout")
+        flush(mesh, cut=frozenset({(0, 2), (1, 2)}))
+        assert ended(first) == ended(second) == ("abandoned", [0.0, 0.0, 0.0])
+        assert first.outcome is not None and second.outcome is not None
+        assert first.outcome.digest == second.outcome.digest, seed
+        assert dead.outcome is None
+    assert apart, "no seed put the survivors at different steps: the case went untested"
+
+
+def test_an_accusation_by_a_seat_given_up_on_is_weighed_alike_or_by_nobody() -> None:
+    """Seat 0 gives up on a silent seat 2, which, not hearing it, accuses seat 1. The
+    accusation reaches seat 0 before its `judged` and seat 1 never: seat 0 used to weigh it
+    and end 'aborted' while seat 1 ended 'abandoned'. A seat given up on is waited for by
+    nobody, so what it says counts only if every seat still present held it when it
+    judged (their `judged` says how many of its messages each held)."""
+    mesh = table(3)
+    first, second, silent = mesh.peers
+    post(mesh)
+    first.give_up([2], "was silent past the timeout")
+    silent._accuse(1, "message", "its move is not the one it committed to")
+    post(mesh)
+    lose(mesh, (2, 1), (0, 2), (1, 2))
+    accusation = mesh.links[(2, 0)]
+    assert [e.message["kind"] for e in accusation] == ["abort", "secrets"]
+    while accusation:
+        first.receive(accusation.popleft())
+    flush(mesh, cut=frozenset({(0, 2), (1, 2), (2, 0), (2, 1)}))
+    assert any(a.by == 2 and a.cause == "message" for a in first.accusations)
+    assert ended(first) == ended(second) == ("abandoned", [0.0, 0.0, 0.0])
+    assert "not weighed" in " ".join(first.outcome.notes if first.outcome else [])
+    assert agree(mesh) == []
