@@ -41,7 +41,12 @@ Iterative deepening runs until a node budget is spent: `nodes`, or `think_ms` tu
 into nodes at this game's calibrated rate (its registration's `search_rates`), so that
 the same seed in the same position gives the same move on any machine, at any load, in any
 process; only `clock=true` (or an agent made without a seed) stops at the wall clock
-instead, which no replay can repeat. Each iteration tries first the moves the previous one liked
+instead, which no replay can repeat. A node's cost differs from board to board (a pass
+that runs a whole combat costs fifty plays), so a `think_ms` search also stops at
+`CPU_CEILING` times its budget in CPU time, which keeps a move within its budget at the
+price of replaying to the node only when the ceiling did not cut it: `exact=true` drops
+the ceiling for replays. Under a time control (`--tc`) a move takes its share of the clock
+by the wall clock. Each iteration tries first the moves the previous one liked
 best, at every node the transposition table (one per sample) remembers. Each iteration
 costs several times the last, so one cut short by the budget would waste most of it:
 instead, once the next iteration looks too big for what is left, the agent searches
@@ -64,6 +69,7 @@ from enum import Enum
 from pathlib import Path
 
 from ai.belief import SHARE, Belief, Worlds
+from ai.clock import Clock
 from ai.errors import AgentSpecError
 from ai.evaluation import LOSS, WIN, Evaluation, evaluation
 from p2pcards import games
@@ -89,6 +95,7 @@ class SearchReport:
     nodes: int
     seconds: float
     samples: int
+    capped: bool = False  # the CPU ceiling ended the search before its node budget
 
     def ranked(self) -> list[tuple[Action, float]]:
         """The root actions, best first (ties in legal-action order)."""
@@ -112,8 +119,11 @@ class _Budget:
     nodes: int | None
     deadline: float | None
     started: float
+    ceiling: float | None = None  # a CPU time (`time.process_time`) the search stops at
     spent: int = 0
     enforced: bool = False  # off for the first iteration: some answer must be complete
+    armed: bool = False  # the ceiling's: on once one sample's first iteration is complete
+    capped: bool = False  # the CPU ceiling, not the node budget, ended the search
 
     def affords(self, cost: float) -> bool:
         """Whether `cost` more nodes are likely to fit: under a time budget, at the node rate
@@ -128,6 +138,16 @@ class _Budget:
 
     def tick(self) -> None:
         self.spent += 1
+        # A node may run a whole combat: the CPU time is read often.
+        ceiling = self.ceiling
+        if (
+            self.armed
+            and ceiling is not None
+            and self.spent % 8 == 0
+            and time.process_time() > ceiling
+        ):
+            self.capped = True
+            raise _OutOfBudget
         if not self.enforced:
             return
         if self.nodes is not None and self.spent > self.nodes:
@@ -184,6 +204,10 @@ class _World:
     salt: int  # seeds each chance node's sampling, with the node's search key
     turn_beam: int  # 0: every decision counts; k: the rest of a turn is searched k wide
     beams: dict[Hashable, list[int]] = field(default_factory=dict)  # children by static value
+    # A beam's chosen children with their values, by id (each held, so no id is reused), for
+    # the search to go on from: the line past the horizon is played out on the very child
+    # the beam made and valued, neither made nor valued again (a tenth of the search).
+    ranked: dict[int, tuple[State, list[float]]] = field(default_factory=dict)
 
     def _continues(self, state: State, last: int, streak: int) -> bool:
         """Whether `state` goes on the turn of `last`, the seat of the decision before it
@@ -192,21 +216,49 @@ class _World:
             return False
         return state.is_chance_node() or state.current_player() == last
 
-    def _beam(self, state: State, actions: list[Action], width: int) -> list[int]:
+    def _beam(
+        self, state: State, actions: list[Action], width: int
+    ) -> tuple[list[int], dict[int, State]]:
         """The `width` actions whose results the mover's evaluation likes best, best first
-        (as the greedy agent ranks them), remembered per position for deeper iterations."""
+        (as the greedy agent ranks them), remembered per position for deeper iterations;
+        and, when they were ranked just now, their children (untouched, their values in
+        `ranked`), by action."""
         key = state.search_key()
         order = self.beams.get(key)
-        if order is None:
-            mover = state.current_player()
-            scores = []
-            for action in actions:
-                self.budget.tick()
-                values = self._settled_values(self._child(state, action))
-                scores.append(self._liking(values, mover))
-            order = sorted(range(len(actions)), key=lambda i: -scores[i])
-            self.beams[key] = order
-        return order[:width]
+        if order is not None:
+            return order[:width], {}
+        mover = state.current_player()
+        scores, made = [], []
+        for action in actions:
+            self.budget.tick()
+            child = self._child(state, action)
+            values = self._settled_values(child)
+            made.append((child, values))
+            scores.append(self._liking(values, mover))
+        order = sorted(range(len(actions)), key=lambda i: -scores[i])
+        self.beams[key] = order
+        chosen = order[:width]
+        for i in chosen:
+            self.ranked[id(made[i][0])] = made[i]
+        return chosen, {i: made[i][0] for i in chosen}
+
+    def _known_values(self, state: State) -> list[float] | None:
+        """The values a beam found for `state` (then taken out), if it made `state`: read
+        as the search enters a child, before anything could change it."""
+        found = self.ranked.pop(id(state), None)
+        return found[1] if found is not None and found[0] is state else None
+
+    def _made_or_new(
+        self, made: dict[int, State], state: State, actions: list[Action], i: int
+    ) -> State:
+        """The child of `state` by `actions[i]`: the beam's, if it made one, else a new one."""
+        child = made.pop(i, None)
+        return self._child(state, actions[i]) if child is None else child
+
+    def _forget(self, made: dict[int, State]) -> None:
+        """Drop the values of a beam's children the search did not enter (a cut-off)."""
+        for child in made.values():
+            self.ranked.pop(id(child), None)
 
     def _liking(self, values: list[float], mover: int) -> float:
         """How much `mover` likes a position of these values, by this search's rule."""
@@ -288,11 +340,12 @@ class _MaxN(_World):
         """Expected value of `state` for every seat; `last` made the decision before it on
         this line, the `streak`th of its turn."""
         self.budget.tick()
+        known = self._known_values(state)
         if state.is_terminal():
-            return self._settled_values(state)
+            return self._settled_values(state) if known is None else known
         continues = self._continues(state, last, streak)
         if depth <= 0 and not continues:
-            return self._settled_values(state)
+            return self._settled_values(state) if known is None else known
         if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
             return self.values(self._settle(state), depth, True, last, streak)
         key = (
@@ -312,13 +365,14 @@ class _MaxN(_World):
         else:
             mover = state.current_player()
             actions = state.legal_actions()
+            made: dict[int, State] = {}
             if continues:
-                chosen = self._beam(state, actions, self._width(depth))
+                chosen, made = self._beam(state, actions, self._width(depth))
                 after, streak = depth, streak + 1
             else:
                 chosen, after, streak = list(range(len(actions))), depth - _cost(actions), 1
             children = (
-                self.values(self._child(state, actions[i]), after, False, mover, streak)
+                self.values(self._made_or_new(made, state, actions, i), after, False, mover, streak)
                 for i in chosen
             )
             if self.paranoid and mover != self.seat:
@@ -359,11 +413,12 @@ class _TwoSided(_World):
         `state` is used up (its last move is made on it, not on a copy): pass a state that
         nothing reads afterwards."""
         self.budget.tick()
+        known = self._known_values(state)
         if state.is_terminal():
-            return self._settled_values(state)[self.seat]
+            return (self._settled_values(state) if known is None else known)[self.seat]
         continues = self._continues(state, last, streak)
         if depth <= 0 and not continues:
-            return self._settled_values(state)[self.seat]
+            return (self._settled_values(state) if known is None else known)[self.seat]
         if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
             return self.value(self._settle(state), depth, alpha, beta, True, last, streak)
         # One hash of the key for the look-up and the store: a new position gets an empty
@@ -491,8 +546,9 @@ class _TwoSided(_World):
         mover = state.current_player()
         maximising = mover == self.seat
         actions = state.legal_actions()
+        made: dict[int, State] = {}
         if streak:
-            order = self._beam(state, actions, self._width(depth))
+            order, made = self._beam(state, actions, self._width(depth))
             after = depth
         else:
             order = list(range(len(actions)))
@@ -507,7 +563,10 @@ class _TwoSided(_World):
         for i in order:
             # The last move may take the node's own state, which nothing reads after it
             # (its key is stored, its children are copies): one copy saved per node.
-            child = self._child(state, actions[i]) if i != final else _moved(state, actions[i])
+            if i in made or i != final:
+                child = self._made_or_new(made, state, actions, i)
+            else:
+                child = _moved(state, actions[i])
             v = self.value(child, after, alpha, beta, False, mover, streak)
             if maximising and v > best_value:
                 best_value, best = v, i
@@ -517,6 +576,7 @@ class _TwoSided(_World):
                 beta = min(beta, v)
             if alpha >= beta:
                 break
+        self._forget(made)
         return best_value, best
 
 
@@ -557,6 +617,25 @@ class _Sample:
 
 DEFAULT_NODES_PER_MS = 30  # a game not calibrated yet (its registration has no search_rates)
 DEFAULT_THINK_MS = 200.0
+CPU_CEILING = 1.0
+"""A seeded search's CPU time over `think_ms` at which it stops whatever nodes are left: a
+node's cost differs from board to board (a pass that runs a whole combat, static abilities
+read on a full board) by more than any count of nodes can follow, and issue 28 allows a
+move 20% over its budget at p99. Checked every 8 nodes, from the end of the first world's
+first iteration; what follows the cut (letting go of the search's tables) takes a few
+hundredths of the budget more."""
+MOVES_AHEAD = 40
+"""The decisions a seat is assumed still to make when its time control does not say
+(`Clock.moves_to_go`: one period for the whole game)."""
+
+
+def clock_share(clock: Clock) -> float:
+    """The wall-clock seconds a move may take under a time control: the time left spread
+    over the moves to its next period (or `MOVES_AHEAD`), the increment added, and never
+    more than half of what is left."""
+    ahead = clock.moves_to_go() or MOVES_AHEAD
+    share = clock.left / ahead + clock.control.increment
+    return max(0.0, min(share, clock.left / 2))
 
 
 def node_budget(game: str, num_players: int, think_ms: float) -> int:
@@ -610,6 +689,7 @@ class ExpectimaxAgent:
         turn_beam: int | None = None,
         weights: str | None = None,
         read: bool = False,
+        exact: bool = False,
     ) -> None:
         """Budgets: `think_ms` per move, or `nodes`, or both (whichever is less); neither:
         200 ms. Given a seed, `think_ms` is a node budget (`node_budget`), so that the seed
@@ -629,6 +709,11 @@ class ExpectimaxAgent:
         play two fits against each other.
         `read=True` draws the worlds by how likely each makes the other seats' decisions
         watched so far (ai/belief.py), spending up to a quarter of the node budget on it.
+        A seeded `think_ms` search also stops at `CPU_CEILING` times `think_ms` of CPU time,
+        should its nodes run dearer than the game's rate (a board full of static abilities);
+        `exact=True` drops that ceiling, so that the node budget alone decides (replays to
+        the node). Under a time control (`on_clock`, `--tc`) a move takes its share of the
+        clock instead, by the wall clock, whatever `think_ms` says if that is less.
         """
         if think_ms is not None and not (math.isfinite(think_ms) and think_ms > 0):
             raise AgentSpecError(f"expectimax think_ms must be more than 0, not {think_ms:g}")
@@ -639,6 +724,7 @@ class ExpectimaxAgent:
         _in_range("turn_beam", turn_beam, 0, MOST_TURN_BEAM)
         if clock and think_ms is None and nodes is not None:
             raise AgentSpecError("expectimax clock=true times think_ms; give think_ms too")
+        self._think_given = think_ms is not None  # else a time control's share rules alone
         if think_ms is None and nodes is None:
             think_ms = DEFAULT_THINK_MS
         self.seed = seed
@@ -656,6 +742,13 @@ class ExpectimaxAgent:
         self.last: SearchReport | None = None
         self.belief = Belief() if read else None
         self._worlds: Worlds | None = None  # this move's weighed worlds, when reading
+        self.exact = exact
+        self._allotted: float | None = None  # seconds the time control gives the next move
+
+    def on_clock(self, clock: Clock) -> None:
+        """The seat's clock under a time control, before a move: the move may take its
+        share (`clock_share`) of the time left, by the wall clock."""
+        self._allotted = clock_share(clock)
 
     def watch(self, before: State, action: Action) -> None:
         """Another seat's decision as this seat saw it (its observation just before, the
@@ -667,6 +760,11 @@ class ExpectimaxAgent:
         """The node budget and the wall-clock seconds a move may take in `game` at
         `num_players` seats (None: no limit of that kind); only `clock` agents have the
         second."""
+        if self._allotted is not None:  # a time control's share, by the wall clock
+            seconds = self._allotted
+            if self._think_given and self.think_ms is not None:
+                seconds = min(seconds, self.think_ms / 1000)
+            return self.nodes, seconds
         if self.think_ms is None:
             return self.nodes, None
         if self.clock:
@@ -676,7 +774,7 @@ class ExpectimaxAgent:
 
     def act(self, observation: State) -> Action:
         """The root action with the best value averaged over the samples."""
-        started = time.monotonic()
+        started, cpu_started = time.monotonic(), time.process_time()
         actions = observation.legal_actions()
         seat = observation.current_player()
         if len(actions) == 1:
@@ -686,7 +784,10 @@ class ExpectimaxAgent:
         # worlds however the game got there.
         rng = random.Random(f"{self.seed}/{seat}/{observation.public_digest()}")
         nodes, seconds = self.budget(observation.game.name, observation.num_players)
+        self._allotted = None  # a time control tells its share before every move
         budget = _Budget(nodes, None if seconds is None else started + seconds, started)
+        if seconds is None and self.think_ms is not None and not self.exact:
+            budget.ceiling = cpu_started + CPU_CEILING * self.think_ms / 1000
         if self.belief is not None:
             game, n = observation.game.name, observation.num_players
             limit = nodes or node_budget(game, n, self.think_ms or DEFAULT_THINK_MS)
@@ -695,12 +796,15 @@ class ExpectimaxAgent:
         samples = [self._sample(observation, rng, budget) for _ in range(self.samples)]
         with contextlib.suppress(_OutOfBudget):  # the budget ends every search
             self._deepen_then_widen(samples, observation, rng, actions, budget)
-        # Every first sample reached the depth of the last whole iteration; a sample counts if
-        # it reached that too (a partial deepening past it still counts, a partial widening not).
-        depth = min(s.depth for s in samples[: self.samples])
+        # Every first sample reached the depth of the last whole iteration (unless the CPU
+        # ceiling cut the first, leaving some with none); a sample counts if it reached that
+        # too (a partial deepening past it still counts, a partial widening not).
+        depth = min(s.depth for s in samples[: self.samples] if s.depth)
         counted = [s for s in samples if s.depth >= depth]
         values = {a: statistics.fmean(s.values[a] for s in counted) for a in actions}
-        report = SearchReport(actions[0], values, depth, budget.spent, 0.0, len(counted))
+        report = SearchReport(
+            actions[0], values, depth, budget.spent, 0.0, len(counted), budget.capped
+        )
         best = report.ranked()[0][0]
         report.action, report.seconds = best, time.monotonic() - started
         self.last = report
@@ -742,6 +846,7 @@ class ExpectimaxAgent:
                 break
             for sample in samples:
                 sample.deepen(actions, budget)
+                budget.armed = True  # one world's answer is complete: the ceiling may cut
             budget.enforced = True  # some answer is complete
         else:
             return

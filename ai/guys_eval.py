@@ -14,8 +14,7 @@ from pathlib import Path
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from ai.tuning import OwnDecks
 from p2pcards.engine import State
-from p2pcards.games.rise_of_the_guys.rules import LANES
-from p2pcards.games.rise_of_the_guys.state import GuysState
+from p2pcards.games.rise_of_the_guys.state import GuysState, LaneGuy
 from p2pcards.interpreter import Bonus
 
 GUYS_FEATURES = (
@@ -39,30 +38,34 @@ class GuysWeights:
 
 
 def guys_features(
-    state: GuysState, seat: int, bonuses: dict[int, Bonus] | None = None
+    state: GuysState,
+    seat: int,
+    bonuses: dict[int, Bonus] | None = None,
+    lanes: tuple[list[LaneGuy | None], list[LaneGuy | None]] | None = None,
 ) -> tuple[float, ...]:
     """One seat's features (GUYS_FEATURES), from what `state` knows; `bonuses`: the static
-    bonuses (`GuysState.bonuses`), if the caller has them."""
-    other = 1 - seat
-    if bonuses is None:
-        bonuses = state.bonuses()
+    bonuses (`GuysState.bonuses`), and `lanes` both seats' (`GuysState.lanes`), if the
+    caller has them."""
+    if lanes is None:
+        if bonuses is None:
+            bonuses = state.bonuses()
+        lanes = (state.lanes(0, bonuses), state.lanes(1, bonuses))
+    mine, theirs = lanes[seat], lanes[1 - seat]
     attack = health = hidden = pressure = kills = 0.0
-    for lane in range(LANES):
-        guy = state.lane_guy(seat, lane)
-        if guy < 0:
+    for guy, foe in zip(mine, theirs, strict=True):
+        if guy is None:
             continue
-        if state.face_down(guy) and state.card_at(guy) is None:
+        if guy.hidden:
             hidden += 1.0
             continue
-        atk, hp = state.stats(guy, bonuses)
+        atk = guy.attack
         attack += atk
-        health += max(0, hp - state.damage(guy))
-        if state.prepared(guy):
+        health += max(0, guy.health - guy.damage)
+        if guy.prepared:
             continue
-        foe = state.lane_guy(other, lane)
-        if foe < 0:
+        if foe is None:
             pressure += atk
-        elif not state.face_down(foe) and atk >= state.stats(foe, bonuses)[1] - state.damage(foe):
+        elif not foe.face_down and atk >= foe.health - foe.damage:
             kills += 1.0  # the Guy opposite dies at the next combat
     life = state.life(seat)
     return (
@@ -92,7 +95,8 @@ class GuysEvaluation:
             return [terminal_value(state, s) for s in range(2)]
         vector = self.weights.vector
         bonuses = state.bonuses()
-        scores = [weighted(vector, guys_features(state, s, bonuses)) for s in range(2)]
+        lanes = (state.lanes(0, bonuses), state.lanes(1, bonuses))
+        scores = [weighted(vector, guys_features(state, s, lanes=lanes)) for s in range(2)]
         return relative(scores, self.weights.scale)
 
 

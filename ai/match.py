@@ -166,6 +166,9 @@ def _timed_act(
         if keeps_time:  # told its clock with the question, and stopped at its limit
             agent.move_timeout = limit  # type: ignore[attr-defined]
             agent.clock = clock  # type: ignore[attr-defined]
+        on_clock = getattr(agent, "on_clock", None)
+        if on_clock is not None:  # an in-process agent that budgets its move by the clock
+            on_clock(clock)
     started = time.monotonic()
     try:
         action = agent.act(observation)

@@ -4,9 +4,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-USAGE = 2  # bad command-line input
-FAILURE = 1  # something went wrong while running
-INTERRUPTED = 130  # Ctrl-C, or the person left: the shells' 128 + SIGINT
+from cli.exits import FAILURE, INTERRUPTED, USAGE
+
+__all__ = ["FAILURE", "INTERRUPTED", "USAGE", "err", "fail"]
 
 err = Console(stderr=True, highlight=False)
 

@@ -1,6 +1,6 @@
 """Terminal rendering of RPG Get! CCG: each seat's party (characters with HP and ailments,
-who is on the mission, who is unconscious), inventory, bank (its size; its cards for its
-owner alone), score pile, VP and reward counters; the mission attempt in progress as a
+who is on the mission and in which rank, who is unconscious), inventory, bank (its size; its
+cards for its owner alone), score pile, VP and reward counters; the mission attempt in progress as a
 board of the active party against the enemies, with the attack waiting in its window; the
 hand; prompts, help and the log's sentences.
 
@@ -35,6 +35,7 @@ from p2pcards.games.rpg_get.actions import (
     Discard,
     Enlist,
     Equip,
+    MakeRoom,
     Mulligan,
     Oppose,
     Pass,
@@ -167,10 +168,25 @@ def ailments(state: RpgGetState, slot: int) -> list[str]:
     return [AILMENTS.get(s, s) for s in STATUSES if state.has_status(slot, s)]
 
 
-def _fighter(state: RpgGetState, slot: int) -> str:
-    """A character or enemy as it stands: 'Ryudo 4/6 HP, poisoned'."""
+def rank_words(state: RpgGetState, slot: int) -> str:
+    """A card's rank in the attempt, as the board shows it: 'Front rank' (line 135-140)."""
+    return f"{state.rank(slot).capitalize()} rank"
+
+
+def _fighting(state: RpgGetState, slot: int) -> bool:
+    """Whether a card is in the attempt (an active member or an enemy): ranks are the
+    attempt's (line 136)."""
+    return state.attempter >= 0 and state.zone_of(slot).startswith(("active", "enemies"))
+
+
+def _fighter(state: RpgGetState, slot: int, ranked: bool = True) -> str:
+    """A character or enemy as it stands: 'Ryudo 4/6 HP, poisoned'; in the attempt with its
+    rank (unless not `ranked`: the party column, beside the attempt's board, leaves it out):
+    'Ryudo 4/6 HP, Front rank, poisoned'."""
     card = state.card(slot)
     marks = ailments(state, slot)
+    if ranked and _fighting(state, slot):
+        marks = [rank_words(state, slot), *marks]
     return f"{card.name} {state.hp_left(slot)}/{card.hp} HP" + (
         f", {', '.join(marks)}" if marks else ""
     )
@@ -179,6 +195,8 @@ def _fighter(state: RpgGetState, slot: int) -> str:
 def _in_play(state: RpgGetState, slot: int) -> list[str]:
     """A character or enemy in play: as printed, then as it stands."""
     marks = ailments(state, slot)
+    if _fighting(state, slot):
+        marks = [rank_words(state, slot), *marks]
     now = f"now {state.hp_left(slot)} of {state.card(slot).hp} HP" + (
         f", {', '.join(marks)}" if marks else ""
     )
@@ -211,7 +229,7 @@ def _bank(state: RpgGetState, seat: int) -> str:
 def _party_cell(state: RpgGetState, seat: int) -> Text:
     """A seat's characters: the party (those on the mission marked), then the unconscious."""
     lines = [Text(_fighter(state, s), style="bold") for s in state.pile(seat, PARTY)]
-    lines += [Text(f"{_fighter(state, s)} — on the mission", style="bold") for s in
+    lines += [Text(f"{_fighter(state, s, ranked=False)} — on the mission", style="bold") for s in
               state.pile(seat, ACTIVE)]  # fmt: skip
     lines += [Text(f"{slot_name(state, s)} — unconscious", style="dim") for s in
               state.pile(seat, UNCONSCIOUS)]  # fmt: skip
@@ -309,6 +327,9 @@ def board(state: RpgGetState, seats: Seats) -> RenderableType:
 def prompt(state: RpgGetState, seats: Seats) -> str:
     """The question the current decision asks, in words."""
     seat = state.current_player()
+    if state.room_for >= 0:
+        back = slot_name(state, state.room_for)
+        return f"{back} comes back to your full bank: discard one of the others to make room:"
     attack = state.attack
     if state.windows and attack is not None:
         who = _user_phrase(state, attack.source, attack.user, seats)
@@ -347,7 +368,7 @@ def prompt(state: RpgGetState, seats: Seats) -> str:
 def _pass_text(state: RpgGetState) -> str:
     """What passing means now."""
     if state.windows:
-        return "Pass (no Defense)"
+        return f"Pass ({_window_pass(state)})"
     return {
         "redraw": "Pass (keep the hand as it is)",
         "play": "Pass (end the Play phase)",
@@ -358,6 +379,12 @@ def _pass_text(state: RpgGetState) -> str:
         "enemy-attack": "Pass (end your enemies' attacks)",
         "decking": "Pass (and lose the game)",
     }.get(state.phase, "Pass")
+
+
+def _window_pass(state: RpgGetState) -> str:
+    """What a pass in the open window declines: a Defense of an attack, or the Events and
+    Recoveries of the window opening the Party Attack step (rules.md, choice 35)."""
+    return "no Defense" if state.attack is not None else "no Event or Recovery"
 
 
 def _targets(state: RpgGetState, targets: str, seats: Seats) -> str:
@@ -468,6 +495,8 @@ def choice_path(state: RpgGetState, action: Action) -> tuple[str, ...]:
     if isinstance(action, Reshuffle):
         paid = listed([slot_name(state, s) for s in parse_slots(action.missions)])
         return (f"Pay {paid} out of your score pile to shuffle your discard pile into a deck",)
+    if isinstance(action, MakeRoom):
+        return (f"Discard {name_of(action.card)} from your bank to make room",)
     if isinstance(action, Pass):
         return (_pass_text(state),)
     return _other_path(state, action)
@@ -585,6 +614,10 @@ def narrate(before: RpgGetState, event: Event, after: RpgGetState, seats: Seats)
                     "into a new deck.")  # fmt: skip
     elif isinstance(action, Pass):
         told.append(_passed(before, actor, seats))
+    elif isinstance(action, MakeRoom):
+        back = slot_name(before, before.room_for)
+        told.append(f"{says(actor, 'discard')} {name_of(action.card)} from {seats.its(actor)} "
+                    f"full bank to make room for {back}.")  # fmt: skip
     else:
         told += _other_told(before, action, actor, seats)
     return [t if isinstance(t, Drew) else sentence(t) for t in told]
@@ -629,7 +662,7 @@ def _acted(state: RpgGetState, action: Act, seats: Seats) -> str:
 
 def _passed(state: RpgGetState, seat: int, seats: Seats) -> str:
     if state.windows:
-        return f"{seats.says(seat, 'pass')} (no Defense)."
+        return f"{seats.says(seat, 'pass')} ({_window_pass(state)})."
     return f"{seats.says(seat, 'pass')}: {PHASES[state.phase]} ends for {seats.label(seat)}."
 
 
@@ -670,6 +703,8 @@ def _fighter_changes(before: RpgGetState, after: RpgGetState, seats: Seats) -> l
                 out.append(f"{who} takes {was - now} damage ({now} HP left).")
             elif now > was:
                 out.append(f"{who} heals {now - was} ({now} HP left).")
+            if after.attempter >= 0 and after.rank(slot) != before.rank(slot):  # line 136
+                out.append(f"{who} moves to the {after.rank(slot).capitalize()} rank.")
             gained = set(ailments(after, slot)) - set(ailments(before, slot))
             cured = set(ailments(before, slot)) - set(ailments(after, slot))
             out += [f"{who} is now {a}." for a in sorted(gained)]
@@ -750,7 +785,8 @@ def cards_seen(state: RpgGetState, seats: Seats) -> list[Seen]:
             Seen(slot_name(state, slot), "the mission attempted", _printed(state.card(slot)))
         )
     for slot in state.zone_slots("enemies"):
-        where = f"against the mission ({seats.whose(state.home(slot))})"
+        home = state.home(slot)
+        where = f"against the mission ({'yours' if home == you else seats.whose(home)})"
         out.append(Seen(slot_name(state, slot), where, _in_play(state, slot)))
     for seat in _seat_order(state, you):
         for card in dict.fromkeys(c for c in state.zone_cards(f"discard:{seat}") if c):

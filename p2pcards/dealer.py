@@ -17,12 +17,4 @@ class LocalDealer:
 
     def sample(self, state: State) -> Action:
         """One outcome of the chance node `state` is at."""
-        outcomes = state.chance_outcomes()
-        if len(outcomes) == 1:
-            return outcomes[0][0]
-        x = self.rng.random()
-        for outcome, probability in outcomes:
-            x -= probability
-            if x < 0:
-                return outcome
-        return outcomes[-1][0]  # float rounding left a sliver past the last outcome
+        return state.sample_outcome(self.rng)

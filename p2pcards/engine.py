@@ -210,6 +210,19 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node, each outcome with its probability (summing to 1)."""
 
+    def sample_outcome(self, rng: random.Random) -> Action:
+        """At a chance node, one outcome drawn by its probability: one `rng.random()` (none
+        where a single outcome is possible), walked down `chance_outcomes()` in order. A
+        game may do the same walk without listing every outcome (the zones' draw does)."""
+        outcomes = self.chance_outcomes()
+        if len(outcomes) > 1:
+            x = rng.random()
+            for outcome, probability in outcomes:
+                x -= probability
+                if x < 0:
+                    return outcome
+        return outcomes[-1][0]  # float rounding left a sliver past the last outcome
+
     @abstractmethod
     def returns(self) -> list[float]:
         """One value per seat; final once `is_terminal()`."""

@@ -647,18 +647,24 @@ def _plus(bonus: Bonus, e: Effect, bits: Mapping[str, int]) -> Bonus:
     )
 
 
+Sources = Sequence[tuple[int, Sequence[int]]]
+"""Cards in play by controller, in `Table.in_play`'s order (at least those with a static
+ability: the rest give nothing)."""
+
+
 def _static_effects(
-    st: Table, only: int | None, *, granting: bool = False
+    st: Table, only: int | None, *, granting: bool = False, sources: Sources | None = None
 ) -> Iterator[tuple[int, Effect]]:
     """(a card reached, the effect reaching it) for every static effect in force; with
     `only`, just those reaching that card; `granting`: of the abilities that grant a keyword
-    only. Whom an effect reaches is read before the condition: it is the cheaper of the two,
-    and most reads find nothing reaching."""
+    only; `sources`: the cards in play with statics, if the game has them at hand. Whom an
+    effect reaches is read before the condition: it is the cheaper of the two, and most
+    reads find nothing reaching."""
     book = st._book
     statics = book.granting if granting else book.statics
     abilities, ident = book.abilities, st._ident
-    for controller, sources in st.in_play():
-        for source in sources:
+    for controller, cards in st.in_play() if sources is None else sources:
+        for source in cards:
             k = ident[source]
             found = statics[k]
             if not found:
@@ -693,12 +699,13 @@ def _static_effects(
                 yield from reached
 
 
-def static_bonuses(st: Table) -> dict[int, Bonus]:
+def static_bonuses(st: Table, sources: Sources | None = None) -> dict[int, Bonus]:
     """What every static ability in force gives, by slot (cards nothing reaches left out),
-    read in one pass over the statics rather than one per card."""
+    read in one pass over the statics rather than one per card; `sources` as
+    `_static_effects` takes them."""
     bits = st._book.keyword_bits
     out: dict[int, Bonus] = {}
-    for slot, e in _static_effects(st, None):
+    for slot, e in _static_effects(st, None, sources=sources):
         out[slot] = _plus(out.get(slot, NO_BONUS), e, bits)
     return out
 

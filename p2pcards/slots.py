@@ -3,8 +3,9 @@
 A game whose cards are one shared deck builds its state on `SlotState`: a `ZoneState`
 (p2pcards/zones.py) whose zones are the deck, the discard pile and the hands (and the
 game's own places, GETGEM's laid cards), its one pool the shared deck's, public to every
-seat. It keeps the chance nodes of a shared deck (a deal from the deck, a take from a
-hand) in its queue, and the names its games use for the zones' lists:
+seat. It keeps the chance steps of a shared deck (a deal from the deck, a take from a
+hand) in its queue, each dealt as the zones deal every game's (`_ask_draw`, `_ask_take`: a
+zones `Step`), and the names its games use for the zones' lists:
 
 - the physical cards are slots 0..N-1 that live in exactly one of `_deck` (bottom first: a
   deal takes the last), `_discard` (oldest first, face up), a hand `_hands[seat]`, or a
@@ -15,13 +16,15 @@ hand) in its queue, and the names its games use for the zones' lists:
   in a complete state, plus other seats' hidden cards in a replica. Deal and Take outcomes
   are weighted by it;
 - `_queue` holds the pending steps, first the one being resolved, each a named tuple: the two
-  chance nodes are `DrawStep` and `TakeStep`, the game adds its own.
+  chance steps are `DrawStep` and `TakeStep`, the game adds its own. At the head of the
+  queue, a chance step becomes the zones' pending `Step` (`_ask_draw`, `_ask_take`), and the
+  game's `_after_chance` moves the queue on once the card is dealt.
 
 An action that uses cards of a hand names their slots, as a zones game's do: `_slot_order`
 gives the slots a menu names (the copies the most seats already know, which reveal the
 least), `_verify_uses` checks an action's, `_learn_used` learns the cards it names. The game
 keeps its own rules: which steps it queues, what an action may show, and how its queue moves
-on after a chance outcome (`_apply_outcome_card` moves the card).
+on after a chance outcome.
 """
 
 from __future__ import annotations
@@ -29,18 +32,15 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Hashable, Sequence
-from operator import attrgetter
 from typing import Generic, NamedTuple, Protocol, Self, TypeVar
 
 from p2pcards.engine import (
     CHANCE,
-    Action,
-    ChanceMove,
     ChanceOutcome,
     Game,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
-from p2pcards.zones import UNKNOWN, Deal, Shown, Step, Zone, ZoneRules, ZoneState
+from p2pcards.zones import UNKNOWN, Shown, Step, Zone, ZoneRules, ZoneState
 
 __all__ = [
     "DRAW", "TAKE", "UNKNOWN", "CardKind", "DrawStep", "SlotRules", "SlotState",
@@ -72,6 +72,24 @@ take_step = functools.cache(TakeStep)
 it deals, and a NamedTuple costs several times a tuple to make (rpg-battle's random playout
 ran 4% slower making them afresh)."""
 
+_HANDS = 2
+"""The zone of hand:0 (see `SlotState._layout_for`)."""
+
+
+@functools.cache
+def _draw_to(seat: int) -> Step:
+    """A DrawStep's card, as the zones deal it: the deck's top card to the seat's hand, seen
+    by that seat (one value per seat, for the same reason as `draw_step`)."""
+    return Step("draw", source=0, dest=_HANDS + seat, viewers=1 << seat)
+
+
+@functools.cache
+def _take_from(thief: int, victim: int) -> Step:
+    """A TakeStep's card, as the zones deal it: one picked at random from the victim's hand
+    to the thief's, seen by both."""
+    return Step("pick", _HANDS + victim, _HANDS + thief, 1 << thief | 1 << victim)
+
+
 S = TypeVar("S", bound=tuple[int, ...])
 """What a game's queue holds: the chance steps above and its own, each a NamedTuple of ints
 (told apart by their class); a game names their union."""
@@ -99,17 +117,12 @@ class SlotRules(ZoneRules):
         cards: Sequence[CardKind],
         deck_size: int,
         take: Callable[[int, str | None], ChanceOutcome],
-        take_position: str,
     ) -> None:
-        super().__init__(game, cards, None)
+        """`take`: the game's outcome of a random take from a hand, made from (position,
+        card), the zones' random pick under the name the game's wire form gives it."""
+        super().__init__(game, cards, None, take)
         self.composition = [c.qty for c in cards]
         self.deck_size = deck_size
-        self.deal_hidden = Deal(None).hidden()  # the shared instance
-        self.take = take
-        self.take_type = type(take(0, None))
-        # Both outcomes name their `card`; a take's hand position is the field `take_position`.
-        self.card_of: Callable[[Action], str | None] = attrgetter("card")
-        self.position_of: Callable[[Action], int] = attrgetter(take_position)
 
 
 R = TypeVar("R", bound=SlotRules)
@@ -209,9 +222,6 @@ class SlotState(ZoneState, Generic[R, S]):
         the deck ran out, or (GETGEM's matches) every card for the next game."""
         return self._generation[0]
 
-    def _after_chance(self, step: Step, slot: int, value: int) -> None:
-        raise AssertionError("a shared deck's chance nodes are its queue's (DrawStep, TakeStep)")
-
     def _card_id(self, k: int) -> str | None:
         return None if k == UNKNOWN else self._rules.card_ids[k]
 
@@ -282,11 +292,9 @@ class SlotState(ZoneState, Generic[R, S]):
 
     def _learn_used(self, slots: Sequence[int], kinds: Sequence[int | None]) -> None:
         """A verified action used these slots as these kinds: each named card is known here."""
-        ident, pool = self._ident, self._pool
         for slot, k in zip(slots, kinds, strict=True):
-            if k is not None and ident[slot] == UNKNOWN:
-                ident[slot] = k
-                pool[k] -= 1
+            if k is not None:
+                self._note(slot, k)
 
     def _hidden_hand(self, seat: int) -> HiddenInformationError:
         return HiddenInformationError(
@@ -298,150 +306,30 @@ class SlotState(ZoneState, Generic[R, S]):
         ident = self._ident
         return tuple(tuple(sorted(ident[s] for s in hand)) for hand in self._hands)
 
-    # ------------------------------------------------- decisions and chance nodes
-
-    def chance_move(self) -> ChanceMove:
-        """Deals come from the deck; a take comes from the victim's hand."""
-        step = self._pending_chance()
-        if isinstance(step, DrawStep):
-            return ChanceMove("deal", step.seat)
-        return ChanceMove("take", step.thief, source=step.victim)
-
-    def chance_step(self) -> tuple[Step, list[int]]:
-        """The pending chance step in the zones' terms, with the slots of its source zone:
-        a draw from the deck to the seat's hand, or a pick from the victim's hand to the
-        thief's, each shown to the seats entitled to it. One dealing serves every game."""
-        step = self._pending_chance()
-        hands = 2  # the zone of hand:0 (see _layout_for)
-        if isinstance(step, DrawStep):
-            draw = Step("draw", source=0, dest=hands + step.seat, viewers=1 << step.seat)
-            return draw, list(self._deck)
-        viewers = 1 << step.thief | 1 << step.victim
-        pick = Step("pick", hands + step.victim, hands + step.thief, viewers)
-        return pick, list(self._hands[step.victim])
-
-    def _pending_chance(self) -> DrawStep | TakeStep:
-        """The chance step at the head of the queue."""
-        if self._current != CHANCE:
-            raise IllegalActionError("not a chance node")
-        # Only a DrawStep or a TakeStep at the head makes a chance node (each game's _advance);
-        # declared, not checked or cast: this is on the path of every deal of a playout.
-        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]
-        return step
+    # ------------------------------------------------------------- chance nodes
 
     def luck_key(self) -> Hashable:
-        """A deal is the deck's next card: named by the deck's reshuffle and size, whoever
-        draws it and whatever happened before, so every line of a search meets the same deck
-        order (a take, from a hand that differs line by line, is not shared)."""
-        if self._current == CHANCE and isinstance(self._queue[0], DrawStep):
+        """The zones' key of a draw less its zone, there being one deck: (0, reshuffles,
+        cards left). Its shape from before the zones dealt these games' steps, so that a
+        seeded search samples the same luck and makes the same moves (`scripts/bench_ai.py
+        --same-moves`)."""
+        step = self._chance
+        if self._current == CHANCE and step is not None and step.kind == "draw":
             return (DRAW, self._generation[0], len(self._deck))
         return self.search_key()
 
-    def chance_viewers(self) -> frozenset[int]:
-        """At a chance node, the seats entitled to learn the outcome's card."""
-        if self._current != CHANCE:
-            return frozenset()
-        step = self._pending_chance()
-        if isinstance(step, DrawStep):
-            return frozenset((step.seat,))
-        return frozenset((step.thief, step.victim))
+    # Both set what `_ask_chance` sets, inline: a playout asks at nearly every card it deals.
 
-    def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
-        """Deal(card), or Take(position, card), whichever this chance node is."""
-        rules = self._rules
-        if self.chance_move().kind == "deal":
-            return rules.deal_hidden if card is None else rules.deals[self._kind(card)]
-        return rules.take(position, card)
+    def _ask_draw(self, seat: int) -> None:
+        """The dealer's next: the deck's top card to `seat`'s hand (a `DrawStep`'s card)."""
+        self._chance = _draw_to(seat)
+        self._current = CHANCE
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self._current != CHANCE:  # _pending_chance inline: a playout asks at every deal
-            raise IllegalActionError("not a chance node")
-        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]
-        viewer = self.viewer
-        pool = self._pool
-        if isinstance(step, DrawStep):
-            if viewer is not None and viewer != step.seat:
-                return [(self._rules.deal_hidden, 1.0)]
-            # Deck slots are never known to anyone, so the deck is the pool.
-            deals = self._rules.deals
-            total = sum(pool)
-            return [(deals[k], n / total) for k, n in enumerate(pool) if n]
-        may_see = viewer is None or viewer in step
-        hand = self._hands[step.victim]
-        share = 1.0 / len(hand)
-        take = self._rules.take
-        ident = self._ident
-        outcomes: list[tuple[Action, float]] = []
-        for i, slot in enumerate(hand):
-            k = ident[slot]
-            if k != UNKNOWN or not may_see:
-                outcomes.append((take(i, self._card_id(k)), share))
-            else:  # the thief's replica, at a card it has not seen: spread over the unseen
-                outcomes.extend(self._unseen_takes(i, share))
-        return outcomes
-
-    def _unseen_takes(self, position: int, share: float) -> list[tuple[Action, float]]:
-        """The outcomes of taking a card this state has not seen, at `position`, which is
-        taken with probability `share`: one per unseen kind, by the pool."""
-        pool = self._pool
-        total = sum(pool)
-        take, ids = self._rules.take, self._rules.card_ids
-        return [(take(position, ids[k]), share * n / total) for k, n in enumerate(pool) if n]
-
-    def _verify_outcome(self, action: Action) -> None:
-        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]  # chance node
-        rules = self._rules
-        viewer = self.viewer
-        known = UNKNOWN
-        if isinstance(step, TakeStep):
-            if not isinstance(action, rules.take_type):
-                raise IllegalActionError(f"the chance node needs a take outcome, not {action}")
-            position = rules.position_of(action)
-            hand = self._hands[step.victim]
-            if not 0 <= position < len(hand):
-                raise IllegalActionError(f"the victim's hand has no card {position}")
-            known = self._ident[hand[position]]
-            entitled = viewer is None or viewer in step
-        else:
-            if not isinstance(action, Deal):
-                raise IllegalActionError(f"the chance node needs a deal outcome, not {action}")
-            entitled = viewer is None or viewer == step.seat
-        card = rules.card_of(action)
-        if card is None:
-            if entitled:
-                raise IllegalActionError("this state must be told which card it is")
-            return
-        k = self._kind(card)
-        # An onlooker that once held or stole that very card follows it (each game's rules.md):
-        # being told it again teaches it nothing.
-        if not entitled and known != k:
-            raise IllegalActionError(f"seat {viewer} may not learn this card")
-        if known != UNKNOWN:
-            if known != k:
-                raise IllegalActionError(f"the card taken is not {card}")
-            return
-        if self._pool[k] <= 0:
-            raise IllegalActionError(f"{card} cannot be there")
-
-    def _apply_outcome_card(self, action: Action) -> int:
-        """Move the card a verified Deal or Take gives to its receiver, learning it if told;
-        its slot. The game moves its queue on."""
-        step: DrawStep | TakeStep = self._queue[0]  # type: ignore[assignment]  # chance node
-        rules = self._rules
-        card = rules.card_of(action)
-        k = UNKNOWN if card is None else self._kind(card)
-        if isinstance(step, DrawStep):
-            slot = self._deck.pop()
-            self._hands[step.seat].append(slot)
-            self._known[slot] = 1 << step.seat
-        else:
-            slot = self._hands[step.victim].pop(rules.position_of(action))
-            self._hands[step.thief].append(slot)
-            self._known[slot] |= 1 << step.thief
-        if k != UNKNOWN and self._ident[slot] == UNKNOWN:
-            self._ident[slot] = k
-            self._pool[k] -= 1
-        return slot
+    def _ask_take(self, thief: int, victim: int) -> None:
+        """The dealer's next: a card picked at random from `victim`'s hand to `thief`'s, shown
+        to both (a `TakeStep`)."""
+        self._chance = _take_from(thief, victim)
+        self._current = CHANCE
 
     # ------------------------------------------------------------- moving cards
 

@@ -43,8 +43,9 @@ from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self
+from itertools import compress, repeat
+from operator import attrgetter, is_
+from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self, TypeGuard
 
 from p2pcards.engine import (
     CHANCE,
@@ -266,16 +267,43 @@ def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[list[int], ...]]
 NO_COLUMNS = SlotColumns()
 
 
+class PickOutcome(Protocol):
+    """What a random pick's outcome tells: the position picked in the zone, and the card
+    (None where this state may not learn it)."""
+
+    @property
+    def position(self) -> int: ...
+
+    @property
+    def card(self) -> str | None: ...
+
+
 class ZoneRules:
     """Static tables of a zones game, derived once from its card kinds."""
 
-    def __init__(self, game: Game, cards: Sequence[CardKind], deck_model: DeckModel | None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        cards: Sequence[CardKind],
+        deck_model: DeckModel | None,
+        pick: Callable[[int, str | None], ChanceOutcome] = Pick,
+    ) -> None:
+        """`pick`: the game's random-pick outcome, made from (position, card): `Pick`, or a
+        kind of its own (rpg-battle's and GETGEM's `Take`, whose wire form is older than the
+        zones and whose draft already says "pick")."""
         self.game = game
         self.card_ids = [c.id for c in cards]
         self.card_names = [c.name for c in cards]
         self.card_index = {c.id: i for i, c in enumerate(cards)}
+        self.kinds = range(len(cards))
         self.deals: list[ChanceOutcome] = [Deal(c.id) for c in cards]  # a game may use its own
+        self.picked = pick
+        self.pick_type = type(pick(0, None))
         self.deck_model = deck_model
+
+    def is_pick(self, action: Action) -> TypeGuard[PickOutcome]:
+        """Whether `action` is this game's random-pick outcome."""
+        return isinstance(action, self.pick_type)
 
 
 def own_decks(
@@ -306,8 +334,8 @@ class ZoneState(State):
 
     __slots__ = (
         "_chance", "_current", "_deck_zones", "_generation", "_home", "_ident", "_journal",
-        "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private", "_rules", "_where",
-        "_zone_index", "_zones", "viewer",
+        "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private", "_rules",
+        "_shown_on_arrival", "_where", "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
@@ -337,6 +365,15 @@ class ZoneState(State):
         self._listener: Listener | None = None
         self._layout = tuple(layout)
         self._zone_index = {zone.name: i for i, zone in enumerate(self._layout)}
+        # The seats a card arriving in each zone is shown to (`_place`), worked out once.
+        self._shown_on_arrival = tuple(
+            everyone(num_players)
+            if zone.visibility == "everyone"
+            else 1 << zone.owner
+            if zone.visibility == "owner" and zone.owner is not None
+            else 0
+            for zone in self._layout
+        )
         self._zones: list[list[int]] = [[] for _ in self._layout]
         self._ident: list[int] = []
         self._known: list[int] = []
@@ -630,25 +667,25 @@ class ZoneState(State):
         roll), `value` the roll (or the position picked). The game sets `_current`."""
 
     def _step(self) -> Step:
-        if self._current != CHANCE or self._chance is None:
+        step = self._chance
+        if step is None or self._current != CHANCE:
             raise IllegalActionError("not a chance node")
-        return self._chance
-
-    def _step_slot(self, step: Step, position: int = 0) -> int:
-        pile = self._zones[step.source]
-        if step.kind == "pick":
-            return pile[position]
-        return pile[-1 - step.depth]
+        return step
 
     def _entitled(self, step: Step) -> bool:
-        return self.viewer is None or bool(step.viewers >> self.viewer & 1)
+        viewer = self.viewer
+        return viewer is None or bool(step.viewers >> viewer & 1)
 
     def chance_move(self) -> ChanceMove:
         """Draws ("deal") and looks come from the top of a zone; a pick ("take") from anywhere
-        in it; a roll touches no card."""
+        in it, to the owner of the zone it goes to where that zone is the owner's alone (a
+        hand), else to the first seat it is shown to; a roll touches no card."""
         step = self._step()
         to = _first_seat(step.viewers)
         if step.kind == "pick":
+            dest = self._layout[step.dest]
+            if dest.visibility == "owner" and dest.owner is not None:
+                to = dest.owner
             return ChanceMove("take", to, source=self._layout[step.source].owner)
         if step.kind == "roll":
             return ChanceMove("roll", -1)
@@ -663,12 +700,13 @@ class ZoneState(State):
         return frozenset(s for s in range(self._n) if mask >> s & 1)
 
     def chance_outcome_for(self, card: str | None, position: int = 0) -> Action:
-        """Deal(card), Pick(position, card) or Roll(position), whichever this node is."""
+        """Deal(card), the game's pick outcome (position, card) or Roll(position), whichever
+        this node is."""
         step = self._step()
         if step.kind == "roll":
             return Roll(position)
         if step.kind == "pick":
-            return Pick(position, card)
+            return self._rules.picked(position, card)
         return _HIDDEN_DEAL if card is None else self._rules.deals[self._kind(card)]
 
     def luck_key(self) -> Hashable:
@@ -679,72 +717,110 @@ class ZoneState(State):
             return (0, z, self._generation[z], len(self._zones[z]) - step.depth)
         return self.search_key()
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        step = self._step()
-        if step.kind == "roll":
-            share = 1.0 / step.sides
-            return [(Roll(i), share) for i in range(step.sides)]
-        entitled = self._entitled(step)
-        if step.kind == "pick":
-            pile = self._zones[step.source]
-            share = 1.0 / len(pile)
-            outcomes: list[tuple[Action, float]] = []
-            for i, slot in enumerate(pile):
-                k = self._ident[slot]
-                if k != UNKNOWN or not entitled:
-                    card = self.card_at(slot) if entitled else None
-                    outcomes.append((Pick(i, card), share))
-                else:
-                    ids = self._rules.card_ids
-                    outcomes.extend((Pick(i, ids[j]), share * p) for j, p in self._unseen(slot))
-            return outcomes
-        if not entitled:
-            return [(_HIDDEN_DEAL, 1.0)]
-        slot = self._step_slot(step)
-        k = self._ident[slot]
-        if k != UNKNOWN:
-            return [(self._rules.deals[k], 1.0)]
-        deals = self._rules.deals
-        return [(deals[k], p) for k, p in self._unseen(slot)]
+    # The chance steps below are on the path of every card a playout deals, in every game:
+    # each unpacks its step at once (a NamedTuple's fields, read one by one, take the slow
+    # attribute path) and reads its pile once.
 
-    def _unseen(self, slot: int) -> list[tuple[int, float]]:
-        """The kinds an unknown slot may hold, by the unseen copies of its pool."""
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        step = self._chance
+        if step is None or self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
+        kind, source, _, viewers, depth, sides = step
+        viewer = self.viewer
+        entitled = viewer is None or viewers >> viewer & 1
+        if kind == "draw" or kind == "look":
+            if not entitled:
+                return [(_HIDDEN_DEAL, 1.0)]
+            slot = self._zones[source][-1 - depth]
+            k = self._ident[slot]
+            deals = self._rules.deals
+            if k != UNKNOWN:
+                return [(deals[k], 1.0)]
+            pool, total, kinds = self._unseen(slot)
+            return [(deals[k], pool[k] / total) for k in kinds]
+        if kind == "roll":
+            share = 1.0 / sides
+            return [(Roll(i), share) for i in range(sides)]
+        pile = self._zones[source]
+        share = 1.0 / len(pile)
+        picked, ids, ident = self._rules.picked, self._rules.card_ids, self._ident
+        outcomes: list[tuple[Action, float]] = []
+        for i, slot in enumerate(pile):
+            k = ident[slot]
+            if k != UNKNOWN:  # an onlooker that knows the card is told it (`_verify_outcome`)
+                outcomes.append((picked(i, ids[k]), share))
+            elif not entitled:
+                outcomes.append((picked(i, None), share))
+            else:  # a card this state has not seen: spread over its pool's unseen copies
+                pool, total, kinds = self._unseen(slot)
+                outcomes.extend((picked(i, ids[j]), share * (pool[j] / total)) for j in kinds)
+        return outcomes
+
+    def sample_outcome(self, rng: random.Random) -> Action:
+        """As `State.sample_outcome`, the same outcome for the same number; a draw of a card
+        this state has not seen walks its pool without listing the outcomes first (a random
+        playout deals a card at every other step or so)."""
+        step = self._chance
+        if step is None or self._current != CHANCE or step.kind != "draw":
+            return super().sample_outcome(rng)
+        slot = self._zones[step.source][-1]
+        if self._ident[slot] != UNKNOWN or not self._entitled(step):
+            return super().sample_outcome(rng)
+        pool, total, kinds = self._unseen(slot)
+        present = list(kinds)
+        deals = self._rules.deals
+        if len(present) > 1:
+            x = rng.random()
+            for k in present:
+                x -= pool[k] / total  # the probability `chance_outcomes` lists
+                if x < 0:
+                    return deals[k]
+        return deals[present[-1]]
+
+    def _unseen(self, slot: int) -> tuple[list[int], int, Iterator[int]]:
+        """The pool an unknown slot's card comes from, its unseen copies in all, and the kinds
+        it still holds, ascending. `compress` finds those in C: a draw of RPG Get!, whose
+        pools span 148 kinds and hold a few dozen, spent most of its time on a Python scan
+        of the empty ones."""
         pool = self._pools[self._home[slot]]
         if pool is None:
             raise HiddenInformationError(
                 f"this state does not know the deck slot {slot} comes from (viewer {self.viewer})"
             )
-        total = sum(pool)
-        return [(k, n / total) for k, n in enumerate(pool) if n]
+        return pool, sum(pool), compress(self._rules.kinds, pool)
 
     def _verify_outcome(self, action: Action) -> None:
-        step = self._step()
-        if step.kind == "roll":
-            if not isinstance(action, Roll) or not 0 <= action.value < step.sides:
-                raise IllegalActionError(f"the chance node needs a roll below {step.sides}")
+        step = self._chance
+        if step is None or self._current != CHANCE:
+            raise IllegalActionError("not a chance node")
+        kind, source, _, _, depth, sides = step
+        if kind == "roll":
+            if not isinstance(action, Roll) or not 0 <= action.value < sides:
+                raise IllegalActionError(f"the chance node needs a roll below {sides}")
             return
-        if step.kind == "pick":
-            if not isinstance(action, Pick):
-                raise IllegalActionError(f"the chance node needs a pick, not {action}")
-            pile = self._zones[step.source]
-            if not 0 <= action.position < len(pile):
-                raise IllegalActionError(f"the zone has no card {action.position}")
-            slot, card = pile[action.position], action.card
+        pile = self._zones[source]
+        if kind == "pick":
+            if not self._rules.is_pick(action):
+                raise IllegalActionError(f"the chance node needs a random pick, not {action}")
+            position = action.position
+            if not 0 <= position < len(pile):
+                raise IllegalActionError(f"the zone has no card {position}")
+            slot = pile[position]
         else:
             if not isinstance(action, Deal):
                 raise IllegalActionError(f"the chance node needs a deal, not {action}")
-            if step.depth >= len(self._zones[step.source]):
+            if depth >= len(pile):
                 raise IllegalActionError("the deck has no card there")
-            slot, card = self._step_slot(step), action.card
-        entitled = self._entitled(step)
+            slot = pile[-1 - depth]
+        card = action.card
         if card is None:
-            if entitled:
+            if self._entitled(step):
                 raise IllegalActionError("this state must be told which card it is")
             return
         k = self._kind(card)
-        known = self._ident[slot]
-        # An onlooker that already knows the very card is told nothing new.
-        if not entitled and known != k:
+        # An onlooker that already knows the very card (it once held or took it) is told
+        # nothing new.
+        if self._ident[slot] != k and not self._entitled(step):
             raise IllegalActionError(f"seat {self.viewer} may not learn this card")
         self._check_learnable(slot, k)
 
@@ -760,19 +836,32 @@ class ZoneState(State):
 
     def _apply_outcome(self, action: Action) -> None:
         """Apply a verified chance outcome: move or show the card, then let the game go on."""
-        step = self._step()
+        step = self._chance
+        assert step is not None, "verified: a chance node"
         self._chance = None
-        if isinstance(action, Roll):
+        kind, source, dest, viewers, depth, _ = step
+        if kind == "roll":
+            assert isinstance(action, Roll)
             self._after_chance(step, -1, action.value)
             return
-        position = action.position if isinstance(action, Pick) else 0
-        slot = self._step_slot(step, position)
-        card = action.card if isinstance(action, Deal | Pick) else None
+        pile = self._zones[source]
+        if kind == "pick":
+            assert self._rules.is_pick(action)
+            position = index = action.position
+        else:
+            assert isinstance(action, Deal)
+            position = 0
+            index = len(pile) - 1 - depth
+        slot = pile[index]
+        card = action.card
         if card is not None:
-            self._learn(slot, self._kind(card))
-        self._known[slot] |= step.viewers
-        if step.kind != "look":
-            self._move(slot, step.dest)
+            self._note(slot, self._rules.card_index[card])  # verified: `_learn` less its check
+        self._known[slot] |= viewers
+        if kind != "look":
+            # Taken out where the step says it is, not by `_move`'s search of its zone: a
+            # deck's top card is its list's last, and a shared deck's state keeps no `_where`.
+            del pile[index]
+            self._place(slot, dest)
         self._after_chance(step, slot, position)
 
     # ------------------------------------------------------------ movements
@@ -780,9 +869,15 @@ class ZoneState(State):
     def _learn(self, slot: int, k: int) -> None:
         """This state now knows that `slot` holds kind k (an action or the dealer told it)."""
         self._check_learnable(slot, k)
+        self._note(slot, k)
+
+    def _note(self, slot: int, k: int) -> None:
+        """`_learn` once checked: the slot's kind is k here, and its pool has one unseen copy
+        fewer if it was unknown."""
         if self._ident[slot] == UNKNOWN:
             self._ident[slot] = k
-            pool = self._pools[self._home[slot]] if self._home[slot] >= 0 else None
+            home = self._home[slot]
+            pool = self._pools[home] if home >= 0 else None
             if pool is not None:
                 pool[k] -= 1
 
@@ -792,18 +887,19 @@ class ZoneState(State):
         """Move a slot to zone `dest` (on top, or at the bottom); the seats in `show` and, unless
         it goes `face_down`, those the zone shows its cards to learn it."""
         self._zones[self._where[slot]].remove(slot)
+        self._place(slot, dest, bottom=bottom, show=show, face_down=face_down)
+
+    def _place(
+        self, slot: int, dest: int, *, bottom: bool = False, show: int = 0, face_down: bool = False
+    ) -> None:
+        """Put a slot just taken out of its zone into zone `dest`, as `_move` does."""
         if bottom:
             self._zones[dest].insert(0, slot)
         else:
             self._zones[dest].append(slot)
         self._where[slot] = dest
-        zone = self._layout[dest]
-        if face_down:
-            pass
-        elif zone.visibility == "everyone":
-            show = self._everyone
-        elif zone.visibility == "owner" and zone.owner is not None:
-            show |= 1 << zone.owner
+        if not face_down:
+            show |= self._shown_on_arrival[dest]
         self._known[slot] |= show
 
     def _widen(self, slot: int, mask: int) -> None:
@@ -950,6 +1046,7 @@ class ZoneState(State):
         other._listener = None  # a copy (a search's, an observation) is nobody's to tell
         other._layout = self._layout
         other._zone_index = self._zone_index
+        other._shown_on_arrival = self._shown_on_arrival
         other._zones = list(map(list.copy, self._zones))  # a third faster than a comprehension
         other._ident = self._ident[:]
         other._known = self._known[:]
@@ -1081,10 +1178,9 @@ class ZoneState(State):
         # An action of the very menu this state listed, unchanged since: legal as it was
         # made (the usual path of an agent and of a playout, whose checking cost a fifth of
         # rpg-battle's random playout; the menu is a tuple, so a caller cannot add to it).
-        for legal in self._menu:
-            if legal is action:
-                return
-        self._verify_decision(cur, action)
+        # Compared by identity in C: a Python loop cost a menu's length in steps.
+        if not any(map(is_, self._menu, repeat(action))):
+            self._verify_decision(cur, action)
 
     def apply_action(self, action: Action) -> None:
         self.verify_action(action)

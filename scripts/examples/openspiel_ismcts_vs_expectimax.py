@@ -77,7 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     given = {k: float(v) for k, _, v in (p.partition("=") for p in args.rates.split(",") if p)}
 
-    expectimax = f"expectimax:think_ms={args.think_ms:g}"
+    expectimax = f"expectimax:think_ms={args.think_ms:g}:exact=true"
     print(f"{'game':18} {'games':>5}  ISMCTS score  95% interval    budgets at {args.think_ms:g}"
           " CPU ms a move")  # fmt: skip
     for game in args.game.split(","):

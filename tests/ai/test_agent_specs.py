@@ -38,7 +38,7 @@ BAD = [
     ("expectimax:clock=true:nodes=500", "clock=true times think_ms; give think_ms too"),
     ("expectimax:nodes=5:nodes=6", "expectimax option nodes given twice"),
     ("expectimax:samples=2:think_ms=9:samples=2", "expectimax option samples given twice"),
-    ("expectimax:depth=3", "expectimax takes chance_width, clock, max_depth, "),
+    ("expectimax:depth=3", "expectimax takes chance_width, clock, exact, max_depth, "),
     ("expectimax:nodes", "not 'nodes'"),
     ("expectimax:nodes=", "not 'nodes='"),
     ("expectimax:", "not ''"),

@@ -215,8 +215,8 @@ def test_ismcts_plays_on_where_worlds_of_one_view_differ_in_legal_actions() -> N
     # at its 14th step a world ISMCTS drew for seat 0 had a legal action (a push-peep's
     # peeping draw) that seat 0's own view did not, and the search failed with a KeyError.
     config = TournamentConfig(
-        "getgem", ("openspiel:ismcts:simulations=9", "expectimax:think_ms=20"), games=200,
-        seed=1, round_cap=100,
+        "getgem", ("openspiel:ismcts:simulations=9", "expectimax:think_ms=20:exact=true"),
+        games=200, seed=1, round_cap=100,
     )  # fmt: skip
     spec = next(s for s in config.schedule() if s.number == 10)
     [result] = run_games(config, (spec,))

@@ -1,10 +1,11 @@
 """Seeds that replay (issue 14): the same seed and the same answers give the same game.
 
 A seeded expectimax agent searches a node budget, `think_ms` turned into nodes at the
-game's calibrated rate, so nothing it does depends on the clock, the machine's load or the
-process: two processes with different `PYTHONHASHSEED`s play the same games to the node,
-and `p2pcards play` with the same seed and the same typed answers prints the same game.
-Only `clock=true` stops at the wall clock.
+game's calibrated rate; with `exact=true` nothing it does depends on the clock, the
+machine's load or the process: two processes with different `PYTHONHASHSEED`s play the same
+games to the node, and `p2pcards play` with the same seed and the same typed answers prints
+the same game. Without it a search whose nodes run dear also stops at `CPU_CEILING` times
+its budget in CPU time; `clock=true` stops at the wall clock.
 """
 
 import itertools
@@ -19,7 +20,11 @@ from typing import Any
 import pytest
 from positions import wounded_vex
 
-from ai.expectimax import DEFAULT_NODES_PER_MS, ExpectimaxAgent, node_budget
+import ai.match
+from ai.agents import Agent, make_agent
+from ai.clock import Clock, TimeControl
+from ai.expectimax import DEFAULT_NODES_PER_MS, MOVES_AHEAD, ExpectimaxAgent, node_budget
+from ai.match import play_match
 from p2pcards import games
 
 P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
@@ -44,10 +49,11 @@ for number, (game, specs, seed) in enumerate(json.loads(sys.argv[1])):
 print(json.dumps(moves))
 """
 
+EXACT_5, EXACT_10 = "expectimax:think_ms=5:exact=true", "expectimax:think_ms=10:exact=true"
 MATCHES = [
-    ("rpg-battle", ["expectimax:think_ms=10", "greedy"], 11),
-    ("rpg-battle", ["expectimax:think_ms=5", "random", "expectimax:think_ms=5:paranoid=true"], 4),
-    ("getgem", ["expectimax:think_ms=10", "expectimax:think_ms=10:samples=3", "greedy"], 11),
+    ("rpg-battle", [EXACT_10, "greedy"], 11),
+    ("rpg-battle", [EXACT_5, "random", f"{EXACT_5}:paranoid=true"], 4),
+    ("getgem", [EXACT_10, f"{EXACT_10}:samples=3", "greedy"], 11),
 ]
 
 
@@ -98,12 +104,12 @@ def test_a_seeded_search_never_reads_the_clock_to_decide() -> None:
     # A clock that jumps a second at every reading (a machine loaded to a crawl) changes
     # nothing: not the move, not the depth, not a node.
     state = wounded_vex("attack-iii", mystra_hit=False)
-    calm = ExpectimaxAgent(3, think_ms=20)
+    calm = ExpectimaxAgent(3, think_ms=20, exact=True)
     calm.act(state.observation(0))
     ticks = itertools.count()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(time, "monotonic", lambda: float(next(ticks)))
-        loaded = ExpectimaxAgent(3, think_ms=20)
+        loaded = ExpectimaxAgent(3, think_ms=20, exact=True)
         loaded.act(state.observation(0))
     assert calm.last is not None and loaded.last is not None
     assert (calm.last.action, calm.last.depth, calm.last.nodes, calm.last.values) == (
@@ -126,6 +132,60 @@ def test_clock_true_stops_at_the_wall_clock() -> None:
     assert hurried.last.depth == 1  # one whole iteration, then out of time
     assert hurried.budget("rpg-battle", 2) == (None, 0.02)
     assert ExpectimaxAgent(None, think_ms=20).budget("rpg-battle", 2) == (None, 0.02)
+
+
+def test_a_search_whose_nodes_run_dear_stops_at_its_cpu_ceiling() -> None:
+    # CPU time that jumps a second at every reading: past the first iteration (some answer
+    # must be whole) the ceiling ends the search, long before the node budget; exact=true
+    # searches the whole budget whatever the CPU time says.
+    state = wounded_vex("attack-iii", mystra_hit=False)
+    ticks = itertools.count()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(time, "process_time", lambda: float(next(ticks)))
+        capped = ExpectimaxAgent(3, think_ms=20)
+        capped.act(state.observation(0))
+        exact = ExpectimaxAgent(3, think_ms=20, exact=True)
+        exact.act(state.observation(0))
+    assert capped.last is not None and exact.last is not None
+    assert capped.last.capped and capped.last.depth == 1
+    assert capped.last.nodes < node_budget("rpg-battle", 2, 20)
+    assert not exact.last.capped and exact.last.nodes >= node_budget("rpg-battle", 2, 20)
+
+
+def test_a_time_control_gives_each_move_its_share_of_the_clock() -> None:
+    # 8 s for 40 moves: 0.2 s a move and the increment, by the wall clock; an explicit
+    # think_ms that is less still bounds it. Told before one move only.
+    clock = Clock(TimeControl(40, 8.0, 0.05))
+    agent = ExpectimaxAgent(3)
+    agent.on_clock(clock)
+    assert agent.budget("rpg-battle", 2) == (None, pytest.approx(0.25))
+    quick = ExpectimaxAgent(3, think_ms=100)
+    quick.on_clock(clock)
+    assert quick.budget("rpg-battle", 2) == (None, pytest.approx(0.1))
+    sudden = Clock(TimeControl(None, 1.0))  # one period: the moves ahead are guessed
+    agent.on_clock(sudden)
+    assert agent.budget("rpg-battle", 2) == (None, pytest.approx(1.0 / MOVES_AHEAD))
+    agent.act(wounded_vex("attack-iii", mystra_hit=False).observation(0))
+    assert agent.budget("rpg-battle", 2) == (node_budget("rpg-battle", 2, 200), None)
+
+
+def test_an_expectimax_seat_under_a_time_control_is_told_its_clock() -> None:
+    told: list[float] = []
+
+    class Listening(ExpectimaxAgent):
+        def on_clock(self, clock: Clock) -> None:
+            told.append(clock.left)
+            super().on_clock(clock)
+
+    def make(spec: str, seed: int | None = None, move_timeout: float | None = None) -> Agent:
+        return Listening(seed, nodes=30) if spec == "listening" else make_agent(spec, seed)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ai.match, "make_agent", make)
+        result = play_match("rpg-battle", ["listening", "greedy"], 3, round_cap=2,
+                            time_control=TimeControl(None, 60.0))  # fmt: skip
+    assert result.status == "ok", result.error
+    assert told and told[0] == 60.0
 
 
 def _rates(game: str) -> dict[int, int]:
@@ -153,7 +213,7 @@ def test_think_ms_becomes_nodes_at_the_games_rate() -> None:
 def test_the_same_seed_in_the_same_position_moves_the_same_whatever_came_before() -> None:
     first = wounded_vex("attack-iii", mystra_hit=False)
     second = wounded_vex("attack", mystra_hit=True)
-    fresh, used = ExpectimaxAgent(8, think_ms=10), ExpectimaxAgent(8, think_ms=10)
+    fresh, used = (ExpectimaxAgent(8, think_ms=10, exact=True) for _ in range(2))
     used.act(second.observation(0))
     fresh.act(first.observation(0))
     used.act(first.observation(0))
@@ -170,7 +230,7 @@ def play(seed: int, answers: str, hash_seed: str) -> subprocess.CompletedProcess
     env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "PYTHONHASHSEED": hash_seed}
     return subprocess.run(
         [P2PCARDS, "play", "getgem", "--seats", "3", "--seed", str(seed), "--agents",
-         "expectimax:think_ms=15"],
+         "expectimax:think_ms=15:exact=true"],
         input=answers, capture_output=True, text=True, timeout=600, env=env,
     )  # fmt: skip
 
@@ -209,11 +269,11 @@ def records(command: str, tmp: Path, hash_seed: str, *args: str) -> list[dict[st
 @pytest.mark.parametrize(
     ("command", "args"),
     [
-        ("simulate", ["rpg-battle", "--agents", "expectimax:think_ms=5,greedy", "--games", "2"]),
+        ("simulate", ["rpg-battle", "--agents", f"{EXACT_5},greedy", "--games", "2"]),
         (
             "tournament",
             ["getgem", "--seats", "3", "--games", "2", "--jobs", "2", "--agents",
-             "expectimax:think_ms=5,expectimax:think_ms=5:samples=2:name=few,greedy"],
+             f"{EXACT_5},{EXACT_5}:samples=2:name=few,greedy"],
         ),
     ],
 )  # fmt: skip

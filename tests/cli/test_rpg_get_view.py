@@ -11,7 +11,7 @@ import re
 import pytest
 from replica_helpers import unseen_cards
 from rich.console import Console
-from rpg_get_helpers import Table
+from rpg_get_helpers import Table, fight, saber_back_to_a_full_bank
 
 from cli import rpg_get_view as view
 from cli.look import look
@@ -23,8 +23,18 @@ from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action
 from p2pcards.games.rpg_get import RpgGetState
-from p2pcards.games.rpg_get.actions import Act, Attempt, Bank, Defend, Enlist, Oppose, Recruit
-from p2pcards.games.rpg_get.state import BANK
+from p2pcards.games.rpg_get.actions import (
+    Act,
+    Activate,
+    Attempt,
+    Bank,
+    Defend,
+    Enlist,
+    Oppose,
+    Pass,
+    Recruit,
+)
+from p2pcards.games.rpg_get.state import ACTIVE, BANK
 from p2pcards.history import Event, witnessed
 
 
@@ -143,7 +153,7 @@ def test_an_attack_its_window_a_defense_and_the_damage_are_told_and_drawn() -> N
     ]
     board = text(view.board(st.observation(2), Seats(2)))
     for shown in ("Seat 0's mission: Clear the Forest (1 VP, 2 RP)", "active party (PP 2 of 4)",
-                  "enemies (EP 2 of 3)", "Booma 4/4 HP (seat 1's)", "Ryudo 6/6 HP",
+                  "enemies (EP 2 of 3)", "Booma 4/4 HP, Middle rank (seat 1's)", "Ryudo 6/6 HP",
                   "Seat 0: bank 1,"):  # fmt: skip
         assert shown in board, (shown, board)
     assert "Buckler" not in board  # seat 0's bank is face down to seat 2
@@ -199,3 +209,71 @@ def test_a_namesake_played_says_it_replaces_the_one_in_play() -> None:
         "You play Ryudo into your party.",
         "Your Ryudo already in play is replaced and discarded.",
     ]
+
+
+def test_ranks_are_on_the_board_and_a_rank_change_is_told() -> None:
+    """Line 135-140: every card starts an attempt in the Middle and a Rank Change moves it;
+    the board shows each active member's and enemy's rank to every seat, the log tells the
+    move. Line 144, 167: the bank stays face down to the others all the while."""
+    t = Table([["mag-launcher", "rag-rappy-den", "buckler"], ["vyse", "hildebear"], ["aika"]])
+    st = t.state
+    t.pass_until("play")
+    t.act(t.find(lambda a: isinstance(a, Bank)))
+    t.pass_until("mission")
+    t.act(t.find(lambda a: isinstance(a, Attempt)))
+    t.act(t.find(lambda a: isinstance(a, Enlist)))
+    t.act(t.find(lambda a: isinstance(a, Oppose) and a.card == "hildebear"))
+    t.pass_until("party-attack")
+    (mag,) = st.pile(0, ACTIVE)
+    assert st.rank(mag) == "middle"
+    watcher = text(view.board(st.observation(2), Seats(2)))
+    assert "Mag Launcher 7/7 HP, Middle rank" in watcher, watcher
+    assert "Hildebear 7/7 HP, Middle rank (seat 1's)" in watcher, watcher
+    before = st.clone()
+    rank_change = Activate(mag, 0, mag)  # Mag's Ability: Rank Change to the Front
+    t.act(rank_change)
+    assert st.rank(mag) == "front"
+    said = told_of(view, before.observation(2), witnessed(before, rank_change, 2),
+                   st.observation(2), Seats(2))  # fmt: skip
+    assert "Seat 0's Mag Launcher moves to the Front rank." in said, said
+    for seat in (1, 2):
+        board = text(view.board(st.observation(seat), Seats(seat)))
+        assert "Mag Launcher 7/7 HP, Front rank" in board, board
+        assert "Seat 0: bank 1," in board and not names("Buckler", board)
+    assert names("Buckler", text(view.board(st.observation(0), Seats(0))))  # its owner's
+    assert "now 7 of 7 HP, Front rank" in look(view, st.observation(1), Seats(1), "mag")
+    assert "Hildebear — against the mission (yours)" in look(view, st.observation(1), Seats(1), "")
+
+
+def test_a_full_bank_asks_its_owner_which_card_makes_room_and_the_log_tells_it() -> None:
+    """Line 130 (rules.md, choice 24): the owner is asked in words, the menu names the bank's
+    cards once each, and every seat reads which card made room for which."""
+    t, _ = saber_back_to_a_full_bank()
+    st = t.state
+    assert view.prompt(st, Seats(0)) == (
+        "Saber comes back to your full bank: discard one of the others to make room:"
+    )
+    offered = leaves(choice_tree(view, st.observation(0)))
+    assert [view.describe_choice(st, a) for a in offered] == [
+        "Discard Buckler from your bank to make room"
+    ]
+    before = st.clone()
+    t.act(offered[0])
+    said = told_of(view, before.observation(1), witnessed(before, offered[0], 1),
+                   st.observation(1), Seats(1))  # fmt: skip
+    assert said[0] == "Seat 0 discards Buckler from its full bank to make room for Saber.", said
+
+
+def test_a_pass_in_the_window_opening_the_party_attack_step_declines_events() -> None:
+    """Rules choice 35: the window opening the Party Attack step is for Events and
+    Recoveries (line 78, 98), not a Defense: its pass says so, in the menu and the log."""
+    t = fight([["ryudo", "rag-rappy-den"], ["vyse", "booma"]], ["booma"], events_window=True)
+    st = t.state
+    assert st.windows and st.attack is None
+    seat = st.current_player()
+    passing = next(a for a in st.legal_actions() if isinstance(a, Pass))
+    assert view.describe_choice(st, passing) == "Pass (no Event or Recovery)"
+    before = st.clone()
+    t.act(passing)
+    said = told_of(view, before, witnessed(before, passing, seat), st, Seats(0))
+    assert said[0] == f"Seat {seat} passes (no Event or Recovery).", said

@@ -54,3 +54,24 @@ def test_a_bot_imports_the_table_and_its_agent_but_not_the_rest(tmp_path: Path) 
     assert {"protocol.net", "cli.table", "ai.agents"} <= loaded
     # Not the search (a greedy bot), the tournament, the terminal's views or the games.
     assert loaded & (HEAVY - BOT_NEEDS) == set()
+
+
+def test_ctrl_c_while_the_program_is_still_importing_ends_it_quietly() -> None:
+    """Ctrl-C before any command has taken it over (a host interrupted while typer and rich
+    load) exits 130 without a traceback, as it does later (it used to print one)."""
+    program = (
+        "import sys\n"
+        "class Interrupted:\n"  # Ctrl-C lands as rich is imported
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'rich':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupted())\n"
+        "sys.argv = ['p2pcards', '--help']\n"
+        "from cli.entry import main\n"
+        "main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr and "KeyboardInterrupt" not in result.stderr

@@ -13,6 +13,7 @@ from p2pcards.games.rpg_get.actions import (
     PASS,
     Act,
     Attempt,
+    Bank,
     Enlist,
     Equip,
     Oppose,
@@ -20,7 +21,7 @@ from p2pcards.games.rpg_get.actions import (
     Start,
     slot_list,
 )  # fmt: skip
-from p2pcards.games.rpg_get.state import DECK_SIZE, PARTY, Reason
+from p2pcards.games.rpg_get.state import ACTIVE, BANK, BANK_LIMIT, DECK_SIZE, HAND, PARTY, Reason
 
 DB = GAME.db
 FILLER = "rockslide"
@@ -181,3 +182,32 @@ def knock_out_alone(t: Table, member: str) -> int:
     for enemy in st.zone_slots("enemies"):
         t.act(Act(enemy, enemy, 0, slot_list([slot])))
     return slot
+
+
+def saber_back_to_a_full_bank() -> tuple[Table, int]:
+    """Seat 0 fills its bank with 20 Bucklers over its turns, equips a Saber and attacks a
+    Booma with it on a mission: the Saber comes back to the full bank (line 130). The table,
+    at the question which bank card to discard, and the Saber's slot."""
+    t = Table([["ryudo", "saber", "rag-rappy-den", *["buckler"] * 6], ["vyse", "booma"]],
+              more=[["buckler"] * 20])  # fmt: skip
+    t.draws(0, *["buckler"] * 20)
+    st = t.state
+    while len(t.slots(0, BANK)) < BANK_LIMIT:
+        while not (st.phase == "play" and st.turn_seat == 0):
+            t.act(PASS)
+        while len(t.slots(0, BANK)) < BANK_LIMIT and t.slots(0, HAND, "buckler"):
+            t.do(Bank, card="buckler", drop=-1)
+        t.act(PASS)
+    while not (st.phase == "play" and st.turn_seat == 0):
+        t.act(PASS)
+    (saber,) = t.slots(0, HAND, "saber")
+    t.do(Equip, card="saber")
+    t.pass_until("mission")
+    t.do(Attempt, card="rag-rappy-den")
+    t.do(Enlist)
+    t.pass_until("enemies")
+    t.do(Oppose, card="booma")
+    t.pass_until("party-attack")
+    (ryudo,) = t.slots(0, ACTIVE)
+    t.act(t.find(lambda a: isinstance(a, Act) and a.source == saber and a.user == ryudo))
+    return t, saber

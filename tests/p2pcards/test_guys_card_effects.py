@@ -574,10 +574,10 @@ def test_escape_to_the_skies_returns_a_guy_and_leaves_a_bird() -> None:
 
 def test_timber_fells_only_a_guy_with_five_or_more_health() -> None:
     """ "Destroy target Guy with 5+ health." (line 227: Y+)."""
-    t = Table(["timber"], ["crossing-guard", "mr-doctor"])
-    react_to(t, 8, ("crossing-guard", 0), ("mr-doctor", 1))
+    t = Table(["timber"], ["time-machine", "lunch-lady"])
+    react_to(t, 8, ("time-machine", 0), ("lunch-lady", 1))  # 3/5 and 2/4
     t.play("timber")
-    assert lanes(t, 1) == [None, "mr-doctor", None, None]
+    assert lanes(t, 1) == [None, "lunch-lady", None, None]
 
 
 def test_unpin_destroys_an_opposing_pin_and_draws() -> None:
@@ -603,9 +603,9 @@ def test_group_hug_heals_four_and_gives_health_this_turn() -> None:
     assert t.state.life(0) == 16
     t.play("crossing-guard", 1)
     t.play("group-hug")
-    assert t.state.life(0) == 20 and t.state.stats(board(t, 0, 1)) == (1, 6)
+    assert t.state.life(0) == 20 and t.state.stats(board(t, 0, 1)) == (1, 5)  # a 1/4
     t.to_turn(6)
-    assert t.state.stats(board(t, 0, 1)) == (1, 5)
+    assert t.state.stats(board(t, 0, 1)) == (1, 4)
 
 
 def test_brainstorm_session_draws_two_then_discards_one() -> None:

@@ -142,7 +142,7 @@ def test_the_front_rank_flips_for_melee_and_takes_one_more() -> None:
     mag = t.slots(0, ACTIVE)[0]
     (bear,) = st.zone_slots("enemies")
     t.act(Activate(mag, 0, mag))  # Ability, 1 counter: Rank Change to the Front
-    assert st.counters(0) == 5 - 1 and st._rank[mag] == 1
+    assert st.counters(0) == 5 - 1 and st.rank(mag) == "front"
     t.numbers.append(1)  # heads
     t.act(Act(mag, mag, 0, slot_list([bear])))
     assert st.hp_left(bear) == 7 - (3 + 1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from rpg_get_helpers import FILLER, Table, deck, fight
+from rpg_get_helpers import FILLER, Table, deck, fight, saber_back_to_a_full_bank
 
 from p2pcards.dealer import LocalDealer
 from p2pcards.errors import GameOptionError, IllegalActionError
@@ -17,11 +17,13 @@ from p2pcards.games.rpg_get.actions import (
     MULLIGAN,
     PASS,
     Act,
+    Activate,
     Attempt,
     Bank,
     Defend,
     Enlist,
     Equip,
+    MakeRoom,
     Oppose,
     Recruit,
     Redraw,
@@ -158,6 +160,27 @@ def test_the_bank_holds_twenty_and_a_full_bank_discards_one_first() -> None:
     assert banks and all(a.drop in t.slots(0, BANK) for a in banks)
     t.act(banks[0])
     assert len(t.slots(0, BANK)) == BANK_LIMIT and t.state.zone_of(banks[0].drop) == "discard:0"
+
+
+def test_a_reward_back_to_a_full_bank_has_its_owner_discard_one_to_make_room() -> None:
+    """Line 130: "If moved back to your bank and you already have the maximum number of
+    cards in your bank, you must discard one to make room" (rules.md, choice 24): the owner
+    chooses which of the bank's 20, before anyone else decides; the Reward stays in the bank."""
+    t, saber = saber_back_to_a_full_bank()
+    st = t.state
+    bank = t.slots(0, BANK)
+    assert saber in bank and len(bank) == BANK_LIMIT + 1  # back, over the limit for now
+    assert st.current_player() == 0
+    rooms = st.legal_actions()
+    assert all(isinstance(a, MakeRoom) for a in rooms) and st.room_for == saber
+    assert sorted(a.slot for a in rooms) == sorted(s for s in bank if s != saber)
+    replica = st.observation(1)  # another seat checks the card named as it is shown
+    with pytest.raises(IllegalActionError):
+        replica.apply_action(MakeRoom(saber, "saber"))
+    t.act(rooms[-1])
+    assert len(t.slots(0, BANK)) == BANK_LIMIT and saber in t.slots(0, BANK)
+    assert st.zone_of(rooms[-1].slot) == "discard:0" and st.room_for == -1
+    assert st.windows and st.current_player() == 1  # the attack's window goes on
 
 
 def test_a_character_of_the_same_name_replaces_the_one_in_play() -> None:
@@ -682,6 +705,25 @@ def test_a_confused_card_rolls_its_targets_among_every_applicable_one() -> None:
     state.apply_action(state.chance_outcome_for(None, everyone.index(rappy)))
     # The roll chose the Rag Rappy: Booma's 2 kills its ally, which has no Defense to ask.
     assert state.zone_of(rappy) == "discard:1" and state.hp_left(vyse) == 6
+
+
+def test_a_confused_character_rolls_the_targets_of_its_ability_too() -> None:
+    """Line 174: "Whenever this character needs to choose a target, the target is randomly
+    chosen between all applicable targets": an Ability's target too, not only an Attack's
+    (choice 29), rolled among those the Ability may take (Fomar's puts an enemy to sleep)."""
+    hands = [["fomar", "rag-rappy-den"], ["vyse", "whirlwind", "booma", "rag-rappy"]]
+    t = fight(hands, ["whirlwind", "booma", "rag-rappy"])  # Whirlwind confuses Fomar (line 88)
+    state = t.state
+    (fomar,) = t.slots(0, ACTIVE)
+    booma, rappy = sorted(state.zone_slots("enemies"), key=lambda s: state.card_at(s) != "booma")
+    assert state.has_status(fomar, "confusion")
+    state.apply_action(Activate(fomar, 0, fomar))
+    assert state.is_chance_node()  # no question to seat 0: the table rolls
+    assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 2] * 2)
+    candidates = state.zone_slots("enemies")  # in play order, as the Ability would offer them
+    state.apply_action(state.chance_outcome_for(None, candidates.index(rappy)))
+    assert state.has_status(rappy, "sleep") and not state.has_status(booma, "sleep")
+    assert state.counters(0) == 5 - 1 and state.current_player() == 0
 
 
 def test_poison_kills_an_enemy_in_the_enemy_status_step_and_the_attempt_succeeds() -> None:

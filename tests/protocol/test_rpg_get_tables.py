@@ -1,7 +1,9 @@
 """RPG Get! at mental-poker tables of 3 and 4 seats (issue 25): each seat's own 80-card deck
 through the cryptography, the bank kept face down (its owner alone knows a banked card until
 it comes out to the inventory, where the card is proved), attacks answered in response
-windows, rolls from the table's beacon, and cheaters named.
+windows, rolls from the table's beacon, and cheaters named (a bank card shown that is not the card
+banked, a steered roll or bank destroy, a Recruit of a card not in the deck, a response out
+of turn).
 
 `InProcessTable` checks after every step that each replica is on the table's digest and holds
 exactly what its seat may know (a bank card of another seat included); at the end every seat
@@ -22,11 +24,11 @@ from test_hostile_tables import assert_named, cheat_on
 
 from ai.agents import make_agent
 from p2pcards import CHANCE, TERMINAL, games
-from p2pcards.answers import Decline, Target
+from p2pcards.answers import Decline, Take, Target
 from p2pcards.engine import Action, State
 from p2pcards.games.rpg_get import RpgGetState
 from p2pcards.games.rpg_get.actions import Act, Bank, Defend, Equip, Pass, PlayEvent
-from p2pcards.games.rpg_get.state import BANK
+from p2pcards.games.rpg_get.state import BANK, DESTROYED
 from protocol.inprocess import InProcessTable, TableMesh
 from protocol.table_peer import TablePeer
 
@@ -202,3 +204,215 @@ def test_a_response_out_of_turn_is_named(seats: int) -> None:
     assert_named(
         mesh, "when another seat was to announce", "unexpected Announcement", "was to decide"
     )
+
+
+# ------------------------------------------------- a Recruit of a card not in the deck
+
+
+def recruits(card_id: str) -> bool:
+    """Whether a card Recruits (line 154)."""
+    card = GAME.db.by_id[card_id]  # type: ignore[attr-defined]
+    return any(e.do == "recruit" for a in card.abilities for e in a.effects)
+
+
+RAPPIES = [
+    c.id for c in GAME.db.cards if c.type == "enemy" and c.tribe == "rappy"  # type: ignore[attr-defined]
+]
+RECRUITER_DECK = {
+    **GAME.deck("ragol-hunters"),  # type: ignore[attr-defined]
+    "booma": 0, "saber": 0, "rappy-call": 17, "rag-rappy": 1, "love-rappy": 4,
+}  # fmt: skip
+"""Ragol Hunters with Rappy Calls for its Boomas and Sabers: Recruits come early (line 154);
+one Rag Rappy, taken by the first Recruit, so that a later one may claim it although it is
+used."""
+
+
+class Recruiter:
+    """Greedy play that plays a Rappy Call whenever its deck holds a Rappy and the EP has
+    room for one (a search shuffles the deck through the mental layer: none in vain), and
+    takes the first Rappy."""
+
+    def __init__(self, seed: int) -> None:
+        self.greedy = make_agent("greedy", seed)
+
+    def act(self, observation: State) -> Action:
+        assert isinstance(observation, RpgGetState)
+        unseen = observation.unseen_cards()
+        for action in observation.legal_actions():
+            if isinstance(action, PlayEvent) and recruits(action.card):
+                ep_used = observation.points_used()[1]
+                mission = observation.card(observation.zone_slots("mission")[0])
+                if mission.ep > ep_used and any(unseen.get(r) for r in RAPPIES):
+                    return action
+            if isinstance(action, Take) and action.card is not None:
+                return action
+        return self.greedy.act(observation)
+
+
+def seated_with(decks: dict[int, dict[str, int]]) -> type[TablePeer]:
+    """`TablePeer`s that bring these decks (by seat; the others the default ones)."""
+
+    class Seated(TablePeer):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            seat = args[3]
+            super().__init__(*args, deck=decks.get(seat), **kwargs)
+
+    return Seated
+
+
+def not_in_the_deck(peer: TablePeer, real: str) -> str | None:
+    """A Rappy the cheater's committed decklist does not hold at all."""
+    return next(r for r in RAPPIES if r not in RECRUITER_DECK)
+
+
+def already_used(peer: TablePeer, real: str) -> str | None:
+    """A Rappy of the cheater's decklist none of whose copies is left in its deck."""
+    unseen = peer.replica.unseen_cards()
+    gone = [r for r in RAPPIES if RECRUITER_DECK.get(r) and not unseen.get(r) and r != real]
+    return gone[0] if gone else None
+
+
+def off_the_criteria(peer: TablePeer, real: str) -> str | None:
+    """An enemy of the deck that the Rappy Call's criteria do not take (a Savage Wolf)."""
+    return "savage-wolf"
+
+
+@pytest.mark.parametrize(
+    ("claim", "seats", "words"),
+    [
+        (not_in_the_deck, 3, ("but the card it showed",)),
+        (not_in_the_deck, 4, ("but the card it showed",)),
+        (already_used, 3, ("but the card it showed",)),
+        (already_used, 4, ("but the card it showed",)),
+        # Every replica checks the criteria alike, whatever the seats: one table is enough.
+        (off_the_criteria, 3, ("not an enemy this Recruit may",)),
+    ],
+)
+def test_a_recruit_of_a_card_not_in_the_deck_is_named(
+    claim: Any, seats: int, words: tuple[str, ...]
+) -> None:
+    """Line 154: a Recruit searches the seat's own deck, face down to the others; the enemy
+    it names must match the card's criteria (every replica checks) and is shown from the
+    deck, proved against the committed deck: a card the deck never held, or whose copies
+    have left it, or one off the criteria, names the recruiter, never an honest seat."""
+    mesh = TableMesh(
+        "rpg-get", [make_agent("greedy", s) for s in range(seats)], {"round_cap": 6},
+        seed=0, shuffle_seed=0, peer_class=seated_with({CHEATER: RECRUITER_DECK}),
+    )  # fmt: skip
+    mesh.agents[CHEATER] = Recruiter(CHEATER)
+    peer = mesh.peers[CHEATER]
+
+    def claim_another(body: dict[str, Any]) -> dict[str, Any] | None:
+        action = body["payload"].get("action", {})
+        if action.get("kind") != "take" or action["card"] is None:
+            return None
+        other = claim(peer, action["card"])
+        if other is None:
+            return None
+        return {**body, "payload": {**body["payload"], "action": {**action, "card": other}}}
+
+    fired = cheat_on(peer, "announce", 0, claim_another)
+    mesh.run()
+    assert fired[0]  # the deals are seeded: the cheater recruits
+    assert_named(mesh, *words)
+
+
+# ------------------------------------------------------ a random bank destroy steered
+
+RAIDER, BANKER = 0, CHEATER
+RAIDER_DECK = {**GAME.deck("sky-pirates"), "monomate": 0, "sky-pirate-raid": 8}  # type: ignore[attr-defined]
+"""Sky Pirates with Sky Pirate Raids (line 144: a random card of each opponent's bank)."""
+
+
+class Raider:
+    """Greedy play that raids the banks whenever one of them holds a card."""
+
+    def __init__(self, seed: int) -> None:
+        self.greedy = make_agent("greedy", seed)
+
+    def act(self, observation: State) -> Action:
+        assert isinstance(observation, RpgGetState)
+        banked = any(observation.pile(s, BANK) for s in range(observation.num_players))
+        for action in observation.legal_actions():
+            if banked and isinstance(action, PlayEvent) and action.card == "sky-pirate-raid":
+                return action
+        return self.greedy.act(observation)
+
+
+class Banker:
+    """Greedy play that banks every Reward it may, and equips from its bank once a raid has
+    taken one of its cards."""
+
+    def __init__(self, seed: int) -> None:
+        self.greedy = make_agent("greedy", seed)
+
+    def act(self, observation: State) -> Action:
+        assert isinstance(observation, RpgGetState)
+        seat = observation.current_player()
+        raided = bool(observation.pile(seat, DESTROYED))
+        bank = observation.pile(seat, BANK)
+        for action in observation.legal_actions():
+            if isinstance(action, Bank) or (
+                raided and isinstance(action, Equip) and action.slot in bank
+            ):
+                return action
+        return self.greedy.act(observation)
+
+
+def raid_mesh(seats: int, seed: int) -> TableMesh:
+    """The raider and the banker at a seeded table (seeds chosen for an early raid)."""
+    agents: list[Any] = [make_agent("greedy", s) for s in range(seats)]
+    agents[RAIDER], agents[BANKER] = Raider(RAIDER), Banker(BANKER)
+    return TableMesh(
+        "rpg-get", agents, {"round_cap": 6}, seed=seed, shuffle_seed=seed,
+        peer_class=seated_with({RAIDER: RAIDER_DECK}),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(3, 0), (4, 10)])
+def test_a_steered_bank_destroy_is_named(seats: int, seed: int) -> None:
+    """Line 144, rules choice 39: the card a bank loses is picked by the table's beacon, and
+    nobody chooses it; a seat (here the bank's owner) that reveals another share of the
+    beacon than it committed, to steer the pick, is named."""
+    mesh = raid_mesh(seats, seed)
+    peer = mesh.peers[BANKER]
+
+    def steer(body: dict[str, Any]) -> dict[str, Any] | None:
+        replica = peer.replica
+        if not replica.is_chance_node() or replica.chance_step()[0].kind != "pick":
+            return None  # the pick of a bank destroy: the only pick of this game
+        return {**body, "value": bytes(32)}
+
+    fired = cheat_on(peer, "beacon-reveal", 0, steer)
+    mesh.run()
+    assert fired[0]  # the deals are seeded: the raider raids the cheater's bank
+    assert_named(mesh, "does not match its commitment")
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(3, 0), (4, 7)])
+def test_a_bank_owner_who_claims_the_destroy_took_another_card_is_named(
+    seats: int, seed: int
+) -> None:
+    """Line 144, 38: the raided owner alone sees which card its bank lost; showing that card
+    later as still in its bank (claiming the beacon picked another) names the owner."""
+    mesh = raid_mesh(seats, seed)
+    peer = mesh.peers[BANKER]
+
+    def show_the_destroyed(body: dict[str, Any]) -> dict[str, Any] | None:
+        action = body["payload"].get("action", {})
+        replica = peer.replica
+        assert isinstance(replica, RpgGetState)
+        gone = [replica.card_at(s) for s in replica.pile(BANKER, DESTROYED)]
+        lost = next((c for c in gone if c is not None and c != action.get("card")), None)
+        if action.get("kind") != "equip" or lost is None:
+            return None
+        if action["slot"] not in replica.pile(BANKER, BANK):
+            return None
+        if GAME.db.by_id[lost].rp > replica.counters(BANKER):  # type: ignore[attr-defined]
+            return None  # the others would refuse it as too dear, not as a lie
+        return {**body, "payload": {**body["payload"], "action": {**action, "card": lost}}}
+
+    fired = cheat_on(peer, "announce", 0, show_the_destroyed)
+    mesh.run()
+    assert fired[0]
+    assert_named(mesh, "but the card it showed", "showed")

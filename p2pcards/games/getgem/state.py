@@ -56,7 +56,7 @@ from p2pcards.slots import (
     draw_step,
     take_step,
 )
-from p2pcards.zones import Zone
+from p2pcards.zones import Step, Zone
 
 FIRE, WATER, THUNDER, RAINBOW, CURSE = range(5)  # gem numbers, as in cards.GEMS
 
@@ -141,7 +141,7 @@ class Rules(SlotRules):
     """Static tables derived once from the card database: indices, numbers, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        super().__init__(game, db.cards, db.deck_size, Take, "position")
+        super().__init__(game, db.cards, db.deck_size, Take)
         self.db = db
         self.cards = db.cards
         self.chars = db.characters
@@ -155,6 +155,7 @@ class Rules(SlotRules):
         self.curses = self.composition[self.curse]
         # Gems that can pay for a take or an element card: never the curse (line 41, 82).
         self.payable = [0 <= g < CURSE for g in self.gem_of]
+        self.payable_kinds = [k for k, ok in enumerate(self.payable) if ok]
         self.element_gem = [ELEMENT_GEMS.index(e.gem) for e in self.elements]
         self.element_kind = [self.kind_of_gem[g] for g in self.element_gem]
         self.element_names = [ELEMENT_GEMS[g] for g in self.element_gem]
@@ -164,6 +165,7 @@ class Rules(SlotRules):
         self._slots: dict[str, tuple[int, ...]] = {}
         self._joined_slots: dict[tuple[int, ...], str] = {}
         self._actions: dict[tuple[Any, ...], Action] = {}
+        self.declarations: dict[tuple[tuple[int, ...], int, bool], list[tuple[int, ...]]] = {}
 
     def joined(self, kinds: tuple[int, ...]) -> str:
         """The comma-joined card ids of an action's `cards` field."""
@@ -234,6 +236,21 @@ def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[t
         _MULTISETS.clear()
     _MULTISETS[key] = out
     return out
+
+
+def _shows_gems(rules: Rules, kinds: Iterable[int], have: int, cursed: bool) -> bool:
+    """Whether cards of these kinds with the element gems `have` (a mask) show fire, water
+    and thunder, a rainbow gem standing in for any one unless `cursed` (see `_complete`)."""
+    gem_of = rules.gem_of
+    rainbows = 0
+    for k in kinds:
+        g = gem_of[k]
+        if 0 <= g < RAINBOW:
+            have |= 1 << g
+        elif g == RAINBOW:
+            rainbows += 1
+    missing = 3 - have.bit_count()
+    return missing == 0 or (not cursed and rainbows >= missing)
 
 
 class GetGemState(SlotState[Rules, Pending]):
@@ -480,12 +497,9 @@ class GetGemState(SlotState[Rules, Pending]):
         loaded = [s for s in others if hands[s]]
         actions: list[Action] = [PASS]
         # End phase: lay cards and declare victory (line 49-50), unless already declaring.
-        size = num["declare_cards"]
-        if not self._laid[seat] and len(hands[seat]) >= size:
-            cursed = self._cursed(seat, hands[seat])
-            for combo in _multisets(counts, range(len(cards)), size):
-                if self._complete(combo, seat, cursed):
-                    actions.append(act(Declare, rules.joined(combo), slots_for(order, combo)))
+        if not self._laid[seat] and len(hands[seat]) >= num["declare_cards"]:
+            for combo in self._declarations(counts, seat):
+                actions.append(act(Declare, rules.joined(combo), slots_for(order, combo)))
         # Action cards (line 40).
         for k, n in enumerate(counts):
             card = cards[k]
@@ -504,7 +518,7 @@ class GetGemState(SlotState[Rules, Pending]):
                     for j in sorted({self._ident[s] for s in self._discard}):
                         actions.append(act(Play, slot, card.id, effect, None, cards[j].id))
         # Gems for a random take (line 41) and for element cards (line 42-46).
-        payable = [k for k in range(len(cards)) if rules.payable[k]]
+        payable = rules.payable_kinds
         if loaded:
             for combo in _multisets(counts, payable, num["gem_take_cost"]):
                 joined, slots = rules.joined(combo), slots_for(order, combo)
@@ -828,8 +842,9 @@ class GetGemState(SlotState[Rules, Pending]):
             self._used[seat] = True
             self._queue.append(draw_step(seat))
 
-    def _apply_outcome(self, action: Action) -> None:
-        slot = self._apply_outcome_card(action)
+    def _after_chance(self, step: Step, slot: int, value: int) -> None:
+        """A card dealt: the step is done; a card taken is remembered (Steal & Push may not
+        push it back)."""
         if isinstance(self._queue.pop(0), TakeStep):
             self._taken = slot
 
@@ -950,7 +965,7 @@ class GetGemState(SlotState[Rules, Pending]):
                     if not self._deck and not self._reshuffle():
                         queue.pop(0)  # every card is in a hand or laid: no draw
                         continue
-                    self._current = CHANCE
+                    self._ask_draw(step.seat)
                     return
                 if isinstance(step, TakeStep):
                     if not hands[step.victim]:
@@ -958,7 +973,7 @@ class GetGemState(SlotState[Rules, Pending]):
                         if queue and isinstance(queue[0], PushStep):
                             queue.pop(0)  # nothing taken: nothing to push instead
                         continue
-                    self._current = CHANCE
+                    self._ask_take(step.thief, step.victim)
                     return
                 if isinstance(step, WindowStep):
                     # Always opened, even on an empty hand: who acts next is public.
@@ -1019,21 +1034,36 @@ class GetGemState(SlotState[Rules, Pending]):
     def _complete(self, kinds: Iterable[int], seat: int, cursed: bool) -> bool:
         """Whether these cards and the seat's element cards show fire, water and thunder
         (line 50, 55, 61), a rainbow gem standing in for any one unless cursed (line 79, 82)."""
-        rules = self._rules
-        gem_of = rules.gem_of
+        return _shows_gems(self._rules, kinds, self._element_gems(seat), cursed)
+
+    def _element_gems(self, seat: int) -> int:
+        """The gems a seat's element cards show, as a mask of 1 << gem."""
+        element_gem = self._rules.element_gem
         have = 0
-        rainbows = 0
-        for k in kinds:
-            g = gem_of[k]
-            if 0 <= g < RAINBOW:
-                have |= 1 << g
-            elif g == RAINBOW:
-                rainbows += 1
         for e, owner in enumerate(self._element):
             if owner == seat:
-                have |= 1 << rules.element_gem[e]
-        missing = 3 - have.bit_count()
-        return missing == 0 or (not cursed and rainbows >= missing)
+                have |= 1 << element_gem[e]
+        return have
+
+    def _declarations(self, counts: list[int], seat: int) -> list[tuple[int, ...]]:
+        """Every set of `declare_cards` cards a hand holding `counts` may lay to declare
+        victory (line 49-50): those that complete the gems with the seat's element cards
+        (`_complete`), in `_multisets` order. Shared and cached by the counts, the element
+        cards and the curse (a random playout asks at every action phase, and its hands
+        repeat): callers must not change the result."""
+        rules = self._rules
+        have = self._element_gems(seat)
+        cursed = self._cursed(seat, self._hands[seat])
+        size = rules.num["declare_cards"]
+        key = (tuple(counts), have, cursed)
+        found = rules.declarations.get(key)
+        if found is None:
+            combos = _multisets(counts, rules.kinds, size)
+            found = [c for c in combos if _shows_gems(rules, c, have, cursed)]
+            if len(rules.declarations) > 50_000:
+                rules.declarations.clear()
+            rules.declarations[key] = found
+        return found
 
     def _cursed(self, seat: int, hand: list[int]) -> bool:
         """Whether a seat's rainbows are void: it holds a curse gem (line 82), in hand or laid,

@@ -141,6 +141,21 @@ class Spend(NamedTuple):
     free: bool = False
 
 
+class LaneGuy(NamedTuple):
+    """A Guy in a lane as a state sees it: `hidden` if face down and unknown to it (then no
+    stats); else its attack and max health now (static abilities in), its damage."""
+
+    face_down: bool
+    hidden: bool
+    attack: int = 0
+    health: int = 0
+    damage: int = 0
+    prepared: bool = False
+
+
+_HIDDEN_GUY = LaneGuy(True, True)
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """Table options: the turn cap (None: none)."""
@@ -291,10 +306,53 @@ class GuysState(ZoneState):
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
 
+    def lanes(self, seat: int, bonuses: dict[int, Bonus]) -> list[LaneGuy | None]:
+        """A seat's Guys lane by lane (None: an empty lane), in one pass over the columns:
+        what an evaluation reads of the board, at every leaf of a search."""
+        zones, known, everyone, ident = self._zones, self._known, self._public, self._ident
+        cards = self._rules_g.cards
+        atk, hp, atk_t, hp_t = self._atk, self._hp, self._atk_t, self._hp_t
+        out: list[LaneGuy | None] = []
+        for z in LANE_ZONES[seat]:
+            pile = zones[z]
+            if not pile:
+                out.append(None)
+                continue
+            guy = pile[0]
+            k = ident[guy]
+            face_down = known[guy] != everyone
+            if face_down and k == UNKNOWN:
+                out.append(_HIDDEN_GUY)
+                continue
+            card = cards[k]
+            bonus = bonuses.get(guy, NO_BONUS)
+            attack = card.attack + atk[guy] + atk_t[guy] + bonus.attack
+            health = card.health + hp[guy] + hp_t[guy] + bonus.health
+            damage, prepared = self._damage[guy], self._prepared[guy]
+            out.append(LaneGuy(face_down, False, max(0, attack), health, damage, prepared))
+        return out
+
     def bonuses(self) -> dict[int, Bonus]:
         """What the static abilities in force give, by slot (`interpreter.static_bonuses`),
         for a caller that reads many stats on one board."""
-        return interpreter.static_bonuses(self) if self.any_static() else {}
+        sources = self._static_sources()
+        return interpreter.static_bonuses(self, sources) if sources else {}
+
+    def _static_sources(self) -> list[tuple[int, list[int]]]:
+        """The face-up cards in play with a static ability, by controller in `in_play`'s
+        order; empty if there are none (most positions), so that no bonus need be worked
+        out."""
+        table = self._rules_g.has_static
+        ident, known, zones, everyone = self._ident, self._known, self._zones, self._public
+        out = []
+        for side in seats_from(self._leader, 2):
+            found = [
+                s for z in SIDE_ZONES[side] for s in zones[z]
+                if known[s] == everyone and table[ident[s]]
+            ]  # fmt: skip
+            if found:
+                out.append((side, found))
+        return out
 
     def any_static(self, granting: bool = False) -> bool:
         """Whether any face-up card in play has a static ability (that grants a keyword, with

@@ -106,6 +106,11 @@ class Take(ChanceOutcome):
     index: int
     card: str | None
 
+    @property
+    def position(self) -> int:
+        """The position picked, as the zones read any random pick (the wire says `index`)."""
+        return self.index
+
     def hidden(self) -> Take:
         """The outcome as a seat that may not see the card applies it."""
         return Take(self.index, None)

@@ -48,6 +48,7 @@ from p2pcards.slots import (
     draw_step,
     take_step,
 )
+from p2pcards.zones import Step
 
 HAND_SIZE = 5
 
@@ -122,7 +123,7 @@ class Rules(SlotRules):
     """Static tables derived once from the card database: indices, effects, cached actions."""
 
     def __init__(self, game: Game, db: CardDatabase) -> None:
-        super().__init__(game, db.cards, db.deck_size, Take, "index")
+        super().__init__(game, db.cards, db.deck_size, Take)
         self.db = db
         self.chars = db.characters
         self.cards = db.cards
@@ -389,14 +390,6 @@ class RpgBattleState(SlotState[Rules, Pending]):
             return [_play(slot, cid)]
         return []
 
-    def _unseen_takes(self, position: int, share: float) -> list[tuple[Action, float]]:
-        # rpg-battle rounds share * (n / total), GETGEM (share * n) / total: kept apart so
-        # both games' probabilities stay the same to the last bit.
-        pool = self._pool
-        total = sum(pool)
-        ids = self._rules.card_ids
-        return [(Take(position, ids[k]), share * (n / total)) for k, n in enumerate(pool) if n]
-
     # ------------------------------------------------------------- validation
 
     def _verify_decision(self, cur: int, action: Action) -> None:
@@ -545,17 +538,17 @@ class RpgBattleState(SlotState[Rules, Pending]):
         elif effect == "draw":
             self._queue.append(draw_step(seat, card.power))
 
-    def _apply_outcome(self, action: Action) -> None:
-        self._apply_outcome_card(action)
-        step = self._queue[0]
-        if isinstance(step, DrawStep):
-            self._queue[0] = draw_step(step.seat, step.left - 1)
+    def _after_chance(self, step: Step, slot: int, value: int) -> None:
+        """A card dealt: the draw at the queue's head has one card fewer to go; a take is done."""
+        head = self._queue[0]
+        if isinstance(head, DrawStep):
+            self._queue[0] = draw_step(head.seat, head.left - 1)
         else:
             self._queue.pop(0)
 
     def _to_discard(self, seat: int, slot: int, k: int) -> None:
         """Move the card of kind k in `slot` from a hand to the discard pile, face up."""
-        self._learn_used((slot,), (k,))
+        self._note(slot, k)  # `_learn_used` of one card (its zip costs more than the card)
         self._discard_slots(seat, (slot,))
 
     def _hit(self, c: int, damage: int) -> None:
@@ -589,13 +582,13 @@ class RpgBattleState(SlotState[Rules, Pending]):
                     if step.left <= 0 or (not self._deck and not self._reshuffle()):
                         queue.pop(0)  # all drawn, or nothing left anywhere to draw
                         continue
-                    self._current = CHANCE
+                    self._ask_draw(step.seat)
                     return
                 if isinstance(step, TakeStep):
                     if not self._hands[step.victim]:
                         queue.pop(0)
                         continue
-                    self._current = CHANCE
+                    self._ask_take(step.thief, step.victim)
                     return
                 if isinstance(step, ReactStep):
                     target = step.target

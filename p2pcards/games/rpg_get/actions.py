@@ -235,6 +235,19 @@ class Discard(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class MakeRoom(Action):
+    """A used Reward came back to a full bank (line 130): discard this bank card to make
+    room for it."""
+
+    kind = "make-room"
+    slot: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"discard {self.card} from the bank to make room"
+
+
+@dataclass(frozen=True, slots=True)
 class Reshuffle(Action):
     """Decking: put these scored missions (2 VP or more) out of play and shuffle the discard
     pile into a new deck."""
@@ -260,5 +273,6 @@ PASS = Pass()
 MULLIGAN = Mulligan()
 ACTION_TYPES: tuple[type[Action], ...] = (
     Start, Mulligan, Redraw, Recruit, Bank, Equip, Attempt, Enlist, Oppose, Act, Defend,
-    Discard, Reshuffle, Pass, Activate, PlayEvent, Flip, Target, Decline, Take, *CHANCE_TYPES,
+    Discard, Reshuffle, Pass, Activate, PlayEvent, Flip, MakeRoom, Target, Decline, Take,
+    *CHANCE_TYPES,
 )  # fmt: skip

@@ -37,6 +37,7 @@ from p2pcards.games.rpg_get.actions import (
     Enlist,
     Equip,
     Flip,
+    MakeRoom,
     Mulligan,
     Oppose,
     Pass,
@@ -99,14 +100,20 @@ PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
 OWN_VERBS = frozenset({"status", "cure", "rank", "resurrect", "recruit", "bank_destroy", "unscore"})
 """The verbs of WORDS only RPG Get!'s board carries (ailments, ranks, the unconscious pile,
 the Enemy step, the bank, the score pile): this game's code, not the interpreter's."""
-RANKS = {"middle": 0, "front": 1, "back": 2}
-MIDDLE, FRONT, BACK = 0, 1, 2
+Rank = Literal["middle", "front", "back"]
+RANK_NAMES: tuple[Rank, ...] = get_args(Rank)
+"""Each rank by its code in `_rank` (line 136: Middle is where every card starts)."""
+RANKS = {rank: code for code, rank in enumerate(RANK_NAMES)}
+MIDDLE, FRONT, BACK = (RANKS[r] for r in RANK_NAMES)
 NO_COIN, ATTACKER_COIN = -2, -1
 """`_coin_for`: no rank coin in the air; the attacker's (line 138); else the target's slot."""
 ATTACKED, DEFENDED, SUPPORTED = 1, 2, 4
 """`_spent` bits: the card's Attack, Defense and Support of this attempt (line 100–104)."""
 STATUS_BIT = {status: 1 << i for i, status in enumerate(STATUSES)}
 POISON, PARALYSIS, BLOCK, SLEEP, CONFUSION, STUN = (STATUS_BIT[s] for s in STATUSES)
+TARGETED = frozenset({"member", "fighter", "enemy"})
+"""The selectors that target (line 123: an active member or an enemy in play); the others
+choose ("party member", the unconscious pile, the score pile: line 125)."""
 SPENT_BY_KIND = {"attack": ATTACKED, "defense": DEFENDED, "support": SUPPORTED, "recovery": 0}
 
 
@@ -222,6 +229,9 @@ class RpgGetState(ZoneState):
         "_recovered",
         "_redraws",
         "_repeat",
+        "_returning",
+        "_rolling",
+        "_room_after",
         "_round",
         "_round_cap",
         "_spent",
@@ -300,6 +310,14 @@ class RpgGetState(ZoneState):
         self._memo: tuple[int, list[Action]] | None = None
         self._attack: Attack | None = None
         self._repeat: Attack | None = None  # an attack its seat may Combo now (line 133)
+        self._returning = -1
+        """A used Reward come back to its owner's full bank (line 130), which holds it over
+        the limit until the owner discards one of the others (-1: none)."""
+        self._rolling = -1
+        """The card whose Ability a confused user is resolving: its targets are rolled
+        (line 174; -1: none)."""
+        self._room_after: int | None = None
+        """While the owner is asked to make room: who was to decide next."""
         self._confused: Confused | None = None
         self._windows = Windows()
         self._winners: tuple[int, ...] | None = None
@@ -350,6 +368,12 @@ class RpgGetState(ZoneState):
         """The attack waiting in the open window, None for none (public)."""
         return self._attack
 
+    @property
+    def room_for(self) -> int:
+        """The Reward come back to its owner's full bank while the owner is asked which bank
+        card to discard to make room (public, line 130); -1 for none."""
+        return self._returning if self._room_after is not None else -1
+
     def points_used(self) -> tuple[int, int]:
         """The PP and EP the attempt in progress has used (public, line 50-51)."""
         return self._pp_used, self._ep_used
@@ -373,6 +397,11 @@ class RpgGetState(ZoneState):
     def has_status(self, slot: int, status: Status) -> bool:
         """Whether a card has a status ailment (public)."""
         return bool(self._status[slot] & STATUS_BIT[status])
+
+    def rank(self, slot: int) -> Rank:
+        """A character's or enemy's rank (public, line 135-140): Middle unless a Rank Change
+        moved it in this attempt (ranks last for the attempt, line 136)."""
+        return RANK_NAMES[self._rank[slot]]
 
     def victory_points(self, seat: int) -> int:
         """The VP of a seat's score pile (public, line 81)."""
@@ -694,14 +723,36 @@ class RpgGetState(ZoneState):
         self._move(slot, self.zone_at(self._home[slot], DISCARD))
 
     def _after_use(self, slot: int) -> None:
-        """Line 130: a Reward goes back to the bank (discarded if the bank is full: choice
-        24 as refined in rules.md) or is discarded."""
+        """Line 130: a Reward goes back to the bank or is discarded, as the card says (choice
+        24); into a full bank it comes all the same, and its owner is asked which of the
+        others to discard (`_ask_room`) once the action has run its course."""
         seat = self._home[slot]
-        if self.card(slot).after_use == "bank" and len(self.pile(seat, BANK)) < BANK_LIMIT:
+        if self.card(slot).after_use == "bank":
+            if len(self.pile(seat, BANK)) >= BANK_LIMIT:
+                self._returning = slot
             self._reset_slot(slot)
             self._move(slot, self.zone_at(seat, BANK))
         else:
             self._to_discard(slot)
+
+    def _ask_room(self) -> None:
+        """A Reward came back to a full bank: once nothing else is under way (no chance step
+        pending), its owner makes room before anyone else decides (line 130: "you must
+        discard one to make room"); a seat out of the game is asked nothing (choice 40)."""
+        slot = self._returning
+        if slot < 0 or self._room_after is not None or self._current < 0:
+            return
+        seat = self._home[slot]
+        if not self._live >> seat & 1 or self._where[slot] != self.zone_at(seat, BANK):
+            self._returning = -1  # out of the game, or the card left the bank meanwhile
+            return
+        self._room_after, self._current = self._current, seat
+        self._memo = None
+
+    def _make_room(self, action: MakeRoom) -> None:
+        self._to_discard(action.slot)
+        assert self._room_after is not None
+        self._current, self._room_after, self._returning = self._room_after, None, -1
 
     def _resolve_attack(self) -> bool:
         """The window closed: each target in the Back rank flips its coin (line 140); then
@@ -941,6 +992,9 @@ class RpgGetState(ZoneState):
         super()._learn(slot, k)
 
     def _list_decisions(self, cur: int) -> list[Action]:
+        if self._room_after is not None:  # line 130: a full bank makes room
+            back = self._returning
+            return [MakeRoom(s, c.id) for s, c in self._held(cur, BANK) if s != back]
         if self._ask is not None:
             return interpreter.ask_actions(self, self._ask)
         if self._windows:
@@ -1066,7 +1120,7 @@ class RpgGetState(ZoneState):
         another seat's hidden cards checks on a copy that learns the cards the action names;
         a banked card's public form names none, so only its place and the drop are checked
         (the table proves the card: docs/protocol/mental-poker.md)."""
-        if self._ask is not None:
+        if self._ask is not None and self._room_after is None:
             interpreter.verify_answer(self, self._ask, action)
             return
         if isinstance(action, Bank) and action.card is None:
@@ -1104,11 +1158,17 @@ class RpgGetState(ZoneState):
         self._memo = None
         if self._current == CHANCE:
             self._apply_outcome(action)
-            return
+        else:
+            self._decide(action)
+        self._ask_room()
+
+    def _decide(self, action: Action) -> None:
         seat = self._current
         for slot, card in _named_cards(action):
             self._learn(slot, self._kind(card))
-        if self._ask is not None:
+        if isinstance(action, MakeRoom):
+            self._make_room(action)
+        elif self._ask is not None:
             ask, self._ask = self._ask, None
             interpreter.answer(self, ask, action)
             self._resolve()
@@ -1174,6 +1234,7 @@ class RpgGetState(ZoneState):
         cost = self._book.abilities[k][action.ability].cost
         self._counters[seat] -= cost.resource if cost is not None else 0
         self._used[slot] |= 1 << action.ability
+        self._rolling = slot if self._status[action.user] & CONFUSION else -1
         interpreter.queue(self, slot, k, action.ability, seat)
         if slot != action.user:
             self._after_use(slot)
@@ -1392,8 +1453,26 @@ class RpgGetState(ZoneState):
                 return
             interpreter.step(self)
             self._check_parties()
+            self._roll_if_confused()
+        if not self._frames:
+            self._rolling = -1
         if self._phase != "over" and self._ask is None and self._chance is None:
             self._resume()
+
+    def _roll_if_confused(self) -> None:
+        """Line 174: "whenever this character needs to choose a target, the target is
+        randomly chosen between all applicable targets": a confused user's Ability asking
+        for a target (an active member or an enemy, line 123; not a "party member", line
+        125) has it rolled by the beacon among those its card may take (choice 29)."""
+        ask = self._ask
+        if ask is None or ask.kind != "target" or self._rolling < 0:
+            return
+        if self._frames[0].source != self._rolling:
+            return  # another ability set off meanwhile: its controller chooses
+        sel = interpreter.current_effect(self).target
+        if sel is not None and sel.what in TARGETED:
+            self._ask = None
+            self._ask_chance(Step("roll", sides=len(ask.options)))
 
     def _resume(self) -> None:
         """Every queued ability has resolved: the phase, step or window goes on."""
@@ -1657,6 +1736,9 @@ class RpgGetState(ZoneState):
         other._boost = self._boost[:]
         other._attack = self._attack  # immutable: shared
         other._repeat = self._repeat
+        other._returning = self._returning
+        other._rolling = self._rolling
+        other._room_after = self._room_after
         other._confused = self._confused
         other._windows = self._windows
         other._winners = self._winners
@@ -1669,7 +1751,8 @@ class RpgGetState(ZoneState):
             list(self._order), self._order_at, list(self._boost), _attack_public(self._attack),
             list(self._woken), _attack_public(self._repeat),
             [] if self._confused is None else [*self._confused[:5], *self._confused.chosen],
-            list(self._more), self._coin_for,
+            list(self._more), self._coin_for, self._returning, self._rolling,
+            -9 if self._room_after is None else self._room_after,
         ]  # fmt: skip
 
     def public_sections(self) -> dict[str, Canonical]:
@@ -1729,6 +1812,9 @@ class RpgGetState(ZoneState):
             interpreter.ask_key(self._ask),
             tuple(self._more),
             self._coin_for,
+            self._returning,
+            self._rolling,
+            -9 if self._room_after is None else self._room_after,
         )
 
     def __str__(self) -> str:
