@@ -530,3 +530,28 @@ def test_targets_are_decisions_of_the_seat_that_chooses() -> None:
     assert all(isinstance(a, Target | TargetPlayer) for a in t.state.legal_actions())
     with pytest.raises(IllegalActionError):
         t.state.apply_action(Target(0))  # a card in a deck is no target
+
+
+def test_an_ability_that_destroys_a_face_down_guy_leaves_it_lethal_until_revealed() -> None:
+    """Line 99 (Omega Robutt: "destroy target opposing Guy") with line 87 (rules.md §40): a
+    face-down Guy, whose card the destroying seat's replica does not know, is not put in the
+    discard pile unrevealed; it takes lethal damage on every replica and dies once revealed."""
+    t = Table(["omega-robutt"], ["disguyse"])
+    t.to_turn(10)  # seat 1 leads
+    t.play("disguyse", 1)  # face down (Sneaky)
+    t.act(PASS)
+    disguyse = t.state.lane_guy(1, 1)
+    assert t.state.face_down(disguyse)
+    replica = t.state.observation(0)
+    played = t.play("omega-robutt", 0)
+    replica.apply_action(played)
+    assert t.state.lane_guy(1, 1) == disguyse  # still there, face down
+    assert replica.damage(disguyse) == t.state.damage(disguyse) == 99
+    assert replica.public_digest() == t.state.public_digest()
+    for _ in range(3):  # on to its reveal (line 87), and it dies
+        if t.guy(1, 1) is None:
+            break
+        assert t.state.face_down(disguyse)
+        t.pass_phase()
+    assert t.guy(1, 1) is None
+    assert "disguyse" in t.state.zone_cards("discard:1")

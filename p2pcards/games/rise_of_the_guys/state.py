@@ -918,6 +918,11 @@ class GuysState(ZoneState):
     def destroy(self, slot: int) -> None:
         """An ability destroys a Guy, or a Pin (to the discard pile)."""
         if self._host[slot] < 0 and self.lane_of(slot) >= 0:
+            if self.face_down(slot):
+                # Which card it is, and so what it does when destroyed, is hidden from the
+                # other seats' replicas: it dies once revealed, as a lethal hit (rules.md §40).
+                self._damage[slot] = max(self._damage[slot], STINKY_FACE_DOWN)
+                return
             self._destroy(slot)
         else:
             self._discard(slot)
