@@ -223,10 +223,20 @@ def recruits(card_id: str) -> bool:
 RAPPIES = [
     c.id for c in GAME.db.cards if c.type == "enemy" and c.tribe == "rappy"  # type: ignore[attr-defined]
 ]
-RECRUITER_DECK = {
+
+
+def eighty(deck: dict[str, int], filler: str) -> dict[str, int]:
+    """`deck` made exactly 80 cards (line 162) by the count of `filler`: the starter decks
+    it starts from are retuned now and then."""
+    count = deck[filler] + 80 - sum(deck.values())
+    assert count >= 0, f"{filler} cannot make this deck 80 cards"
+    return {**deck, filler: count}
+
+
+RECRUITER_DECK = eighty({
     **GAME.deck("ragol-hunters"),  # type: ignore[attr-defined]
     "booma": 0, "saber": 0, "rappy-call": 17, "rag-rappy": 1, "love-rappy": 4,
-}  # fmt: skip
+}, "monomate")  # fmt: skip
 """Ragol Hunters with Rappy Calls for its Boomas and Sabers: Recruits come early (line 154);
 one Rag Rappy, taken by the first Recruit, so that a later one may claim it although it is
 used."""
@@ -325,7 +335,10 @@ def test_a_recruit_of_a_card_not_in_the_deck_is_named(
 # ------------------------------------------------------ a random bank destroy steered
 
 RAIDER, BANKER = 0, CHEATER
-RAIDER_DECK = {**GAME.deck("sky-pirates"), "monomate": 0, "sky-pirate-raid": 8}  # type: ignore[attr-defined]
+RAIDER_DECK = eighty(
+    {**GAME.deck("sky-pirates"), "monomate": 0, "sky-pirate-raid": 8},  # type: ignore[attr-defined]
+    "valuan-soldier",
+)
 """Sky Pirates with Sky Pirate Raids (line 144: a random card of each opponent's bank)."""
 
 
