@@ -56,6 +56,7 @@ from p2pcards.engine import (
     Game,
     Sighting,
     State,
+    drawn,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.seats import everyone
@@ -741,30 +742,57 @@ class ZoneState(State):
         if kind == "roll":
             share = 1.0 / sides
             return [(Roll(i), share) for i in range(sides)]
-        pile = self._zones[source]
+        chances = self._pick_chances(self._zones[source], bool(entitled))
+        return [(self._pick_outcome(*picked), p) for picked, p in chances]
+
+    def _pick_chances(
+        self, pile: list[int], entitled: bool
+    ) -> list[tuple[tuple[int, int], float]]:
+        """A random pick's outcomes from `pile`, each (position, kind) with its probability,
+        in `chance_outcomes` order: the kind as known here (UNKNOWN where this state may not
+        learn it), a card this state has not seen but may learn spread over its pool's
+        unseen copies."""
         share = 1.0 / len(pile)
-        picked, ids, ident = self._rules.picked, self._rules.card_ids, self._ident
-        outcomes: list[tuple[Action, float]] = []
+        ident = self._ident
+        chances: list[tuple[tuple[int, int], float]] = []
         for i, slot in enumerate(pile):
             k = ident[slot]
-            if k != UNKNOWN:  # an onlooker that knows the card is told it (`_verify_outcome`)
-                outcomes.append((picked(i, ids[k]), share))
-            elif not entitled:
-                outcomes.append((picked(i, None), share))
-            else:  # a card this state has not seen: spread over its pool's unseen copies
+            # An onlooker that knows the card is told it (`_verify_outcome`).
+            if k != UNKNOWN or not entitled:
+                chances.append(((i, k), share))
+            else:
                 pool, total, kinds = self._unseen(slot)
-                outcomes.extend((picked(i, ids[j]), share * (pool[j] / total)) for j in kinds)
-        return outcomes
+                chances.extend(((i, j), share * (pool[j] / total)) for j in kinds)
+        return chances
+
+    def _pick_outcome(self, position: int, k: int) -> Action:
+        """The game's pick outcome of the card of kind k (None where UNKNOWN) at `position`."""
+        return self._rules.picked(position, None if k == UNKNOWN else self._rules.card_ids[k])
 
     def sample_outcome(self, rng: random.Random) -> Action:
         """As `State.sample_outcome`, the same outcome for the same number; a draw of a card
         this state has not seen walks its pool without listing the outcomes first (a random
-        playout deals a card at every other step or so)."""
+        playout deals a card at every other step or so). The outcome is this state's menu
+        until a step is applied, so that applying it is not checked again (`verify_action`)."""
+        outcome = self._sample(rng)
+        self._menu = (outcome,)
+        return outcome
+
+    def _sample(self, rng: random.Random) -> Action:
         step = self._chance
-        if step is None or self._current != CHANCE or step.kind != "draw":
+        if step is None or self._current != CHANCE:
+            return super().sample_outcome(rng)  # not a chance node: it says so
+        kind, source, _, viewers, _, _ = step
+        viewer = self.viewer
+        entitled = viewer is None or bool(viewers >> viewer & 1)
+        if kind == "pick":  # only the outcome drawn is made (they are dataclasses)
+            return self._pick_outcome(
+                *drawn(rng, self._pick_chances(self._zones[source], entitled))
+            )
+        if kind != "draw":
             return super().sample_outcome(rng)
-        slot = self._zones[step.source][-1]
-        if self._ident[slot] != UNKNOWN or not self._entitled(step):
+        slot = self._zones[source][-1]
+        if self._ident[slot] != UNKNOWN or not entitled:
             return super().sample_outcome(rng)
         pool, total, kinds = self._unseen(slot)
         present = list(kinds)
@@ -1159,8 +1187,9 @@ class ZoneState(State):
         if cur == TERMINAL:
             return []
         if cur == CHANCE:
-            return [outcome for outcome, _ in self.chance_outcomes()]
-        actions = self._decisions(cur)
+            actions = [outcome for outcome, _ in self.chance_outcomes()]
+        else:
+            actions = self._decisions(cur)
         self._menu = tuple(actions)
         return actions
 
@@ -1172,14 +1201,16 @@ class ZoneState(State):
         cur = self._current
         if cur == TERMINAL:
             raise IllegalActionError("the game is over")
+        # An action of the very menu this state listed, or the outcome it sampled, unchanged
+        # since: legal as it was made (the usual path of an agent, a local dealer and a
+        # playout, whose checking cost a fifth of rpg-battle's random playout; the menu is a
+        # tuple, so a caller cannot add to it). Compared by identity in C: a Python loop
+        # cost a menu's length in steps.
+        if any(map(is_, self._menu, repeat(action))):
+            return
         if cur == CHANCE:
             self._verify_outcome(action)
-            return
-        # An action of the very menu this state listed, unchanged since: legal as it was
-        # made (the usual path of an agent and of a playout, whose checking cost a fifth of
-        # rpg-battle's random playout; the menu is a tuple, so a caller cannot add to it).
-        # Compared by identity in C: a Python loop cost a menu's length in steps.
-        if not any(map(is_, self._menu, repeat(action))):
+        else:
             self._verify_decision(cur, action)
 
     def apply_action(self, action: Action) -> None:
