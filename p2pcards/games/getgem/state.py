@@ -157,6 +157,7 @@ class Rules(SlotRules):
         # Gems that can pay for a take or an element card: never the curse (line 41, 82).
         self.payable = [0 <= g < CURSE for g in self.gem_of]
         self.payable_kinds = [k for k, ok in enumerate(self.payable) if ok]
+        self.action_kinds = [k for k, c in enumerate(self.cards) if c.kind == "action"]
         self.element_gem = [ELEMENT_GEMS.index(e.gem) for e in self.elements]
         self.element_kind = [self.kind_of_gem[g] for g in self.element_gem]
         self.element_names = [ELEMENT_GEMS[g] for g in self.element_gem]
@@ -501,10 +502,10 @@ class GetGemState(SlotState[Rules, Pending]):
             for combo in self._declarations(counts, seat):
                 actions.append(act(Declare, rules.joined(combo), slots_for(order, combo)))
         # Action cards (line 40).
-        for k, n in enumerate(counts):
-            card = cards[k]
-            if not n or card.kind != "action":
+        for k in rules.action_kinds:
+            if not counts[k]:
                 continue
+            card = cards[k]
             slot = order[k][0]
             for effect in card.effects:
                 if effect in ("steal", "steal-push"):
@@ -524,7 +525,8 @@ class GetGemState(SlotState[Rules, Pending]):
                 joined, slots = rules.joined(combo), slots_for(order, combo)
                 actions.extend(act(GemTake, joined, slots, s) for s in loaded)
         cost = num["element_cost"]
-        alchemist = self._ability(seat) == "alchemist"
+        ability = self._ability(seat)
+        alchemist = ability == "alchemist"
         for e, owner in enumerate(self._element):
             if owner == seat:
                 continue
@@ -537,7 +539,6 @@ class GetGemState(SlotState[Rules, Pending]):
                 combo = tuple(sorted((k,) * (cost - 1) + (rules.rainbow,)))
                 actions.append(act(Element, name, rules.joined(combo), slots_for(order, combo)))
         # Character abilities (expansion).
-        ability = self._ability(seat)
         if ability == "pickpocket" and not self._used[seat] and loaded:
             for combo in _multisets(counts, payable, num["pickpocket_cost"]):
                 joined, slots = rules.joined(combo), slots_for(order, combo)
