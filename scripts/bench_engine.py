@@ -23,8 +23,10 @@ machine instructions a random game costs, counted by valgrind (`--tool=callgrind
 interpreter and every C extension included) with PYTHONHASHSEED=0, in a child process per
 game and seat count that plays a warm-up game and then seeds 0 to N-1 (--games, default
 100 here), minus a child that plays the warm-up game alone (start-up, imports and the caches
-a first game fills), divided by N. The same seeds play the same games, so two runs on the
-same code agree to within a few hundred instructions a game. With `--against REF` it
+a first game fills), divided by N. The same seeds play the same games, so two runs of the
+same code count the same. The caches a process fills as it plays (the menus' shared action
+objects, which name card slots, GETGEM's hands) keep growing over hundreds of games, so the
+figure falls as N grows: compare figures of the same N. With `--against REF` it
 measures the git revision REF too (extracted to a temporary directory, its own
 `scripts/bench_engine.py` playout and engine) and prints the change in per cent. A figure
 before and after a change made for speed: `--instructions --against main`. Valgrind runs a
@@ -70,7 +72,11 @@ def main() -> None:
     parser.add_argument("--seats", default=None, help="seat counts (default: per game)")
     parser.add_argument("--game", default=",".join(games.names()), help="default: every game")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each (the best printed)")
-    parser.add_argument("--instructions", action="store_true", help="count them (valgrind)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instructions a game, counted by valgrind, not CPU time (how: this file's docstring)",
+    )
     parser.add_argument("--against", help="with --instructions: a git revision to compare with")
     args = parser.parse_args()
     with revision_tree(args.against) if args.against else contextlib.nullcontext() as ref_root:
