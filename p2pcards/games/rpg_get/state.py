@@ -22,7 +22,7 @@ from p2pcards.abilities import Effect
 from p2pcards.answers import Take
 from p2pcards.deckmodel import KnownDecksModel
 from p2pcards.decks import deck_rows
-from p2pcards.digest import Canonical
+from p2pcards.digest import Canonical, Encoded
 from p2pcards.engine import CHANCE, TERMINAL, Action, Game
 from p2pcards.errors import IllegalActionError
 from p2pcards.games.rpg_get.actions import (
@@ -983,7 +983,7 @@ class RpgGetState(ZoneState):
 
     # ------------------------------------------------------------------ decisions
 
-    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+    def slot_rows(self, zones: Sequence[int] | None = None) -> Encoded:
         """The per-card rows of the face-up zones (which grow with the seats), by default."""
         return super().slot_rows(self._public_zones if zones is None else zones)
 
