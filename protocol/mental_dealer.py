@@ -279,7 +279,10 @@ class MentalDealer:
         for entry in shown:
             seen_by = frozenset(s for s in range(after.num_players) if entry.knowers >> s & 1)
             ops.append(self.peer.reveal(self.locked[entry.slot], seen_by))
+        # Found among the named cards' copies, not every card's (a cheat's is found anyway).
+        self.points.expect(entry.card for entry in shown if entry.card is not None)
         yield from ops
+        self.points.expect(())
         replica = self._zone_replica()
         for entry in shown:
             card, named = self.card_id(self.locked[entry.slot]), entry.card

@@ -57,6 +57,10 @@ def test_card_points_are_hashed_when_needed_and_found_by_copy() -> None:
     assert list(lazy) == [hash_to_point("test", c, universe[:i].count(c)) for i, c in
                           enumerate(universe)]  # fmt: skip
     assert lazy[2:4] == [points[2], points[3]]
+    named = CardPoints("test", universe)
+    named.expect(["c", "a"])  # the cards a seat names as it shows them
+    assert named.index_of(points[8]) == 8  # "a", copy 4: "c" has only two
+    assert sum(p is not None for p in named._points) == 7  # copies 0-4 of "a", 0-1 of "c"
 
 
 def test_masks_commute_and_come_off_in_any_order() -> None:
