@@ -1107,7 +1107,7 @@ class RpgGetState(ZoneState):
                 out.append(Oppose(slot, card.id, ""))
             elif card.type == "roadblock" and card.size <= room:
                 out += [
-                    Oppose(slot, card.id, slot_list(t))
+                    Oppose(slot, card.id, ",".join(map(str, t)))  # as `_acts` names them
                     for t in _target_sets(active, card.actions[0].targets)
                 ]
         out.append(PASS)
