@@ -431,7 +431,7 @@ class ZoneState(State):
         slot = len(self._ident)
         self._ident.append(kind)
         self._known.append(known)
-        self._home.append(home)
+        self._home = [*self._home, home]  # a new list: clones share it (`_clone_zones`)
         self._where.append(zone)
         self._zones[zone].append(slot)
         return slot
@@ -1092,7 +1092,7 @@ class ZoneState(State):
         other._zones = list(map(list.copy, self._zones))  # a third faster than a comprehension
         other._ident = self._ident[:]
         other._known = self._known[:]
-        other._home = self._home[:]
+        other._home = self._home  # only ever replaced (`_add_slot`), never changed in place
         other._where = self._where[:]
         other._pools = [None if pool is None else pool[:] for pool in self._pools]
         other._private = self._private

@@ -403,6 +403,10 @@ class RpgGetState(ZoneState):
         """Whether a card has a status ailment (public)."""
         return bool(self._status[slot] & STATUS_BIT[status])
 
+    def ailments(self, slot: int) -> int:
+        """How many status ailments a card has (public)."""
+        return self._status[slot].bit_count()
+
     def rank(self, slot: int) -> Rank:
         """A character's or enemy's rank (public, line 135-140): Middle unless a Rank Change
         moved it in this attempt (ranks last for the attempt, line 136)."""
