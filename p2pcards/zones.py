@@ -44,9 +44,10 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, is_
+from operator import attrgetter, is_, itemgetter
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self, TypeGuard
 
+from p2pcards.digest import Encoded, canonical_bytes
 from p2pcards.engine import (
     CHANCE,
     TERMINAL,
@@ -268,6 +269,26 @@ def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[list[int], ...]]
 NO_COLUMNS = SlotColumns()
 
 
+class DigestPart(NamedTuple):
+    """The digest rows of one zone (`ZoneState.zones_public`, `slot_rows`), kept while what
+    they are made of stays the same: a step moves a card or two, and encoding every zone at
+    every step was a third of the CPU of a 4-seat table of RPG Get!."""
+
+    key: Hashable
+    """What the rows are made of (`_key_of`)."""
+    rows: list[Any]
+    encoded: bytes
+    """The rows' canonical encoding, without the brackets of a list around them."""
+
+
+def _key_of(pile: list[int], columns: Sequence[list[int]]) -> Hashable:
+    """A zone's slots and each column's values for them, read in C (`itemgetter`)."""
+    if not pile:
+        return ()
+    get = itemgetter(*pile)
+    return (tuple(pile), *map(get, columns))
+
+
 class PickOutcome(Protocol):
     """What a random pick's outcome tells: the position picked in the zone, and the card
     (None where this state may not learn it)."""
@@ -334,9 +355,9 @@ class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
     __slots__ = (
-        "_chance", "_current", "_deck_zones", "_generation", "_home", "_ident", "_journal",
-        "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private", "_rules",
-        "_shown_on_arrival", "_where", "_zone_index", "_zones", "viewer",
+        "_chance", "_current", "_deck_zones", "_digest_parts", "_generation", "_home", "_ident",
+        "_journal", "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private",
+        "_rules", "_shown_on_arrival", "_where", "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
@@ -387,6 +408,7 @@ class ZoneState(State):
         self._current = 0
         self._journal: list[Movement | Shown] | None = None
         self._menu: tuple[Action, ...] = ()
+        self._digest_parts: dict[int, DigestPart] = {}
         self._deck_zones = tuple(self.zone(name) for name, _ in decks)
         for pool, (name, composition) in enumerate(decks):
             z = self.zone(name)
@@ -410,7 +432,7 @@ class ZoneState(State):
         slot = len(self._ident)
         self._ident.append(kind)
         self._known.append(known)
-        self._home.append(home)
+        self._home = [*self._home, home]  # a new list: clones share it (`_clone_zones`)
         self._where.append(zone)
         self._zones[zone].append(slot)
         return slot
@@ -627,14 +649,23 @@ class ZoneState(State):
             )
         return k
 
-    def zones_public(self) -> list[list[list[int | str | None]]]:
+    def zones_public(self) -> Encoded:
         """Every zone as [slot, card if every seat knows it, mask], for digests: what every
-        replica holds alike."""
+        replica holds alike. Its rows are shared with later calls: read them, never change
+        them."""
         ids, ident, known, everyone = self._rules.card_ids, self._ident, self._known, self._everyone
-        return [
-            [[s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile]
-            for pile in self._zones
-        ]
+        parts: list[DigestPart] = []
+        for z, pile in enumerate(self._zones):
+            key = _key_of(pile, (known, ident))
+            part = self._digest_parts.get(z)
+            if part is None or part[0] != key:
+                rows: list[list[int | str | None]] = [
+                    [s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile
+                ]
+                part = self._digest_parts[z] = DigestPart(key, rows, canonical_bytes(rows)[1:-1])
+            parts.append(part)
+        zones = b"],[".join(p.encoded for p in parts)
+        return Encoded([p.rows for p in parts], b"[[" + zones + b"]]" if parts else b"[]")
 
     def to_json(self, seat: int | None = None) -> dict[str, Any]:
         """The public sections, and every zone's cards as `seat` may know them ("cards")."""
@@ -1029,16 +1060,27 @@ class ZoneState(State):
         for name, default in self.slot_columns.turn:
             setattr(self, name, [default] * n)
 
-    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+    def slot_rows(self, zones: Sequence[int] | None = None) -> Encoded:
         """The public per-card columns of every card in play (`zones`, by default
         `play_zones`; a game whose layout grows with the seats passes its own), a row per
-        card headed by its slot, for digests."""
+        card headed by its slot, for digests. Its rows are shared with later calls, as
+        `zones_public`'s are."""
         columns = self.slot_columns.get_public(self)
-        return [
-            [s, *[int(values[s]) for values in columns]]
-            for z in (self.play_zones if zones is None else zones)
-            for s in self._zones[z]
-        ]
+        rows: list[list[int]] = []
+        encoded: list[bytes] = []
+        for z in self.play_zones if zones is None else zones:
+            pile = self._zones[z]
+            if not pile:
+                continue
+            key = _key_of(pile, columns)
+            part = self._digest_parts.get(-1 - z)  # the zones' rows are at z
+            if part is None or part[0] != key:
+                made = [[s, *[int(values[s]) for values in columns]] for s in pile]
+                part = DigestPart(key, made, canonical_bytes(made)[1:-1])
+                self._digest_parts[-1 - z] = part
+            rows += part.rows
+            encoded.append(part.encoded)
+        return Encoded(rows, b"[" + b",".join(encoded) + b"]")
 
     def _cards_key(self) -> tuple[Hashable, ...]:
         """The cards for a search key: identities, zones, who knows what (a face-down card
@@ -1078,7 +1120,7 @@ class ZoneState(State):
         other._zones = list(map(list.copy, self._zones))  # a third faster than a comprehension
         other._ident = self._ident[:]
         other._known = self._known[:]
-        other._home = self._home[:]
+        other._home = self._home  # only ever replaced (`_add_slot`), never changed in place
         other._where = self._where[:]
         other._pools = [None if pool is None else pool[:] for pool in self._pools]
         other._private = self._private
@@ -1088,6 +1130,9 @@ class ZoneState(State):
         other._deck_zones = self._deck_zones
         other._journal = None
         other._menu = ()
+        # Shared: a part is kept with what it was made of, so it serves any state it fits
+        # (the copy an agent is given digests its position as the replica did).
+        other._digest_parts = self._digest_parts
         self.slot_columns.copy(self, other)
         return other
 
