@@ -42,22 +42,23 @@ def gamma_features(
     `stats`: `state.field_stats()`, if the caller has it."""
     if stats is None:
         stats = state.field_stats()
-    attack = defense = 0.0
-    walls = strongest = 0
-    for slot in state.field(seat):  # one pass: this runs at every leaf of a search
-        kind = state.card(slot).type
-        if kind == "character":
-            defense += stats[slot].defense
-            if state.mode(slot) == ATTACK_MODE:
-                attack += stats[slot].attack
-                strongest = max(strongest, stats[slot].attack)
-        elif kind == "building":
-            walls += stats[slot].defense
+    # Sums of ints (exact, as the floats they were once added up in): this runs at every
+    # leaf of a search.
+    attack = defense = walls = strongest = 0
+    for slot in state.characters(seat):
+        slot_attack, slot_defense = stats[slot]
+        defense += slot_defense
+        if state.mode(slot) == ATTACK_MODE:
+            attack += slot_attack
+            if slot_attack > strongest:
+                strongest = slot_attack
+    for slot in state.buildings(seat):
+        walls += stats[slot].defense
     kills = 0.0  # the opponent's characters our strongest attacker would destroy
     if strongest:
         for slot in state.characters(1 - seat):
-            mode_attack = state.mode(slot) == ATTACK_MODE
-            if (stats[slot].attack if mode_attack else stats[slot].defense) < strongest:
+            slot_attack, slot_defense = stats[slot]
+            if (slot_attack if state.mode(slot) == ATTACK_MODE else slot_defense) < strongest:
                 kills += 1.0
     power = state.power(seat)
     return (
@@ -69,7 +70,7 @@ def gamma_features(
         float(len(state.pylons(seat))),
         state.gas(seat) / 1000,
         float(state.hand_size(seat)),
-        float(len(state.zone_slots(f"deck:{seat}"))),
+        float(state.deck_size(seat)),
         kills,
     )
 

@@ -76,7 +76,7 @@ def guys_features(
         hidden,
         pressure,
         float(state.hand_size(seat)),
-        float(len(state.zone_slots(f"deck:{seat}"))),
+        float(state.deck_size(seat)),
         1.0 if state.vest(seat) >= 0 else 0.0,
         kills,
     )

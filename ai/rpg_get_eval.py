@@ -16,7 +16,7 @@ from pathlib import Path
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from ai.tuning import OwnDecks
 from p2pcards.engine import State
-from p2pcards.games.rpg_get.cards import STATUSES, Card
+from p2pcards.games.rpg_get.cards import Card
 from p2pcards.games.rpg_get.state import ACTIVE, BANK, DECK, INVENTORY, RpgGetState
 
 RPG_GET_FEATURES = (
@@ -64,7 +64,7 @@ def rpg_get_features(state: RpgGetState, seat: int) -> tuple[float, ...]:
         float(state.card(mission[0]).vp) if mission else 0.0,
         float(sum(_attack_power(state.card(s)) for s in state.pile(seat, ACTIVE))),
         float(sum(state.hp_left(s) for s in foes)),
-        float(sum(state.has_status(s, a) for s in party for a in STATUSES)),
+        float(sum(state.ailments(s) for s in party)),
     )
 
 

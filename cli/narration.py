@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from cli.happenings import happened, telling_of
 from cli.views import Drew, GameView, Told
-from cli.wording import Seats, count, listed
+from cli.wording import Seats, count, listed, sentence
 from p2pcards.engine import Action, State
 from p2pcards.history import Event, witnessed
 
@@ -58,13 +58,15 @@ class Narrator:
         self.saw(before, action, after)
 
     def tell(self, told: Iterable[Told]) -> None:
-        """Add sentences (and draws, summed up per run) to the history."""
+        """Add sentences (and draws, summed up per run) to the history, each with a capital:
+        the views word a line as a clause ('you draw', 'seat 1's Vex') so it can also be built
+        into a longer one."""
         for item in told:
             if isinstance(item, Drew):
                 self._draws.append(item)
             else:
                 self._flush()
-                self.history.append(item)
+                self.history.append(sentence(item))
 
     def _flush(self) -> None:
         """A run of draws as one line per seat, in the order they drew: 'seat 1 draws 5
@@ -76,7 +78,7 @@ class Narrator:
         for seat, cards in seats.items():
             known = [c for c in cards if c is not None]
             drawn = listed(known) if len(known) == len(cards) else count(len(cards), "card")
-            self.history.append(f"{self.seats.says(seat, 'draw')} {drawn}.")
+            self.history.append(sentence(f"{self.seats.says(seat, 'draw')} {drawn}."))
 
     def news(self) -> list[str]:
         """The lines told since the last call (everything since the viewer's last decision)."""

@@ -16,7 +16,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from p2pcards.digest import Canonical, combined_digest, section_digests
 from p2pcards.errors import ActionFormatError, GameOptionError, IllegalActionError
@@ -174,6 +174,22 @@ class Game(ABC):
         return f"<Game {self.name}>"
 
 
+T = TypeVar("T")
+
+
+def drawn(rng: random.Random, weighted: Sequence[tuple[T, float]]) -> T:
+    """One of `weighted`'s items drawn by its probability (they sum to 1): one `rng.random()`
+    (none where there is a single item), walked down in order, the same item for the same
+    number wherever it is drawn."""
+    if len(weighted) > 1:
+        x = rng.random()
+        for item, probability in weighted:
+            x -= probability
+            if x < 0:
+                return item
+    return weighted[-1][0]  # float rounding left a sliver past the last item
+
+
 class State(ABC):
     """A position of a game, or a replica's view of one (`viewer` is then its seat)."""
 
@@ -214,14 +230,7 @@ class State(ABC):
         """At a chance node, one outcome drawn by its probability: one `rng.random()` (none
         where a single outcome is possible), walked down `chance_outcomes()` in order. A
         game may do the same walk without listing every outcome (the zones' draw does)."""
-        outcomes = self.chance_outcomes()
-        if len(outcomes) > 1:
-            x = rng.random()
-            for outcome, probability in outcomes:
-                x -= probability
-                if x < 0:
-                    return outcome
-        return outcomes[-1][0]  # float rounding left a sliver past the last outcome
+        return drawn(rng, self.chance_outcomes())
 
     @abstractmethod
     def returns(self) -> list[float]:

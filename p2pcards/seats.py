@@ -7,6 +7,7 @@ numbers and wraps round (seat s+1 sits to the left of seat s), skipping seats ou
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 
@@ -28,6 +29,7 @@ def seats_in(mask: int, num_players: int) -> tuple[int, ...]:
     return tuple(s for s in range(num_players) if mask >> s & 1)
 
 
+@functools.cache  # read at every node of a search (triggers' order, statics); few answers
 def seats_from(start: int, num_players: int) -> tuple[int, ...]:
     """Every seat in turn order, `start` first (then the seat to its left, and so on)."""
     return tuple((start + i) % num_players for i in range(num_players))

@@ -44,9 +44,10 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, is_
+from operator import attrgetter, is_, itemgetter
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self, TypeGuard
 
+from p2pcards.digest import Encoded, canonical_bytes
 from p2pcards.engine import (
     CHANCE,
     TERMINAL,
@@ -56,6 +57,7 @@ from p2pcards.engine import (
     Game,
     Sighting,
     State,
+    drawn,
 )
 from p2pcards.errors import HiddenInformationError, IllegalActionError
 from p2pcards.seats import everyone
@@ -267,6 +269,26 @@ def _getter(names: tuple[str, ...]) -> Callable[[object], tuple[list[int], ...]]
 NO_COLUMNS = SlotColumns()
 
 
+class DigestPart(NamedTuple):
+    """The digest rows of one zone (`ZoneState.zones_public`, `slot_rows`), kept while what
+    they are made of stays the same: a step moves a card or two, and encoding every zone at
+    every step was a third of the CPU of a 4-seat table of RPG Get!."""
+
+    key: Hashable
+    """What the rows are made of (`_key_of`)."""
+    rows: list[Any]
+    encoded: bytes
+    """The rows' canonical encoding, without the brackets of a list around them."""
+
+
+def _key_of(pile: list[int], columns: Sequence[list[int]]) -> Hashable:
+    """A zone's slots and each column's values for them, read in C (`itemgetter`)."""
+    if not pile:
+        return ()
+    get = itemgetter(*pile)
+    return (tuple(pile), *map(get, columns))
+
+
 class PickOutcome(Protocol):
     """What a random pick's outcome tells: the position picked in the zone, and the card
     (None where this state may not learn it)."""
@@ -333,9 +355,9 @@ class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
     __slots__ = (
-        "_chance", "_current", "_deck_zones", "_generation", "_home", "_ident", "_journal",
-        "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private", "_rules",
-        "_shown_on_arrival", "_where", "_zone_index", "_zones", "viewer",
+        "_chance", "_current", "_deck_zones", "_digest_parts", "_generation", "_home", "_ident",
+        "_journal", "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private",
+        "_rules", "_shown_on_arrival", "_where", "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
@@ -386,6 +408,7 @@ class ZoneState(State):
         self._current = 0
         self._journal: list[Movement | Shown] | None = None
         self._menu: tuple[Action, ...] = ()
+        self._digest_parts: dict[int, DigestPart] = {}
         self._deck_zones = tuple(self.zone(name) for name, _ in decks)
         for pool, (name, composition) in enumerate(decks):
             z = self.zone(name)
@@ -409,7 +432,7 @@ class ZoneState(State):
         slot = len(self._ident)
         self._ident.append(kind)
         self._known.append(known)
-        self._home.append(home)
+        self._home = [*self._home, home]  # a new list: clones share it (`_clone_zones`)
         self._where.append(zone)
         self._zones[zone].append(slot)
         return slot
@@ -626,14 +649,23 @@ class ZoneState(State):
             )
         return k
 
-    def zones_public(self) -> list[list[list[int | str | None]]]:
+    def zones_public(self) -> Encoded:
         """Every zone as [slot, card if every seat knows it, mask], for digests: what every
-        replica holds alike."""
+        replica holds alike. Its rows are shared with later calls: read them, never change
+        them."""
         ids, ident, known, everyone = self._rules.card_ids, self._ident, self._known, self._everyone
-        return [
-            [[s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile]
-            for pile in self._zones
-        ]
+        parts: list[DigestPart] = []
+        for z, pile in enumerate(self._zones):
+            key = _key_of(pile, (known, ident))
+            part = self._digest_parts.get(z)
+            if part is None or part[0] != key:
+                rows: list[list[int | str | None]] = [
+                    [s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile
+                ]
+                part = self._digest_parts[z] = DigestPart(key, rows, canonical_bytes(rows)[1:-1])
+            parts.append(part)
+        zones = b"],[".join(p.encoded for p in parts)
+        return Encoded([p.rows for p in parts], b"[[" + zones + b"]]" if parts else b"[]")
 
     def to_json(self, seat: int | None = None) -> dict[str, Any]:
         """The public sections, and every zone's cards as `seat` may know them ("cards")."""
@@ -741,30 +773,57 @@ class ZoneState(State):
         if kind == "roll":
             share = 1.0 / sides
             return [(Roll(i), share) for i in range(sides)]
-        pile = self._zones[source]
+        chances = self._pick_chances(self._zones[source], bool(entitled))
+        return [(self._pick_outcome(*picked), p) for picked, p in chances]
+
+    def _pick_chances(
+        self, pile: list[int], entitled: bool
+    ) -> list[tuple[tuple[int, int], float]]:
+        """A random pick's outcomes from `pile`, each (position, kind) with its probability,
+        in `chance_outcomes` order: the kind as known here (UNKNOWN where this state may not
+        learn it), a card this state has not seen but may learn spread over its pool's
+        unseen copies."""
         share = 1.0 / len(pile)
-        picked, ids, ident = self._rules.picked, self._rules.card_ids, self._ident
-        outcomes: list[tuple[Action, float]] = []
+        ident = self._ident
+        chances: list[tuple[tuple[int, int], float]] = []
         for i, slot in enumerate(pile):
             k = ident[slot]
-            if k != UNKNOWN:  # an onlooker that knows the card is told it (`_verify_outcome`)
-                outcomes.append((picked(i, ids[k]), share))
-            elif not entitled:
-                outcomes.append((picked(i, None), share))
-            else:  # a card this state has not seen: spread over its pool's unseen copies
+            # An onlooker that knows the card is told it (`_verify_outcome`).
+            if k != UNKNOWN or not entitled:
+                chances.append(((i, k), share))
+            else:
                 pool, total, kinds = self._unseen(slot)
-                outcomes.extend((picked(i, ids[j]), share * (pool[j] / total)) for j in kinds)
-        return outcomes
+                chances.extend(((i, j), share * (pool[j] / total)) for j in kinds)
+        return chances
+
+    def _pick_outcome(self, position: int, k: int) -> Action:
+        """The game's pick outcome of the card of kind k (None where UNKNOWN) at `position`."""
+        return self._rules.picked(position, None if k == UNKNOWN else self._rules.card_ids[k])
 
     def sample_outcome(self, rng: random.Random) -> Action:
         """As `State.sample_outcome`, the same outcome for the same number; a draw of a card
         this state has not seen walks its pool without listing the outcomes first (a random
-        playout deals a card at every other step or so)."""
+        playout deals a card at every other step or so). The outcome is this state's menu
+        until a step is applied, so that applying it is not checked again (`verify_action`)."""
+        outcome = self._sample(rng)
+        self._menu = (outcome,)
+        return outcome
+
+    def _sample(self, rng: random.Random) -> Action:
         step = self._chance
-        if step is None or self._current != CHANCE or step.kind != "draw":
+        if step is None or self._current != CHANCE:
+            return super().sample_outcome(rng)  # not a chance node: it says so
+        kind, source, _, viewers, _, _ = step
+        viewer = self.viewer
+        entitled = viewer is None or bool(viewers >> viewer & 1)
+        if kind == "pick":  # only the outcome drawn is made (they are dataclasses)
+            return self._pick_outcome(
+                *drawn(rng, self._pick_chances(self._zones[source], entitled))
+            )
+        if kind != "draw":
             return super().sample_outcome(rng)
-        slot = self._zones[step.source][-1]
-        if self._ident[slot] != UNKNOWN or not self._entitled(step):
+        slot = self._zones[source][-1]
+        if self._ident[slot] != UNKNOWN or not entitled:
             return super().sample_outcome(rng)
         pool, total, kinds = self._unseen(slot)
         present = list(kinds)
@@ -1001,16 +1060,27 @@ class ZoneState(State):
         for name, default in self.slot_columns.turn:
             setattr(self, name, [default] * n)
 
-    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+    def slot_rows(self, zones: Sequence[int] | None = None) -> Encoded:
         """The public per-card columns of every card in play (`zones`, by default
         `play_zones`; a game whose layout grows with the seats passes its own), a row per
-        card headed by its slot, for digests."""
+        card headed by its slot, for digests. Its rows are shared with later calls, as
+        `zones_public`'s are."""
         columns = self.slot_columns.get_public(self)
-        return [
-            [s, *[int(values[s]) for values in columns]]
-            for z in (self.play_zones if zones is None else zones)
-            for s in self._zones[z]
-        ]
+        rows: list[list[int]] = []
+        encoded: list[bytes] = []
+        for z in self.play_zones if zones is None else zones:
+            pile = self._zones[z]
+            if not pile:
+                continue
+            key = _key_of(pile, columns)
+            part = self._digest_parts.get(-1 - z)  # the zones' rows are at z
+            if part is None or part[0] != key:
+                made = [[s, *[int(values[s]) for values in columns]] for s in pile]
+                part = DigestPart(key, made, canonical_bytes(made)[1:-1])
+                self._digest_parts[-1 - z] = part
+            rows += part.rows
+            encoded.append(part.encoded)
+        return Encoded(rows, b"[" + b",".join(encoded) + b"]")
 
     def _cards_key(self) -> tuple[Hashable, ...]:
         """The cards for a search key: identities, zones, who knows what (a face-down card
@@ -1050,7 +1120,7 @@ class ZoneState(State):
         other._zones = list(map(list.copy, self._zones))  # a third faster than a comprehension
         other._ident = self._ident[:]
         other._known = self._known[:]
-        other._home = self._home[:]
+        other._home = self._home  # only ever replaced (`_add_slot`), never changed in place
         other._where = self._where[:]
         other._pools = [None if pool is None else pool[:] for pool in self._pools]
         other._private = self._private
@@ -1060,6 +1130,9 @@ class ZoneState(State):
         other._deck_zones = self._deck_zones
         other._journal = None
         other._menu = ()
+        # Shared: a part is kept with what it was made of, so it serves any state it fits
+        # (the copy an agent is given digests its position as the replica did).
+        other._digest_parts = self._digest_parts
         self.slot_columns.copy(self, other)
         return other
 
@@ -1159,8 +1232,9 @@ class ZoneState(State):
         if cur == TERMINAL:
             return []
         if cur == CHANCE:
-            return [outcome for outcome, _ in self.chance_outcomes()]
-        actions = self._decisions(cur)
+            actions = [outcome for outcome, _ in self.chance_outcomes()]
+        else:
+            actions = self._decisions(cur)
         self._menu = tuple(actions)
         return actions
 
@@ -1172,14 +1246,16 @@ class ZoneState(State):
         cur = self._current
         if cur == TERMINAL:
             raise IllegalActionError("the game is over")
+        # An action of the very menu this state listed, or the outcome it sampled, unchanged
+        # since: legal as it was made (the usual path of an agent, a local dealer and a
+        # playout, whose checking cost a fifth of rpg-battle's random playout; the menu is a
+        # tuple, so a caller cannot add to it). Compared by identity in C: a Python loop
+        # cost a menu's length in steps.
+        if any(map(is_, self._menu, repeat(action))):
+            return
         if cur == CHANCE:
             self._verify_outcome(action)
-            return
-        # An action of the very menu this state listed, unchanged since: legal as it was
-        # made (the usual path of an agent and of a playout, whose checking cost a fifth of
-        # rpg-battle's random playout; the menu is a tuple, so a caller cannot add to it).
-        # Compared by identity in C: a Python loop cost a menu's length in steps.
-        if not any(map(is_, self._menu, repeat(action))):
+        else:
             self._verify_decision(cur, action)
 
     def apply_action(self, action: Action) -> None:

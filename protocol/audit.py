@@ -49,7 +49,7 @@ class DeckAudit:
     every deck rule a list of cards breaks (empty: legal). The game supplies both; the
     audit knows no rule."""
 
-    card_of: Mapping[Point, str]
+    card_of: Callable[[Point], str | None]  # None: the point is no card
     problems: Callable[[list[str]], list[str]]
 
 
@@ -288,7 +288,7 @@ class _Auditor:
             return
         if self.decks is None:
             return
-        cards = [self.decks.card_of.get(p) for p in deck]
+        cards = [self.decks.card_of(p) for p in deck]
         if any(c is None for c in cards):
             self.fault(owner, step, "committed to a deck holding a point that is no card")
             return

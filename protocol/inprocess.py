@@ -24,6 +24,7 @@ from p2pcards import games
 from p2pcards.engine import Action, Game, State
 from protocol import codec
 from protocol.audit import Fault, audit
+from protocol.curve import CardPoints
 from protocol.errors import PeerTimeoutError, RemoteProtocolError
 from protocol.mental import Body, MentalPeer
 from protocol.mental_dealer import MentalDealer, card_points, deck_audit
@@ -133,16 +134,17 @@ class Bus:
 
 def make_peers(
     num_seats: int,
-    points: Sequence[bytes],
+    points: Sequence[bytes] | CardPoints,
     cheat: Cheat | None = None,
     intercept: Intercept | None = None,
 ) -> tuple[list[MentalPeer], Bus]:
     """Peers with fresh keys for a new table, and the bus that connects them."""
+    table = points if isinstance(points, CardPoints) else CardPoints.given(points)
     table_id = secrets.token_bytes(16)
     encryption = [X25519PrivateKey.generate() for _ in range(num_seats)]
     sealing_keys = [k.public_key() for k in encryption]
     peers = [
-        MentalPeer(table_id, s, num_seats, encryption[s], sealing_keys, points)
+        MentalPeer(table_id, s, num_seats, encryption[s], sealing_keys, table)
         for s in range(num_seats)
     ]
     signing = [Ed25519PrivateKey.generate() for _ in range(num_seats)]

@@ -42,7 +42,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from protocol import beacon
 from protocol.commitments import canonical, commitment, opens
-from protocol.curve import Mask, Point, check_point, unmask
+from protocol.curve import CardPoints, Mask, Point, check_point, unmask
 from protocol.errors import BadPointError, LocalProtocolError, RemoteProtocolError
 from protocol.sealed import open_sealed, seal
 
@@ -304,7 +304,7 @@ class MentalPeer:
         num_seats: int,
         encryption_key: X25519PrivateKey,
         encryption_keys: Sequence[X25519PublicKey],
-        card_points: Iterable[Point],
+        card_points: CardPoints,
         saved_secrets: dict[int, ShuffleSecrets | bytes] | None = None,
         test_seed: int | None = None,
     ) -> None:
@@ -317,7 +317,7 @@ class MentalPeer:
         self.num_seats = num_seats
         self._encryption_key = encryption_key
         self.encryption_keys = list(encryption_keys)
-        self.card_index = {p: i for i, p in enumerate(card_points)}
+        self.card_points = card_points
         self.cards: list[Card] = []
         self.ops: list[_Op] = []
         self._shuffle_secrets: dict[int, ShuffleSecrets] = {}
@@ -580,7 +580,7 @@ class MentalPeer:
     def card_of(self, card: int) -> int | None:
         """The physical card (index into the card points) of a card this seat may see, else None."""
         point = self.cards[card].point
-        return None if point is None else self.card_index[point]
+        return None if point is None else self.card_points.index_of(point)
 
     # ---------------------------------------------------------------- sending
 
@@ -887,7 +887,7 @@ class MentalPeer:
         point: Point | None = None
         with contextlib.suppress(BadPointError):  # a low-order result: no card either
             point = unmask(card.cipher, [Mask.from_bytes(key) for key in card.keys.values()])
-        if point is None or point not in self.card_index:
+        if point is None or self.card_points.index_of(point) is None:
             raise RemoteProtocolError(
                 None, f"card {op.card} unmasks to no card: a wrong key or ciphertext", op.step
             )

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from p2pcards.decks import OwnDecksGame, decklist_problems
@@ -34,29 +34,34 @@ from p2pcards.engine import Action, Game, Sighting, State
 from p2pcards.errors import ActionFormatError, IllegalActionError
 from p2pcards.zones import Reorder, Searched, Shown, Shuffled, ZoneState
 from protocol.audit import DeckAudit
-from protocol.curve import hash_to_point
+from protocol.curve import CardPoints
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.mental import MentalPeer, ShuffleSecrets
 
 Waits = Generator[int, None, Action]
 
 
-def card_points(game: Game) -> list[bytes]:
-    """One distinct curve point per physical card: (game, card, copy) hashed to the curve."""
-    return list(_points(game.name, tuple(game.card_universe())))
+def card_points(game: Game) -> CardPoints:
+    """One distinct curve point per physical card: (game, card, copy) hashed to the curve,
+    each when first needed."""
+    return _points(game.name, tuple(game.card_universe()))
 
 
 @functools.cache
-def _points(name: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
-    # Hashing a card to the curve costs about a millisecond (Elligator's square roots):
-    # a seat, its audit and a rebuilt seat all need the same hundred points.
-    copies: dict[str, int] = {}
-    points = []
-    for card in cards:
-        copy = copies.get(card, 0)
-        copies[card] = copy + 1
-        points.append(hash_to_point(name, card, copy))
-    return tuple(points)
+def _points(name: str, cards: tuple[str, ...]) -> CardPoints:
+    # One table a process: a seat, its audit and a rebuilt seat all need the same points.
+    return CardPoints(name, cards)
+
+
+def card_of(game: Game) -> Callable[[bytes], str | None]:
+    """The card id behind a point of `game`'s cards (None: the point is no card)."""
+    points, cards = card_points(game), game.card_universe()
+
+    def card(point: bytes) -> str | None:
+        index = points.index_of(point)
+        return None if index is None else cards[index]
+
+    return card
 
 
 def deck_audit(game: Game) -> DeckAudit | None:
@@ -65,22 +70,21 @@ def deck_audit(game: Game) -> DeckAudit | None:
     if not isinstance(game, OwnDecksGame):
         return None
     own: OwnDecksGame = game
-    card_of = dict(zip(card_points(game), game.card_universe(), strict=True))
-    return DeckAudit(card_of, functools.partial(decklist_problems, own, game.name))
+    return DeckAudit(card_of(game), functools.partial(decklist_problems, own, game.name))
 
 
 def own_decklist(game: Game, kept: Iterable[object]) -> dict[str, int] | None:
     """Our own deck as card counts, from the secrets we kept (the deck we committed to), or
     None if we kept none: how a saved seat gets its deck back."""
-    card_of = dict(zip(card_points(game), game.card_universe(), strict=True))
+    card = card_of(game)
     for secret in kept:
         if isinstance(secret, ShuffleSecrets) and secret.deck:
             counts: dict[str, int] = {}
             for point in secret.deck:
-                card = card_of.get(point)
-                if card is None:
+                found = card(point)
+                if found is None:
                     raise LocalProtocolError("our saved deck holds a point that is no card")
-                counts[card] = counts.get(card, 0) + 1
+                counts[found] = counts.get(found, 0) + 1
             return counts
     return None
 
@@ -93,7 +97,7 @@ class MentalDealer:
     the dealer only remembers which locked card each slot holds.
     """
 
-    def __init__(self, peer: MentalPeer, game: Game, replica: State, points: list[bytes]) -> None:
+    def __init__(self, peer: MentalPeer, game: Game, replica: State, points: CardPoints) -> None:
         self.peer = peer
         self.game = game
         self.replica = replica
@@ -116,7 +120,7 @@ class MentalDealer:
         """Shuffle the whole deck, every seat taking part; or each seat's own deck."""
         decks = self._zone_replica().own_decks()
         if not decks:
-            yield from self._shuffle_deck(self.points)
+            yield from self._shuffle_deck(list(self.points))
             return
         # One deck after the other: cards are numbered as their shuffles finish, and the
         # audit numbers them in step order, so two shuffles must not race.
@@ -192,7 +196,7 @@ class MentalDealer:
         """
         deck = self.replica.deck_slots()
         if len(deck) == len(self.points):
-            return self.points
+            return list(self.points)
         points = [self.peer.cards[self.locked[slot]].point for slot in deck]
         if any(p is None for p in points):
             raise LocalProtocolError("a card put back into the deck was never shown")
@@ -275,7 +279,10 @@ class MentalDealer:
         for entry in shown:
             seen_by = frozenset(s for s in range(after.num_players) if entry.knowers >> s & 1)
             ops.append(self.peer.reveal(self.locked[entry.slot], seen_by))
+        # Found among the named cards' copies, not every card's (a cheat's is found anyway).
+        self.points.expect(entry.card for entry in shown if entry.card is not None)
         yield from ops
+        self.points.expect(())
         replica = self._zone_replica()
         for entry in shown:
             card, named = self.card_id(self.locked[entry.slot]), entry.card

@@ -52,12 +52,12 @@ import random
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench_engine import revision_tree
 
 from ai.agents import make_agent
 from ai.belief import show_decision
@@ -241,14 +241,8 @@ def check_same_moves(args: argparse.Namespace) -> int:
     here = _same_moves_in(Path(__file__).resolve().parent.parent, args)
     there: dict[str, dict[str, object]] = {}
     if args.against:
-        with tempfile.TemporaryDirectory() as tmp:
-            archive = subprocess.run(
-                ["git", "archive", args.against], capture_output=True, check=True
-            ).stdout
-            Path(tmp, "tree.tar").write_bytes(archive)
-            with tarfile.open(Path(tmp, "tree.tar")) as tar:
-                tar.extractall(tmp, filter="data")
-            there = _same_moves_in(Path(tmp), args)
+        with revision_tree(args.against) as tree:
+            there = _same_moves_in(tree, args)
     differ = 0
     for game, mine in here.items():
         line = f"{game}: moves {mine['moves']} playouts {mine['playouts']} | "

@@ -2,6 +2,8 @@
 
     .venv/bin/python scripts/bench_engine.py [--games N] [--game rpg-battle,...] [--seats 2,4]
         [--repeat R]
+    .venv/bin/python scripts/bench_engine.py --instructions [--against REF] [--games 100]
+        [--game G,...] [--seats S,...]
 
 Random decisions from a seeded generator, chance nodes from the local dealer,
 one process; every game capped as its registration's `bench` says (100 rounds, or getgem's
@@ -15,11 +17,34 @@ Time is the process's CPU time (`time.process_time`), not the wall clock: the ma
 shared, and another process's work would count as this one's. Even so, a busy machine slows
 a process down (caches, a shared core), so --repeat R runs each measurement R times and
 prints the best, the run least disturbed.
+
+`--instructions` counts instead of timing, for figures a loaded machine cannot move: the
+machine instructions a random game costs, counted by valgrind (`--tool=callgrind`, the
+interpreter and every C extension included) with PYTHONHASHSEED=0, in a child process per
+game and seat count that plays a warm-up game and then seeds 0 to N-1 (--games, default
+100 here), minus a child that plays the warm-up game alone (start-up, imports and the caches
+a first game fills), divided by N. The same seeds play the same games, so two runs of the
+same code count the same. The caches a process fills as it plays (the menus' shared action
+objects, which name card slots, GETGEM's hands) keep growing over hundreds of games, so the
+figure falls as N grows: compare figures of the same N. With `--against REF` it
+measures the git revision REF too (extracted to a temporary directory, its own
+`scripts/bench_engine.py` playout and engine) and prints the change in per cent. A figure
+before and after a change made for speed: `--instructions --against main`. Valgrind runs a
+program some fifty times slower: 100 five-seat GETGEM games take about half a minute.
 """
 
 import argparse
+import contextlib
+import os
 import random
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
@@ -43,17 +68,29 @@ def playout(game_name: str, seats: int, seed: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=None, help="default 1000 (100 counting)")
     parser.add_argument("--seats", default=None, help="seat counts (default: per game)")
     parser.add_argument("--game", default=",".join(games.names()), help="default: every game")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each (the best printed)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instructions a game, counted by valgrind, not CPU time (how: this file's docstring)",
+    )
+    parser.add_argument("--against", help="with --instructions: a git revision to compare with")
     args = parser.parse_args()
-    for game in args.game.split(","):
-        seat_counts = (
-            [int(s) for s in args.seats.split(",")] if args.seats else games.info(game).bench.seats
-        )
-        for seats in seat_counts:
-            bench(game, seats, args.games, args.repeat)
+    with revision_tree(args.against) if args.against else contextlib.nullcontext() as ref_root:
+        for game in args.game.split(","):
+            seat_counts = (
+                [int(s) for s in args.seats.split(",")]
+                if args.seats
+                else games.info(game).bench.seats
+            )
+            for seats in seat_counts:
+                if args.instructions:
+                    count_instructions(game, seats, args.games or 100, args.against, ref_root)
+                else:
+                    bench(game, seats, args.games or 1000, args.repeat)
 
 
 def bench(game: str, seats: int, count: int, repeat: int) -> None:
@@ -69,6 +106,57 @@ def bench(game: str, seats: int, count: int, repeat: int) -> None:
         f"{steps / elapsed:10.0f} steps/CPU s  ({steps / count:.0f} steps a game, "
         f"{count} games in {elapsed:.2f} CPU s, best of {repeat})"
     )
+
+
+def count_instructions(
+    game: str, seats: int, count: int, ref: str | None, ref_root: Path | None
+) -> None:
+    """Print the instructions a random game costs here (and under `ref_root`, the tree of
+    the git revision `ref`)."""
+    here = _per_game(Path(__file__).resolve().parent.parent, game, seats, count)
+    line = f"{game} {seats} seats: {here / 1e6:8.3f}M instructions a game ({count} games)"
+    if ref_root is not None:
+        there = _per_game(ref_root, game, seats, count)
+        line += f" | {ref}: {there / 1e6:8.3f}M, here {100 * (here - there) / there:+.1f}%"
+    print(line, flush=True)
+
+
+def _per_game(root: Path, game: str, seats: int, count: int) -> float:
+    """Instructions a game of `count` seeded random games, played by the code under `root`."""
+    return (_instructions(root, game, seats, count) - _instructions(root, game, seats, 0)) / count
+
+
+def _instructions(root: Path, game: str, seats: int, count: int) -> int:
+    """Instructions counted by valgrind in a child that plays the warm-up game and `count`
+    seeded games with `root`'s own engine and `scripts/bench_engine.py` playout."""
+    program = (
+        "import sys; sys.path.insert(1, sys.argv[1]); import bench_engine; "
+        "game, seats, count = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]); "
+        "[bench_engine.playout(game, seats, seed) for seed in range(-1, count)]"
+    )
+    command = [sys.executable, "-c", program, str(root / "scripts"), game, str(seats), str(count)]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(root)}
+    # A first run compiles the tree's modules, so that both counted runs load the same files.
+    subprocess.run([*command[:-1], "0"], cwd=root, env=env, check=True)
+    valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    done = subprocess.run(
+        valgrind + command, cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        sys.exit(f"valgrind printed no count: {done.stderr[-500:]}")
+    return int(found.group(1))
+
+
+@contextlib.contextmanager
+def revision_tree(ref: str) -> Iterator[Path]:
+    """The files of git revision `ref`, in a temporary directory while the block runs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", ref], capture_output=True, check=True).stdout
+        Path(tmp, "tree.tar").write_bytes(archive)
+        with tarfile.open(Path(tmp, "tree.tar")) as tar:
+            tar.extractall(tmp, filter="data")
+        yield Path(tmp)
 
 
 if __name__ == "__main__":

@@ -172,7 +172,7 @@ def test_play_to_the_end_through_stdin() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Game over" in result.stdout or "You win!" in result.stdout
-    assert re.search(r"\byour \w+ plays ", result.stdout)
+    assert re.search(r"\bYour \w+ plays ", result.stdout)
     assert "Traceback" not in result.stderr
 
 

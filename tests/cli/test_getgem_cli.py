@@ -22,7 +22,7 @@ def test_play_getgem_to_the_end_through_stdin() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Game over" in result.stdout or "You win!" in result.stdout
-    assert "your hand:" in result.stdout and "you play" in result.stdout
+    assert "your hand:" in result.stdout and "You play" in result.stdout
     assert "Traceback" not in result.stderr
 
 

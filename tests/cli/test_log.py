@@ -88,9 +88,9 @@ KNOCKED_OUT = [Pass(), Pass(), EndTurn(False), Deal("heal"), Play(93, "attack", 
 def test_counter_damage_is_told_with_the_hp_it_leaves() -> None:
     # Rulebook line 59: Counter, "Use when being attacked to reverse the attack".
     lines = told(RPG.new_initial_state(2), DRAFT + DEALS + COUNTERED, viewer=0)
-    assert "your Vex plays Attack III on seat 1's Sera (12 damage)." in lines
-    assert "seat 1's Sera counters with Counter: the 12 damage goes back to Vex." in lines
-    assert "your Vex takes 12 damage (13 → 1 HP)." in lines
+    assert "Your Vex plays Attack III on seat 1's Sera (12 damage)." in lines
+    assert "Seat 1's Sera counters with Counter: the 12 damage goes back to Vex." in lines
+    assert "Your Vex takes 12 damage (13 → 1 HP)." in lines
     assert not any("Sera takes" in line for line in lines)
 
 
@@ -99,7 +99,7 @@ def test_a_knock_out_is_told() -> None:
     state = RPG.new_initial_state(2)
     lines = told(state, DRAFT + DEALS + COUNTERED + KNOCKED_OUT, viewer=1)
     assert state.hp("vex") == 0
-    assert "seat 0's Vex is knocked out (1 → 0 HP)." in lines
+    assert "Seat 0's Vex is knocked out (1 → 0 HP)." in lines
 
 
 def test_a_hidden_draw_names_no_card_to_the_other_seats() -> None:
@@ -108,8 +108,8 @@ def test_a_hidden_draw_names_no_card_to_the_other_seats() -> None:
         mine = "Attack III, Heal, Heal, Heal II and Heal II" if viewer == 0 else (
             "Counter, Attack, Heal, Heal and Heal II"
         )  # fmt: skip
-        assert f"you draw {mine}." in lines
-        assert f"seat {other} draws 5 cards." in lines
+        assert f"You draw {mine}." in lines
+        assert f"Seat {other} draws 5 cards." in lines
         secret = "Counter" if viewer == 0 else "Attack III"
         assert not any(secret in line for line in lines), lines
 
@@ -230,14 +230,14 @@ def test_a_failed_victory_check_says_why() -> None:
             step(GemPass())
     mine, theirs = narrator[0].news(), narrator[1].news()
     assert not state.is_terminal() and pushed
-    assert "seat 1 pushes Curse Gem to you." in mine  # the receiver knows what it got
-    assert "you push Curse Gem to seat 0." in theirs
-    assert any(line.startswith("you show your hand: ") for line in mine)
-    assert any(line.startswith("seat 0 shows its hand: ") for line in theirs)
+    assert "Seat 1 pushes Curse Gem to you." in mine  # the receiver knows what it got
+    assert "You push Curse Gem to seat 0." in theirs
+    assert any(line.startswith("You show your hand: ") for line in mine)
+    assert any(line.startswith("Seat 0 shows its hand: ") for line in theirs)
     why = "No victory: no water gem; the Curse Gem voids the Rainbow Gem."
     assert why in mine and why in theirs
-    assert "you declare victory, laying Fire Gem, Thunder Gem and Rainbow Gem face up." in mine
-    assert any(re.fullmatch(r"seat 0 takes back \w+ Gem\.", line) for line in theirs)
+    assert "You declare victory, laying Fire Gem, Thunder Gem and Rainbow Gem face up." in mine
+    assert any(re.fullmatch(r"Seat 0 takes back \w+ Gem\.", line) for line in theirs)
 
 
 def test_question_mark_shows_the_game_s_own_help() -> None:
@@ -261,7 +261,7 @@ def test_question_mark_shows_the_game_s_own_help() -> None:
 def test_the_history_key_pages_through_the_whole_game() -> None:
     state = RPG.new_initial_state(2)
     narrator = Narrator(view_for("rpg-battle"), Seats(0))
-    narrator.tell([f"line {i}." for i in range(1, 2 * PAGE + 6)])
+    narrator.tell([f"Line {i}." for i in range(1, 2 * PAGE + 6)])
     out = console()
     for answer in ("l", "l", "l", "l", "l 2", "l 9"):
         answer_to(answer, menu_for(narrator.view, state), state, narrator, out)
@@ -271,7 +271,7 @@ def test_the_history_key_pages_through_the_whole_game() -> None:
     assert pages == ["1", "2", "3", "2"]
     assert "page 2 of 3 (l: next page)" in text and "page 3 of 3 (the last page)" in text
     assert "That was the last page (3); l 1 goes back to the first." in text
-    assert f"{2 * PAGE + 5:4}  line {2 * PAGE + 5}." in text
+    assert f"{2 * PAGE + 5:4}  Line {2 * PAGE + 5}." in text
     assert "There are 3 pages" in text
 
 
@@ -300,18 +300,18 @@ def test_verbs_agree_with_their_subject() -> None:
 # ----------------------------------------------------------------------- a screenshot
 
 SCREEN = """\
-you draft Vex.
-seat 1 drafts Sera.
-you draft Kalen.
-seat 1 drafts Gideon.
-you draft Anya.
-seat 1 drafts Mystra.
+You draft Vex.
+Seat 1 drafts Sera.
+You draft Kalen.
+Seat 1 drafts Gideon.
+You draft Anya.
+Seat 1 drafts Mystra.
 — your turn (round 1) —
-you draw Attack III, Heal, Heal, Heal II and Heal II.
-seat 1 draws 5 cards.
-your Vex plays Attack III on seat 1's Sera (12 damage).
-seat 1's Sera counters with Counter: the 12 damage goes back to Vex.
-your Vex takes 12 damage (13 → 1 HP).
+You draw Attack III, Heal, Heal, Heal II and Heal II.
+Seat 1 draws 5 cards.
+Your Vex plays Attack III on seat 1's Sera (12 damage).
+Seat 1's Sera counters with Counter: the 12 damage goes back to Vex.
+Your Vex takes 12 damage (13 → 1 HP).
                                     Round 1
 ┏━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━┳━━━━━┳━━━━━━┓
 ┃ seat                  ┃ character ┃    HP ┃              ┃ STR ┃ MAG ┃ hand ┃
@@ -365,7 +365,7 @@ def test_a_seat_at_a_table_is_told_the_same_with_players_names(
     lines = terminal.narrator.news()
     assert "Ann (seat 1) drafts Sera." in lines and "Ann (seat 1) draws 5 cards." in lines
     assert "Ann's Sera counters with Counter: the 12 damage goes back to Vex." in lines
-    assert "your Vex is knocked out (1 → 0 HP)." in lines
+    assert "Your Vex is knocked out (1 → 0 HP)." in lines
     assert replica.public_digest() == state.public_digest()
     out = console()
     monkeypatch.setattr(table_cli, "out", out)

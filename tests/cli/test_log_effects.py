@@ -66,7 +66,7 @@ def test_a_guy_killed_by_a_chosen_target_is_told_dead() -> None:
     t.steps = []
     t.act(Target(lane_guy(t, 1, 0)))
     assert guys_told(t) == [
-        "you target Hothead.",
+        "You target Hothead.",
         "Smack: seat 1's Hothead in lane 1 takes 2 damage (0 health left).",
         "Seat 1's Hothead in lane 1 is destroyed.",
     ]
@@ -246,7 +246,7 @@ def test_an_activated_level_up_tells_the_gas_paid_and_the_level_gained() -> None
     t.steps = []
     t.act(use(t, elite))
     lines = gamma_told(t)
-    assert lines[0] == "you use Saiyan Elite."  # issue 27: and nothing more was told
+    assert lines[0] == "You use Saiyan Elite."  # issue 27: and nothing more was told
     assert f"You pay 300 gas ({gas} → {gas - 300})." in lines
     assert (
         "Saiyan Elite: your Saiyan Elite goes up 1 level (4 → 5), attack 1550 → 1900, "
@@ -365,9 +365,9 @@ def test_a_draw_by_an_ability_names_the_card_to_its_drawer_only() -> None:
     t.steps = []
     t.play("marshal-jim-raynot")
     steps = list(t.steps or [])
-    assert "you draw Zealot." in gamma_told(t)
+    assert "You draw Zealot." in gamma_told(t)
     t.steps = steps
-    assert "seat 0 draws 1 card." in gamma_told(t, 1)
+    assert "Seat 0 draws 1 card." in gamma_told(t, 1)
 
 
 def test_a_listened_step_ends_in_the_same_state_as_an_unlistened_one() -> None:

@@ -4,7 +4,17 @@ import pytest
 from lan_helpers import in_another_interpreter
 
 from p2pcards import games
-from protocol.curve import ORDER, Mask, P, check_point, clamp, clamped_representative, on_curve
+from protocol.curve import (
+    ORDER,
+    CardPoints,
+    Mask,
+    P,
+    check_point,
+    clamp,
+    clamped_representative,
+    hash_to_point,
+    on_curve,
+)
 from protocol.errors import BadPointError
 from protocol.mental_dealer import card_points
 
@@ -31,6 +41,26 @@ def test_points_are_reproducible_across_processes() -> None:
         "print(b''.join(card_points(games.load('rpg-battle'))).hex())"
     )
     assert bytes.fromhex(in_another_interpreter(program)) == b"".join(card_points(GAME))
+
+
+def test_card_points_are_hashed_when_needed_and_found_by_copy() -> None:
+    """A point is the hash of (game, card, copy) whenever it is made; finding a card's
+    point hashes each copy number of every card in turn only as far as that copy."""
+    universe = ["a", "b", "c"] * 2 + ["a"] * 4  # "a" has six copies, "b" and "c" two
+    points = CardPoints("test", universe)
+    assert points[9] == hash_to_point("test", "a", 5)  # one point, alone
+    assert points.index_of(hash_to_point("test", "b", 1)) == 4
+    lazy = CardPoints("test", universe)
+    assert lazy.index_of(points[4]) == 4
+    assert sum(p is not None for p in lazy._points) == 6  # copies 0 and 1: no "a" beyond
+    assert lazy.index_of(hash_to_point("test", "d", 0)) is None  # no card: all hashed
+    assert list(lazy) == [hash_to_point("test", c, universe[:i].count(c)) for i, c in
+                          enumerate(universe)]  # fmt: skip
+    assert lazy[2:4] == [points[2], points[3]]
+    named = CardPoints("test", universe)
+    named.expect(["c", "a"])  # the cards a seat names as it shows them
+    assert named.index_of(points[8]) == 8  # "a", copy 4: "c" has only two
+    assert sum(p is not None for p in named._points) == 7  # copies 0-4 of "a", 0-1 of "c"
 
 
 def test_masks_commute_and_come_off_in_any_order() -> None:

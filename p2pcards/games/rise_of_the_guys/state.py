@@ -213,6 +213,15 @@ class GuysState(ZoneState):
 
     # ----------------------------------------------------------------- queries
 
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds (public): by the zone's index, not its name, since an
+        evaluation reads it at every leaf."""
+        return len(self._zones[zone_of(seat, HAND)])
+
+    def deck_size(self, seat: int) -> int:
+        """How many cards are left in a seat's deck (public)."""
+        return len(self._zones[zone_of(seat, DECK)])
+
     @property
     def rules(self) -> GuyRules:
         """The static tables: the card database and what each card does."""

@@ -128,6 +128,7 @@ class Rules(SlotRules):
         self.chars = db.characters
         self.cards = db.cards
         self.char_index = {c.id: i for i, c in enumerate(self.chars)}
+        self.picks = [Pick(c.id) for c in self.chars]  # the draft's actions, made once
         self.everyone = [frozenset(range(n)) for n in range(game.max_players + 1)]
         self.quick = [c.quick for c in db.cards]
         self.dodge = [i for i, c in enumerate(self.cards) if c.effect == "dodge"]
@@ -145,15 +146,7 @@ def _play(
     return Play(slot, card, target, seat, amount)
 
 
-_ONE: dict[tuple[type[Action], Any], Action] = {}
-
-
-def _one(cls: type[Action], value: Any) -> Action:
-    """The shared instance of a one-field action (actions are immutable, so one is enough)."""
-    action = _ONE.get((cls, value))
-    if action is None:
-        action = _ONE[(cls, value)] = cls(value)  # type: ignore[call-arg]
-    return action
+REFILL, DRAW_ONE = EndTurn(True), EndTurn(False)
 
 
 @cache
@@ -330,11 +323,12 @@ class RpgBattleState(SlotState[Rules, Pending]):
                 return [PASS] + [_react(s, cards[k].id) for k, s in quick]
             return [_discard(s, cards[k].id) for k, s in held]
         if self._phase == DRAFT:
-            return [_one(Pick, c.id) for i, c in enumerate(rules.chars) if self._owner[i] < 0]
+            owner = self._owner
+            return [pick for i, pick in enumerate(rules.picks) if owner[i] < 0]
         if self._phase == END:
             if len(self._hands[cur]) < HAND_SIZE - 1:
-                return [_one(EndTurn, True), _one(EndTurn, False)]
-            return [_one(EndTurn, False)]
+                return [REFILL, DRAW_ONE]
+            return [DRAW_ONE]
         actions: list[Action] = [PASS]
         for k, slot in self._hand_slots_by_kind(cur):
             actions.extend(self._plays(k, slot))

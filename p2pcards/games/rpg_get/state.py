@@ -22,7 +22,7 @@ from p2pcards.abilities import Effect
 from p2pcards.answers import Take
 from p2pcards.deckmodel import KnownDecksModel
 from p2pcards.decks import deck_rows
-from p2pcards.digest import Canonical
+from p2pcards.digest import Canonical, Encoded
 from p2pcards.engine import CHANCE, TERMINAL, Action, Game
 from p2pcards.errors import IllegalActionError
 from p2pcards.games.rpg_get.actions import (
@@ -115,6 +115,8 @@ TARGETED = frozenset({"member", "fighter", "enemy"})
 """The selectors that target (line 123: an active member or an enemy in play); the others
 choose ("party member", the unconscious pile, the score pile: line 125)."""
 SPENT_BY_KIND = {"attack": ATTACKED, "defense": DEFENDED, "support": SUPPORTED, "recovery": 0}
+COMBAT_KINDS = ("attack", "support", "recovery")
+"""The actions a card uses in its side's attack step (line 55, 57)."""
 
 
 class Reason(IntEnum):
@@ -388,7 +390,10 @@ class RpgGetState(ZoneState):
 
     def card(self, slot: int) -> Card:
         """The card in a slot this state knows."""
-        return self._g.cards[self._kind_at(slot)]
+        k = self._ident[slot]
+        if k == UNKNOWN:
+            k = self._kind_at(slot)  # raises HiddenInformationError, naming the slot
+        return self._g.cards[k]
 
     def hp_left(self, slot: int) -> int:
         """A character's or enemy's HP less its damage (public for cards in play)."""
@@ -397,6 +402,10 @@ class RpgGetState(ZoneState):
     def has_status(self, slot: int, status: Status) -> bool:
         """Whether a card has a status ailment (public)."""
         return bool(self._status[slot] & STATUS_BIT[status])
+
+    def ailments(self, slot: int) -> int:
+        """How many status ailments a card has (public)."""
+        return self._status[slot].bit_count()
 
     def rank(self, slot: int) -> Rank:
         """A character's or enemy's rank (public, line 135-140): Middle unless a Rank Change
@@ -410,7 +419,8 @@ class RpgGetState(ZoneState):
     def party(self, seat: int) -> list[int]:
         """A seat's party: its characters in play, active or not, but not unconscious (line
         151)."""
-        return [*self.pile(seat, PARTY), *self.pile(seat, ACTIVE)]
+        base = seat * PER_SEAT
+        return [*self._zones[base + PARTY], *self._zones[base + ACTIVE]]
 
     def returns(self) -> list[float]:
         if self._winners is None:
@@ -622,7 +632,7 @@ class RpgGetState(ZoneState):
     def _ask_party_attack(self) -> None:
         """Line 56 (choice 13): the step ends by itself once nothing else can be done (a
         public fact: the actions are on face-up cards)."""
-        if self._combat_decisions(self._attempter) == [PASS]:
+        if not self._may_fight(self._attempter):
             self._enemy_attack()
         else:
             self._current = self._attempter
@@ -641,9 +651,7 @@ class RpgGetState(ZoneState):
         while self._order_at < len(self._order):
             seat = self._order[self._order_at]
             # A controller with nothing its enemies could do is not asked (public).
-            if self._live >> seat & 1 and (
-                self._combat_decisions(seat) != [PASS] or self._activations(seat)
-            ):
+            if self._live >> seat & 1 and (self._may_fight(seat) or self._activations(seat)):
                 self._current = seat
                 return
             self._order_at += 1
@@ -821,18 +829,32 @@ class RpgGetState(ZoneState):
         holding cards, play an Event (line 78, choice 35)."""
         attack = self._attack
         if attack is None:
-            return bool(self._window_recoveries(seat) or self.pile(seat, HAND))
+            return bool(self.pile(seat, HAND)) or self._may_recover(seat)
         if any(True for _ in self._defenses(seat, attack)):
             return True
         # The attacking seat acts next anyway (choice 34).
-        return seat != attack.seat and bool(self._window_recoveries(seat))
+        return seat != attack.seat and self._may_recover(seat)
+
+    def _recoverers(self, seat: int) -> list[int]:
+        """Who may use a Recovery of `seat`'s in a window (line 98: at any time, even in
+        others' turns): its active members and the enemies it controls."""
+        enemies = self._zones[self.zone("enemies")]
+        return [*self.pool(seat, "member"), *(s for s in enemies if self._home[s] == seat)]
+
+    def _may_recover(self, seat: int) -> bool:
+        """Whether `_window_recoveries(seat)` lists any (each usable Recovery lists one act
+        at least: with no one to target, the act that names none)."""
+        return any(
+            any(True for _ in self._usable(u, ("recovery",))) for u in self._recoverers(seat)
+        )
 
     def _window_recoveries(self, seat: int) -> list[Action]:
-        """The Recovery actions `seat` may use in a window (line 98: at any time, even in
-        others' turns): those of its active members or of the enemies it controls."""
-        enemies = self._zones[self.zone("enemies")]
-        users = [*self.pool(seat, "member"), *(s for s in enemies if self._home[s] == seat)]
-        return [a for u in users for a in self._acts(u, ("recovery",), [], self._friends(u))]
+        """The Recovery actions `seat` may use in a window."""
+        return [
+            a
+            for u in self._recoverers(seat)
+            for a in self._acts(u, ("recovery",), [], self._friends(u))
+        ]
 
     def _friends(self, user: int) -> list[int]:
         """What a Recovery of `user` may target: its side of the attempt (line 123)."""
@@ -858,7 +880,9 @@ class RpgGetState(ZoneState):
                 pool, most = foes, action.targets + more  # line 116: _(+Y)
             else:
                 pool, most = friends, action.targets
-            out += [Act(source, user, index, slot_list(t)) for t in _target_sets(pool, most)]
+            # `_target_sets` are distinct slots, lowest first: `slot_list`'s form as they are.
+            sets = _target_sets(pool, most)
+            out += [Act(source, user, index, ",".join(map(str, t))) for t in sets]
         return out
 
     def _activations(self, cur: int) -> list[Action]:
@@ -910,13 +934,7 @@ class RpgGetState(ZoneState):
 
     def _events(self, cur: int, *whens: str) -> list[Action]:
         """The Events of `cur`'s hand it may play now (line 77-78), one per card."""
-        seen: set[str] = set()
-        out: list[Action] = []
-        for slot, card in self._held(cur, HAND):
-            if card.type == "event" and card.when in whens and card.id not in seen:
-                seen.add(card.id)
-                out.append(PlayEvent(slot, card.id))
-        return out
+        return _events_in(self._held(cur, HAND), whens)
 
     def _defenses(self, seat: int, attack: Attack) -> Iterable[Defend]:
         """Every Defense `seat` may use against `attack`: a targeted card of its own, not yet
@@ -969,7 +987,7 @@ class RpgGetState(ZoneState):
 
     # ------------------------------------------------------------------ decisions
 
-    def slot_rows(self, zones: Sequence[int] | None = None) -> list[list[int]]:
+    def slot_rows(self, zones: Sequence[int] | None = None) -> Encoded:
         """The per-card rows of the face-up zones (which grow with the seats), by default."""
         return super().slot_rows(self._public_zones if zones is None else zones)
 
@@ -1051,29 +1069,36 @@ class RpgGetState(ZoneState):
 
     def _play_decisions(self, cur: int) -> list[Action]:
         out: list[Action] = []
+        hand = self._held(cur, HAND)
         bank = self._held(cur, BANK)
-        for slot, card in self._held(cur, HAND):
+        counters = self._counters[cur]
+        bank_full = len(self.pile(cur, BANK)) >= BANK_LIMIT
+        for slot, card in hand:
             if card.type == "character":
                 out.append(Recruit(slot, card.id))
             elif card.type == "reward":
-                if len(self.pile(cur, BANK)) < BANK_LIMIT:
+                if not bank_full:
                     out.append(Bank(slot, card.id, -1, None))
                 else:  # line 36-37: a full bank discards one first
                     out += [Bank(slot, card.id, d, dc.id) for d, dc in bank]
-                if card.rp <= self._counters[cur]:
+                if card.rp <= counters:
                     out.append(Equip(slot, card.id))
-        out += [Equip(s, c.id) for s, c in bank if c.rp <= self._counters[cur]]  # line 38
+        out += [Equip(s, c.id) for s, c in bank if c.rp <= counters]  # line 38
         # line 167: a card is turned face up for what it does there (choice 39)
         out += [Flip(s, c.id) for s, c in bank if c.abilities and not self._faceup[s]]
-        out += self._events(cur, "play")
+        out += _events_in(hand, ("play",))
         out += self._activations(cur)
         # line 98, 127-128: Rewards and Recovery outside an attempt; only a Recovery that
         # chooses party members does anything then (line 123, 125).
         healers = self._g.party_recovery
         ident = self._ident
-        if any(ident[s] in healers for s in (*self.party(cur), *self.pile(cur, INVENTORY))):
-            for user in self.party(cur):
-                out += [a for a in self._acts(user, ("recovery",), [], []) if _aims(a)]
+        party = self.party(cur)
+        if any(ident[s] in healers for s in (*party, *self.pile(cur, INVENTORY))):
+            for user in party:
+                for source, index, action in self._usable(user, ("recovery",)):
+                    if action.party:  # as `_acts` lists them, less the acts naming no one
+                        sets = _target_sets(party, action.targets)
+                        out += [Act(source, user, index, ",".join(map(str, t))) for t in sets if t]
         out.append(PASS)
         return out
 
@@ -1086,7 +1111,7 @@ class RpgGetState(ZoneState):
                 out.append(Oppose(slot, card.id, ""))
             elif card.type == "roadblock" and card.size <= room:
                 out += [
-                    Oppose(slot, card.id, slot_list(t))
+                    Oppose(slot, card.id, ",".join(map(str, t)))  # as `_acts` names them
                     for t in _target_sets(active, card.actions[0].targets)
                 ]
         out.append(PASS)
@@ -1095,18 +1120,27 @@ class RpgGetState(ZoneState):
     def _combat_decisions(self, cur: int) -> list[Action]:
         """Party Attack step: the attempter's active members attack, support, recover (line
         55); Enemy Attack step: the asked controller's enemies do (line 57)."""
+        users, foes, friends = self._fighters(cur)
+        out: list[Action] = []
+        for user in users:
+            out += self._acts(user, COMBAT_KINDS, foes, friends)
+        out.append(PASS)
+        return out
+
+    def _fighters(self, cur: int) -> tuple[list[int], list[int], list[int]]:
+        """The cards `cur` fights with in this step, their foes and their friends."""
         enemies = self._zones[self.zone("enemies")]
         active = self.pile(self._attempter, ACTIVE)
         if self._phase == "party-attack":
-            users, foes, friends = active, enemies, active
-        else:
-            users = [s for s in self._woken or enemies if self._home[s] == cur and s in enemies]
-            foes, friends = active, enemies
-        out: list[Action] = []
-        for user in users:
-            out += self._acts(user, ("attack", "support", "recovery"), foes, friends)
-        out.append(PASS)
-        return out
+            return active, enemies, active
+        users = [s for s in self._woken or enemies if self._home[s] == cur and s in enemies]
+        return users, active, enemies
+
+    def _may_fight(self, cur: int) -> bool:
+        """Whether `_combat_decisions(cur)` lists more than the pass (each usable action lists
+        one act at least: with no one to target, the act that names none)."""
+        users = self._fighters(cur)[0]
+        return any(any(True for _ in self._usable(u, COMBAT_KINDS)) for u in users)
 
     def _payments(self, seat: int) -> list[tuple[int, ...]]:
         """The ways to pay 2 VP (line 165): one mission of 2 or more, or two of 1."""
@@ -1182,19 +1216,26 @@ class RpgGetState(ZoneState):
             self._answer(seat, action)
         elif self._repeat is not None:
             self._combo(seat, action)
-        elif isinstance(action, Start):
-            self._show(action.slot, action.card, self._everyone)
-            self._start(seat, action.slot)
-        elif isinstance(action, Mulligan):
-            self._mulligan(seat)
+        # The kinds a playout takes most often first (a chain of isinstance is a tenth of
+        # the cost of a decision).
         elif isinstance(action, Pass):
             self._pass(seat)
         elif isinstance(action, Redraw):
             self._move(action.slot, self.zone_at(seat, DISCARD))
             self._redraws += 1
             self._draw(seat)
+        elif isinstance(action, Act):
+            self._act(seat, action)
         elif isinstance(action, Recruit):
             self._recruit(seat, action.slot)
+        elif isinstance(action, Oppose):
+            self._oppose(action)
+        elif isinstance(action, Enlist):
+            self._pp_used += self.card(action.slot).cost
+            self._move(action.slot, self.zone_at(seat, ACTIVE))
+            self._ask_party()
+        elif isinstance(action, Attempt):
+            self._begin_attempt(seat, action.slot)
         elif isinstance(action, Bank):
             if action.drop >= 0:
                 self._to_discard(action.drop)
@@ -1206,16 +1247,11 @@ class RpgGetState(ZoneState):
         elif isinstance(action, Flip):
             self._show(action.slot, action.card, self._everyone)
             self._faceup[action.slot] = 1
-        elif isinstance(action, Attempt):
-            self._begin_attempt(seat, action.slot)
-        elif isinstance(action, Enlist):
-            self._pp_used += self.card(action.slot).cost
-            self._move(action.slot, self.zone_at(seat, ACTIVE))
-            self._ask_party()
-        elif isinstance(action, Oppose):
-            self._oppose(action)
-        elif isinstance(action, Act):
-            self._act(seat, action)
+        elif isinstance(action, Start):
+            self._show(action.slot, action.card, self._everyone)
+            self._start(seat, action.slot)
+        elif isinstance(action, Mulligan):
+            self._mulligan(seat)
         elif isinstance(action, Discard):
             self._move(action.slot, self.zone_at(seat, DISCARD))
             self._reconcile()
@@ -1839,9 +1875,15 @@ def _target_sets(pool: Sequence[int], most: int) -> list[tuple[int, ...]]:
     return [t for n in range(1, min(most, len(pool)) + 1) for t in combinations(sorted(pool), n)]
 
 
-def _aims(action: Action) -> bool:
-    """Whether an act names targets (outside an attempt, one that names none does nothing)."""
-    return isinstance(action, Act) and bool(action.targets)
+def _events_in(hand: list[tuple[int, Card]], whens: tuple[str, ...]) -> list[Action]:
+    """The Events of a hand that may be played at one of `whens`, one per card."""
+    seen: set[str] = set()
+    out: list[Action] = []
+    for slot, card in hand:
+        if card.type == "event" and card.when in whens and card.id not in seen:
+            seen.add(card.id)
+            out.append(PlayEvent(slot, card.id))
+    return out
 
 
 def _named_cards(action: Action) -> list[tuple[int, str]]:

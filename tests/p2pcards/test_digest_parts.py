@@ -1,0 +1,36 @@
+"""A zones game keeps each zone's digest rows and their encoding while the zone is unchanged
+(`ZoneState.zones_public`, `slot_rows`), and its copies share them: at every step of a game,
+the digests must be those of the plain sections, encoded whole, though a copy that went
+another way digested its own position meanwhile."""
+
+import json
+import random
+
+import pytest
+
+from p2pcards import games
+from p2pcards.dealer import LocalDealer
+from p2pcards.digest import section_digests
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("rpg-get", 4), ("rise-of-the-guys", 2), ("gammasphere", 2)]
+)
+def test_kept_zone_encodings_give_the_digests_of_the_plain_sections(game: str, seats: int) -> None:
+    state = games.load(game).new_initial_state(seats)
+    dealer, rng = LocalDealer(7), random.Random(7)
+    for step in range(250):
+        if state.is_terminal():
+            break
+        fresh = state.clone()
+        fresh._digest_parts = {}  # nothing kept: every section made afresh, as plain lists
+        plain = json.loads(json.dumps(fresh.public_sections()))
+        assert state.section_digests() == section_digests(plain)
+        if step % 5 == 0 and not state.is_chance_node():
+            other = state.clone()  # shares the parts, and puts its own in
+            other.apply_action(rng.choice(other.legal_actions()))
+            other.section_digests()
+        if state.is_chance_node():
+            state.apply_action(dealer.sample(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
