@@ -138,7 +138,7 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=110,
             view="cli.getgem_view",
             evaluation="ai.getgem_eval:make_evaluation",
-            search_rates=(NodeRate(2, 36), NodeRate(3, 33), NodeRate(4, 28), NodeRate(5, 19)),
+            search_rates=(NodeRate(2, 38), NodeRate(3, 33), NodeRate(4, 28), NodeRate(5, 23)),
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
@@ -163,7 +163,7 @@ _REGISTRY: dict[str, GameInfo] = {
             # 70.8% [50.8, 85.1] (a small sample, on a machine shared too much for more);
             # depth in decisions gave 64.7% [60.0, 69.1] over 416 games.
             turn_beam=1,
-            search_rates=(NodeRate(2, 16),),
+            search_rates=(NodeRate(2, 18),),
         ),
         GameInfo(
             name="rise-of-the-guys",
@@ -211,8 +211,8 @@ _REGISTRY: dict[str, GameInfo] = {
             view="cli.rpg_get_view",
             evaluation="ai.rpg_get_eval:make_evaluation",
             tuning="ai.rpg_get_eval:TUNING",
-            # `bench_ai.py --calibrate --game rpg-get --positions 12`, one run (hand-set weights).
-            search_rates=(NodeRate(2, 18), NodeRate(3, 13), NodeRate(4, 11), NodeRate(5, 9)),
+            # `bench_ai.py --calibrate --game rpg-get --positions 40`, one run, machine idle.
+            search_rates=(NodeRate(2, 15), NodeRate(3, 11), NodeRate(4, 8), NodeRate(5, 7)),
             # A turn is many decisions (cards, the attempt, each attack), so depth counts turns:
             # counted in decisions (depth 3) the search scored 9/18 against greedy at 2 seats,
             # in turns (depth 1.4) 15/18 on the same game numbers (`bench_ai.py --game rpg-get
@@ -235,13 +235,13 @@ _REGISTRY: dict[str, GameInfo] = {
             evaluation="ai.rpg_battle_eval:make_evaluation",
             tuning="ai.rpg_battle_eval:TUNING",
             search_rates=(
-                NodeRate(2, 57),
-                NodeRate(3, 37),
-                NodeRate(4, 34),
+                NodeRate(2, 59),
+                NodeRate(3, 46),
+                NodeRate(4, 42),
                 NodeRate(5, 37),
-                NodeRate(6, 36),
-                NodeRate(7, 34),
-                NodeRate(8, 30),
+                NodeRate(6, 29),
+                NodeRate(7, 29),
+                NodeRate(8, 27),
             ),
             bench=Bench(seats=(2, 4)),
             # 2: Absorb names its amount; a card may be played to no effect; 3: a card played,
