@@ -216,7 +216,9 @@ _REGISTRY: dict[str, GameInfo] = {
             # A turn is many decisions (cards, the attempt, each attack), so depth counts turns:
             # counted in decisions (depth 3) the search scored 9/18 against greedy at 2 seats,
             # in turns (depth 1.4) 15/18 on the same game numbers (`bench_ai.py --game rpg-get
-            # --decks sword-and-sorcery,sky-pirates,ragol-hunters`, 200 ms; a small sample).
+            # --decks sword-and-sorcery,sky-pirates,ragol-hunters`, 200 ms; a small sample);
+            # over games 0-200 at the rates before the last calibration, 174/201 = 86.6%
+            # [81.2, 90.6].
             turn_beam=1,
             bench=Bench(seats=(2, 4)),
         ),
