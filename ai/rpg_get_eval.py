@@ -1,7 +1,7 @@
 """The RPG Get! evaluation: victory points, reward counters, the party and what it carries,
 cards to come, and the mission attempt in progress, per seat, minus the strongest other
-seat's. The weights live in `ai/weights/rpg-get.toml`, fitted to greedy games by
-`scripts/tune_weights.py --game rpg-get`.
+seat's. The weights live in `ai/weights/rpg-get.toml`; `scripts/tune_weights.py --game
+rpg-get` fits them to played games, each weight held to the sign `SENSES` gives it.
 
 It reads only what the state may know: the other seats' hands, banks and decks by their
 sizes, everything in play (public) by its cards.
@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
-from ai.tuning import OwnDecks
+from ai.tuning import OwnDecks, Sign
 from p2pcards.engine import State
 from p2pcards.games.rpg_get.cards import Card
 from p2pcards.games.rpg_get.state import ACTIVE, BANK, DECK, INVENTORY, RpgGetState
@@ -95,22 +95,29 @@ FIT = OwnDecks(
     RpgGetWeights.load,
     lambda st: isinstance(st, RpgGetState) and st.phase not in ("first", "deal", "opening"),
 )  # fmt: skip
+SENSES: dict[str, tuple[Sign, str]] = {
+    # What a fit may make of each weight (scripts/tune_weights.py holds it), and its note.
+    # Everything a seat owns is worth at least nothing, what stands against it at most
+    # nothing: a plain fit to greedy games paid for ailments and docked party HP, counters
+    # and inventory (attempting missions costs them, and winners attempt), and greedy on it
+    # stopped attempting (ai/weights/rpg-get.toml).
+    "vp": ("nonnegative", "per victory point in the score pile"),
+    "counters": ("nonnegative", "per reward counter"),
+    "party_hp": ("nonnegative", "HP left of the party's characters"),
+    "party_attack": ("nonnegative", "the party's strongest Attacks, X times Y each"),
+    "characters": ("nonnegative", "characters in the party"),
+    "inventory": ("nonnegative", "Rewards in the inventory"),
+    "bank": ("nonnegative", "cards in the bank"),
+    "hand": ("nonnegative", "cards in hand"),
+    "deck": ("nonnegative", "cards left in the deck"),
+    "attempt": ("nonnegative", "VP of the mission this seat is attempting"),
+    "active_attack": ("nonnegative", "the strongest Attacks of the active party, X times Y each"),
+    "foes": ("nonpositive", "HP left of the enemies against this seat's attempt"),
+    "ailments": ("nonpositive", "status ailments on the party"),
+}
 TUNING = FIT.tuning(
     RPG_GET_FEATURES,
-    {
-        "vp": "per victory point in the score pile",
-        "counters": "per reward counter",
-        "party_hp": "HP left of the party's characters",
-        "party_attack": "the party's strongest Attacks, X times Y each",
-        "characters": "characters in the party",
-        "inventory": "Rewards in the inventory",
-        "bank": "cards in the bank",
-        "hand": "cards in hand",
-        "deck": "cards left in the deck",
-        "attempt": "VP of the mission this seat is attempting",
-        "active_attack": "the strongest Attacks of the active party, X times Y each",
-        "foes": "HP left of the enemies against this seat's attempt",
-        "ailments": "status ailments on the party",
-    },
+    {name: note for name, (_, note) in SENSES.items()},
+    {name: sign for name, (sign, _) in SENSES.items()},
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

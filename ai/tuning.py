@@ -4,6 +4,11 @@ Each game's evaluation module describes its fit as a `Tuning` (`TUNING`), and th
 registration names it (`GameInfo.tuning`), so the script knows no game. The games of own
 decks share one description, `OwnDecks`: the shipped decks paired in turn, features of the
 replica of the seat to move, no hyperparameter.
+
+A Tuning may hold each weight to the sense its feature has (`signs`): a plain fit weights
+what comes with winning, and in RPG Get! what comes with attempting missions (lost HP,
+ailments, spent counters) is what winners have more of, so the plain fit paid the greedy
+player for ailments and played worse (ai/weights/rpg-get.toml says how).
 """
 
 from __future__ import annotations
@@ -11,9 +16,9 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
 from ai.defaults import DEFAULT_ROUND_CAP
 from p2pcards import games
@@ -22,6 +27,9 @@ from p2pcards.engine import State
 
 SCALE = 100.0
 """Fitted weights are written times this: an evaluation unit is 1/SCALE of a log-odds step."""
+
+Sign = Literal["nonnegative", "nonpositive", "free"]
+"""What a fit may make of a feature's weight: at least 0, at most 0, or anything."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,8 @@ class Outcome:
     loss: float  # held-out log-loss of the chosen weights
     current_loss: float | None  # of the weights the file held, on the same held-out games
     agent: str = "greedy"  # the agent spec that played both seats
+    held: tuple[str, ...] = ()  # the features whose weight the signs held at 0
+    pull: float = 0.0  # the L2 pull toward the weights the file held
 
     def players(self) -> str:
         """Who played the games, for the file's header."""
@@ -56,6 +66,11 @@ class Tuning:
     settings: Callable[[float], dict[str, float]]  # what follows the weights in the file
     header: Callable[[Outcome], list[str]]
     notes: dict[str, str]  # a comment after a weight, if any
+    signs: dict[str, Sign] = field(default_factory=dict)  # a feature not named is free
+
+    def sign_list(self) -> list[Sign]:
+        """Each feature's sign, in the order of `features`."""
+        return [self.signs.get(name, "free") for name in self.features]
 
 
 class Weights(Protocol):
@@ -119,9 +134,12 @@ class OwnDecks(Generic[S]):
             f"pairing of the {len(self.pairings) ** 0.5:.0f} shipped",
             "# decks from each seat in turn, positions as the seat to move's replica sees them;",
             f"# held-out log-loss {outcome.loss:.4f}{before}.",
+            *constraints(outcome),
         ]
 
-    def tuning(self, names: tuple[str, ...], notes: dict[str, str]) -> Tuning:
+    def tuning(
+        self, names: tuple[str, ...], notes: dict[str, str], signs: dict[str, Sign] | None = None
+    ) -> Tuning:
         """The game's Tuning."""
         return Tuning(
             features=names,
@@ -134,4 +152,15 @@ class OwnDecks(Generic[S]):
             settings=lambda _: {"scale": SCALE},
             header=self.header,
             notes=notes,
+            signs=signs or {},
         )
+
+
+def constraints(outcome: Outcome) -> list[str]:
+    """The header's lines on what held the fit: the signs that bound, the pull."""
+    lines = []
+    if outcome.held:
+        lines.append(f"# Held at 0 by its sign: {', '.join(outcome.held)}.")
+    if outcome.pull:
+        lines.append(f"# Pulled toward the weights it replaced by {outcome.pull:g} (L2).")
+    return lines

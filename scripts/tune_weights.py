@@ -1,17 +1,26 @@
 """Fit a game's evaluation weights to played games, and write ai/weights/<game>.toml.
 
     .venv/bin/python scripts/tune_weights.py [--game rpg-battle] [--games 1500] [--epsilon 0.1]
-                                             [--agent greedy] [--jobs 2] [--out PATH] [--dry-run]
+                                             [--agent greedy] [--jobs 2] [--pull 0,0.01]
+                                             [--out PATH] [--dry-run]
 
 Two agents of `--agent`'s spec (default greedy; issue 28 asks for the current AI's
 self-play, e.g. `--agent expectimax:nodes=400`), each move random with probability
 --epsilon for variety, play two-seat games; every sampled decision is a sample: the
-difference of the two seats' features, and who won. A logistic regression (Newton's method, no
-intercept, so swapping the seats negates the prediction) fits the weights for
-each candidate of the game's hyperparameter (rpg-battle's hp_scale; Rise of the
-Guys has none); the one with the lowest log-loss on held-out games wins (every
-fifth game is held out). Positions of one game are alike, so only every fourth
-one is kept. The evaluation's unit is then 1/scale of a log-odds step.
+difference of the two seats' features, and who won. A logistic regression (no intercept, so
+swapping the seats negates the prediction) fits the weights for each candidate of the game's
+hyperparameter (rpg-battle's hp_scale; Rise of the Guys has none); the one with the lowest
+log-loss on held-out games wins (every fifth game is held out). Positions of one game are
+alike, so only every fourth one is kept. The evaluation's unit is then 1/scale of a
+log-odds step.
+
+A game may hold each weight to a sign (`Tuning.signs`: at least 0, at most 0, or free); the
+regression is then projected Newton's method, and the script prints the fit without the
+signs too, to show what they cost in held-out log-loss. `--pull` tries L2 pulls of those
+strengths toward the current weights (for features that move together, where the data alone
+cannot tell the weights apart), keeping the one of the lowest held-out log-loss. It prints
+the current weights' held-out log-loss, as they are and scaled by the one factor that fits
+them best (their direction apart from their scale).
 
 What differs by game is one `ai.tuning.Tuning`, in the game's evaluation module, which its
 registration names (`GameInfo.tuning`): rpg-battle samples every decision after the draft,
@@ -30,14 +39,15 @@ import math
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 from ai.agents import make_agent
 from ai.evaluation import WEIGHTS_DIR
 from ai.evaluation import weighted as dot
-from ai.tuning import Outcome, Tuning
+from ai.tuning import Outcome, Sign, Tuning
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.errors import P2PCardsError
@@ -107,24 +117,122 @@ def split(played: list[list[Sample]]) -> tuple[list[Sample], list[Sample]]:
     return train, held
 
 
-def fit(xs: list[list[float]], ys: list[float], ridge: float = 1e-3) -> list[float]:
-    """Logistic regression without intercept by Newton's method (results may be 0.5)."""
+class Bounded(NamedTuple):
+    """What a fit is held to: each weight's sign, and an L2 pull of strength `pull` (on the
+    mean log-loss) toward `prior`; a tiny ridge toward 0 keeps Newton's steps finite."""
+
+    signs: Sequence[Sign]
+    prior: Sequence[float]
+    pull: float = 0.0
+    ridge: float = 1e-7
+
+
+def fit(xs: list[list[float]], ys: list[float], bounds: Bounded | None = None) -> list[float]:
+    """Logistic regression without intercept (results may be 0.5), each weight kept to its
+    sign: projected Newton's method. A weight at its bound whose gradient points out of
+    bounds is held there; Newton's step on the others is projected back into bounds and
+    halved until the objective falls enough (Armijo); should it never, a projected gradient
+    step is taken instead. The objective is convex, so the point where no weight can move
+    is the constrained optimum."""
     k = len(xs[0])
-    w = [0.0] * k
-    for _ in range(25):
-        grad = [-ridge * wi for wi in w]
-        hess = [[ridge if i == j else 0.0 for j in range(k)] for i in range(k)]
-        for x, y in zip(xs, ys, strict=True):
-            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, dot(w, x)))))
-            for i in range(k):
-                grad[i] += (y - p) * x[i]
-                for j in range(k):
-                    hess[i][j] += p * (1 - p) * x[i] * x[j]
-        step = solve(hess, grad)
-        w = [wi + si for wi, si in zip(w, step, strict=True)]
-        if max(abs(s) for s in step) < 1e-9:
+    bounds = bounds or Bounded(["free"] * k, [0.0] * k)
+    objective = functools.partial(_objective, xs, ys, bounds)
+    w = _project([0.0] * k, bounds.signs)
+    value = objective(w)
+    for _ in range(100):
+        grad, hess = _derivatives(xs, ys, bounds, w)
+        moving = [i for i in range(k) if not _held(bounds.signs[i], w[i], grad[i])]
+        if max((abs(grad[i]) for i in moving), default=0.0) < 1e-10:
+            break
+        step = [0.0] * k
+        newton = solve([[hess[i][j] for j in moving] for i in moving], [-grad[i] for i in moving])
+        for i, s in zip(moving, newton, strict=True):
+            step[i] = s
+        found = _descend(objective, w, value, grad, step, bounds.signs)
+        if found is None:
+            gradient_step = [-grad[i] if i in moving else 0.0 for i in range(k)]
+            found = _descend(objective, w, value, grad, gradient_step, bounds.signs)
+        if found is None:  # nowhere lower within rounding: the optimum
+            break
+        moved = max(abs(a - b) for a, b in zip(found[0], w, strict=True))
+        w, value = found
+        if moved < 1e-10:
             break
     return w
+
+
+def _held(sign: Sign, weight: float, slope: float) -> bool:
+    """Whether a weight sits at its sign's bound with the objective falling beyond it."""
+    if sign == "nonnegative":
+        return weight <= 0.0 and slope > 0.0
+    if sign == "nonpositive":
+        return weight >= 0.0 and slope < 0.0
+    return False
+
+
+def _project(w: Sequence[float], signs: Sequence[Sign]) -> list[float]:
+    """The nearest weights of the right signs."""
+    return [
+        max(0.0, v) if sign == "nonnegative" else min(0.0, v) if sign == "nonpositive" else v
+        for v, sign in zip(w, signs, strict=True)
+    ]
+
+
+def _descend(
+    objective: Callable[[list[float]], float],
+    w: list[float],
+    value: float,
+    grad: list[float],
+    step: list[float],
+    signs: Sequence[Sign],
+) -> tuple[list[float], float] | None:
+    """The first of w + step, w + step/2, ... (projected) where the objective falls by the
+    Armijo margin, with its value; None if none does."""
+    t = 1.0
+    for _ in range(40):
+        trial = _project([a + t * d for a, d in zip(w, step, strict=True)], signs)
+        change = sum(g * (b - a) for g, a, b in zip(grad, w, trial, strict=True))
+        if change < 0:
+            trial_value = objective(trial)
+            if trial_value <= value + 1e-4 * change:
+                return trial, trial_value
+        t /= 2
+    return None
+
+
+def _objective(xs: list[list[float]], ys: list[float], bounds: Bounded, w: list[float]) -> float:
+    """The mean log-loss plus the pull and the ridge."""
+    return log_loss(w, xs, ys) + _penalty(bounds, w)
+
+
+def _penalty(bounds: Bounded, w: Sequence[float]) -> float:
+    pulled = sum((a - b) ** 2 for a, b in zip(w, bounds.prior, strict=True))
+    return bounds.pull / 2 * pulled + bounds.ridge / 2 * sum(a * a for a in w)
+
+
+def _derivatives(
+    xs: list[list[float]], ys: list[float], bounds: Bounded, w: list[float]
+) -> tuple[list[float], list[list[float]]]:
+    """The objective's gradient and Hessian at w."""
+    k, n = len(w), len(xs)
+    grad = [0.0] * k
+    hess = [[0.0] * k for _ in range(k)]
+    for x, y in zip(xs, ys, strict=True):
+        p = 1 / (1 + math.exp(-max(-30.0, min(30.0, dot(w, x)))))
+        r, c = p - y, p * (1 - p)
+        for i in range(k):
+            grad[i] += r * x[i]
+            ci = c * x[i]
+            row = hess[i]
+            for j in range(i + 1):
+                row[j] += ci * x[j]
+    for i in range(k):
+        grad[i] = grad[i] / n + bounds.pull * (w[i] - bounds.prior[i]) + bounds.ridge * w[i]
+        for j in range(i + 1):
+            hess[i][j] /= n
+            hess[j][i] = hess[i][j]
+        hess[i][i] += bounds.pull + bounds.ridge
+    return grad, hess
 
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -159,20 +267,69 @@ def current_loss(tuning: Tuning, path: Path, held: list[Sample]) -> float | None
     return log_loss(w, [x[hyper] for x, _ in held], [y for _, y in held])
 
 
+def rescaled(
+    tuning: Tuning, path: Path, train: list[Sample], held: list[Sample]
+) -> tuple[float, float] | None:
+    """The factor that fits the weights in `path` best to the training positions, all in
+    proportion, and their held-out log-loss so scaled: how good their direction is, apart
+    from their scale (hand-set weights are seldom in log-odds)."""
+    hyper, w = tuning.current(path)
+    if hyper not in tuning.candidates:
+        return None
+    along = [[dot(w, x[hyper])] for x, _ in train]
+    factor = fit(along, [y for _, y in train], Bounded(["nonnegative"], [0.0]))[0]
+    scaled = [factor * v for v in w]
+    return factor, log_loss(scaled, [x[hyper] for x, _ in held], [y for _, y in held])
+
+
+class Fitted(NamedTuple):
+    """The chosen fit: its held-out log-loss, hyperparameter, pull and weights."""
+
+    loss: float
+    hyper: float
+    pull: float
+    weights: list[float]
+
+
 def best_fit(
-    tuning: Tuning, train: list[Sample], held: list[Sample]
-) -> tuple[float, float, list[float]]:
-    """The held-out log-loss, hyperparameter and weights of the best candidate's fit."""
-    best: tuple[float, float, list[float]] | None = None
+    tuning: Tuning,
+    train: list[Sample],
+    held: list[Sample],
+    pulls: Sequence[float] = (0.0,),
+    prior: Sequence[float] | None = None,
+) -> Fitted:
+    """The fit of the lowest held-out log-loss over the game's hyperparameter's candidates
+    and the `pulls` toward `prior` (default none), each weight held to its sign; a game
+    that declares signs is fitted without them too, to show what they cost."""
+    signs = tuning.sign_list()
+    prior = list(prior) if prior is not None else [0.0] * len(signs)
+    best: Fitted | None = None
     for h in tuning.candidates:
-        w = fit([x[h] for x, _ in train], [y for _, y in train])
-        loss = log_loss(w, [x[h] for x, _ in held], [y for _, y in held])
+        xs, ys = [x[h] for x, _ in train], [y for _, y in train]
+        held_xs, held_ys = [x[h] for x, _ in held], [y for _, y in held]
         label = f"{tuning.hyper} {h:>4}" if tuning.hyper else "fit"
-        print(f"{label}: held-out log-loss {loss:.4f}  weights {fmt(tuning, w)}")
-        if best is None or loss < best[0]:
-            best = (loss, h, w)
+        if any(sign != "free" for sign in signs):
+            w = fit(xs, ys)
+            loss = log_loss(w, held_xs, held_ys)
+            print(f"{label} without signs: held-out log-loss {loss:.4f}  weights {fmt(tuning, w)}")
+        for pull in pulls:
+            w = fit(xs, ys, Bounded(signs, prior, pull))
+            loss = log_loss(w, held_xs, held_ys)
+            pulled = f", pull {pull:g}" if pull else ""
+            print(f"{label}{pulled}: held-out log-loss {loss:.4f}  weights {fmt(tuning, w)}")
+            if best is None or loss < best.loss:
+                best = Fitted(loss, h, pull, w)
     assert best is not None
     return best
+
+
+def held_at_zero(tuning: Tuning, w: Sequence[float]) -> tuple[str, ...]:
+    """The features of a sign whose fitted weight is 0: their sign bound."""
+    return tuple(
+        name
+        for name, sign, value in zip(tuning.features, tuning.sign_list(), w, strict=True)
+        if sign != "free" and value == 0.0
+    )
 
 
 def render(tuning: Tuning, outcome: Outcome, hyper: float, w: Sequence[float]) -> str:
@@ -199,7 +356,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, help="default ai/weights/<game>.toml")
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
+    parser.add_argument(
+        "--pull",
+        default="0",
+        help="strengths of an L2 pull toward the current weights, comma-separated; "
+        "the one of the lowest held-out log-loss is kept",
+    )
     args = parser.parse_args(argv)
+    try:
+        pulls = [float(text) for text in args.pull.split(",")]
+    except ValueError:
+        parser.error(f"--pull takes numbers, comma-separated, not {args.pull!r}")
+    if not all(math.isfinite(pull) and pull >= 0 for pull in pulls):
+        parser.error(f"--pull strengths must be 0 or more, not {args.pull!r}")
     tuning = tuning_of(args.game)
     try:
         make_agent(args.agent)
@@ -209,14 +378,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     played = play_all(args.game, args.games, args.epsilon, args.jobs, args.agent)
     train, held = split(played)
     print(f"{args.games} games: {len(train)} training positions, {len(held)} held out")
-    current = current_loss(tuning, WEIGHTS_DIR / f"{args.game}.toml", held)  # the shipped ones
-    if current is not None:
-        print(f"current weights: held-out log-loss {current:.4f}")
-    loss, hyper, w = best_fit(tuning, train, held)
+    shipped = WEIGHTS_DIR / f"{args.game}.toml"
+    current = current_loss(tuning, shipped, held)
+    scaled = rescaled(tuning, shipped, train, held)
+    if current is not None and scaled is not None:
+        print(
+            f"current weights: held-out log-loss {current:.4f}; times {scaled[0]:.3f}, "
+            f"the factor that fits them best: {scaled[1]:.4f}"
+        )
+    best = best_fit(tuning, train, held, pulls, tuning.current(shipped)[1])
     words = sys.argv[1:] if argv is None else list(argv)
     command = " ".join([".venv/bin/python scripts/tune_weights.py", *words])
-    outcome = Outcome(args.games, args.epsilon, command, loss, current, args.agent)
-    text = render(tuning, outcome, hyper, w)
+    outcome = Outcome(
+        args.games,
+        args.epsilon,
+        command,
+        best.loss,
+        current,
+        args.agent,
+        held_at_zero(tuning, best.weights),
+        best.pull,
+    )
+    text = render(tuning, outcome, best.hyper, best.weights)
     print(text)
     if not args.dry_run:
         out.write_text(text, encoding="utf-8")

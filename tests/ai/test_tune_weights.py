@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -42,7 +43,7 @@ def test_a_fit_of_a_few_rise_of_the_guys_games_writes_weights_the_evaluation_loa
     played = tune.play_all("rise-of-the-guys", games, 0.1, jobs=1)
     train, held = tune.split(played)
     assert train and held and {y for _, y in train} >= {0.0, 1.0}
-    loss, hyper, w = tune.best_fit(tuning, train, held)
+    loss, hyper, _, w = tune.best_fit(tuning, train, held)
     assert loss == tune.log_loss(w, [x[hyper] for x, _ in held], [y for _, y in held])
 
     # Newton's method found the training games' best weights: better there than a coin (no
@@ -67,3 +68,70 @@ def test_a_fit_of_a_few_rise_of_the_guys_games_writes_weights_the_evaluation_loa
     selfplay = Outcome(games, 0.1, "tune_weights.py", loss, None, "expectimax:nodes=400")
     assert f"{games} expectimax:nodes=400 self-play games" in "\n".join(tuning.header(selfplay))
     assert f"held-out log-loss {loss:.4f} (the weights it replaced: 0.7000)" in text
+
+
+def _samples(
+    weights: list[float], count: int, seed: int, tied: bool = False
+) -> tuple[list[list[float]], list[float]]:
+    """Positions of standard normal features (with `tied`, the second feature is the first
+    plus a little noise) and results drawn by the logistic model of `weights`."""
+    rng = random.Random(seed)
+    xs, ys = [], []
+    for _ in range(count):
+        x = [rng.gauss(0.0, 1.0) for _ in weights]
+        if tied:
+            x[1] = x[0] + 0.3 * x[1]
+        chance = 1 / (1 + math.exp(-sum(w * v for w, v in zip(weights, x, strict=True))))
+        xs.append(x)
+        ys.append(1.0 if rng.random() < chance else 0.0)
+    return xs, ys
+
+
+def test_a_fit_held_to_signs_recovers_the_weights_that_made_the_results() -> None:
+    truth = [1.0, -0.5, 0.3, 0.0]
+    xs, ys = _samples(truth, 4000, seed=1)
+    signs = ["nonnegative", "nonpositive", "free", "nonnegative"]
+    w = tune.fit(xs, ys, tune.Bounded(signs, [0.0] * 4))
+    assert w == pytest.approx(truth, abs=0.12)
+    assert w[0] >= 0 and w[1] <= 0 and w[3] >= 0
+    # No sign binds here (the plain fit's fourth weight is slightly positive): the same fit.
+    assert w == pytest.approx(tune.fit(xs, ys), abs=1e-6)
+
+
+def test_a_weight_the_data_pull_to_its_forbidden_sign_is_held_at_zero() -> None:
+    # Two tied features, the second's true weight negative: the plain fit finds it so,
+    # the fit that holds it non-negative must return 0, and then the first weight is the
+    # fit of the first feature alone (the optimum with the bound active).
+    xs, ys = _samples([2.0, -1.0], 3000, seed=2, tied=True)
+    plain = tune.fit(xs, ys)
+    assert plain[1] < -0.5
+    held = tune.fit(xs, ys, tune.Bounded(["free", "nonnegative"], [0.0, 0.0]))
+    assert held[1] == 0.0
+    alone = tune.fit([[x[0]] for x in xs], ys)
+    assert held[0] == pytest.approx(alone[0], abs=1e-6)
+    # Held to the sign, it cannot predict the training results better than the plain fit.
+    assert tune.log_loss(held, xs, ys) > tune.log_loss(plain, xs, ys)
+
+
+def test_a_strong_pull_keeps_the_prior_within_its_signs() -> None:
+    xs, ys = _samples([1.0, 1.0], 500, seed=3)
+    prior = [0.2, 0.3]
+    w = tune.fit(xs, ys, tune.Bounded(["free", "nonpositive"], prior, pull=1e6))
+    assert w == pytest.approx([0.2, 0.0], abs=1e-4)
+    weak = tune.fit(xs, ys, tune.Bounded(["free", "free"], prior, pull=1e-9))
+    assert weak == pytest.approx(tune.fit(xs, ys), abs=1e-4)
+
+
+def test_rpg_get_declares_a_sign_for_every_weight_and_its_file_says_which_bound() -> None:
+    tuning = tune.tuning_of("rpg-get")
+    assert set(tuning.signs) == set(tuning.features)
+    assert tuning.signs["vp"] == "nonnegative" and tuning.signs["ailments"] == "nonpositive"
+    w = [0.5 if sign == "nonnegative" else -0.5 for sign in tuning.sign_list()]
+    w[tuning.features.index("counters")] = 0.0
+    held = tune.held_at_zero(tuning, w)
+    assert held == ("counters",)
+    outcome = Outcome(10, 0.1, "tune_weights.py --game rpg-get", 0.6, 0.7, held=held, pull=0.01)
+    text = tune.render(tuning, outcome, 0.0, w)
+    assert "# Held at 0 by its sign: counters." in text
+    assert "# Pulled toward the weights it replaced by 0.01 (L2)." in text
+    assert "counters = 0.000000" in text
