@@ -135,3 +135,13 @@ def test_rpg_get_declares_a_sign_for_every_weight_and_its_file_says_which_bound(
     assert "# Held at 0 by its sign: counters." in text
     assert "# Pulled toward the weights it replaced by 0.01 (L2)." in text
     assert "counters = 0.000000" in text
+
+
+@pytest.mark.parametrize("pull", ["x", "-1", "nan"])
+def test_a_pull_that_is_not_a_strength_is_refused_in_one_line(
+    pull: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        tune.main(["--game", "rpg-get", "--games", "5", "--pull", f"0,{pull}", "--dry-run"])
+    assert stopped.value.code == 2
+    assert "--pull" in capsys.readouterr().err
