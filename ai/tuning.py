@@ -162,5 +162,7 @@ def constraints(outcome: Outcome) -> list[str]:
     if outcome.held:
         lines.append(f"# Held at 0 by its sign: {', '.join(outcome.held)}.")
     if outcome.pull:
-        lines.append(f"# Pulled toward the weights it replaced by {outcome.pull:g} (L2).")
+        lines.append(
+            f"# Pulled toward the weights it replaced (best scaled) by {outcome.pull:g} (L2)."
+        )
     return lines

@@ -17,8 +17,9 @@ log-odds step.
 A game may hold each weight to a sign (`Tuning.signs`: at least 0, at most 0, or free); the
 regression is then projected Newton's method, and the script prints the fit without the
 signs too, to show what they cost in held-out log-loss. `--pull` tries L2 pulls of those
-strengths toward the current weights (for features that move together, where the data alone
-cannot tell the weights apart), keeping the one of the lowest held-out log-loss. It prints
+strengths toward the current weights, scaled by the factor that fits them best (for features
+that move together, where the data alone cannot tell the weights apart), keeping the one of
+the lowest held-out log-loss. It prints
 the current weights' held-out log-loss, as they are and scaled by the one factor that fits
 them best (their direction apart from their scale).
 
@@ -359,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--pull",
         default="0",
-        help="strengths of an L2 pull toward the current weights, comma-separated; "
+        help="strengths of an L2 pull toward the current weights (best scaled), comma-separated; "
         "the one of the lowest held-out log-loss is kept",
     )
     args = parser.parse_args(argv)
@@ -386,7 +387,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"current weights: held-out log-loss {current:.4f}; times {scaled[0]:.3f}, "
             f"the factor that fits them best: {scaled[1]:.4f}"
         )
-    best = best_fit(tuning, train, held, pulls, tuning.current(shipped)[1])
+    # The pull is toward the current weights' direction, at the scale that fits them best:
+    # hand-set weights are seldom in log-odds, and a pull toward their scale would shrink or
+    # swell every weight alike, which is no part of what they say.
+    factor = 1.0 if scaled is None else scaled[0]
+    prior = [factor * v for v in tuning.current(shipped)[1]]
+    best = best_fit(tuning, train, held, pulls, prior)
     words = sys.argv[1:] if argv is None else list(argv)
     command = " ".join([".venv/bin/python scripts/tune_weights.py", *words])
     outcome = Outcome(

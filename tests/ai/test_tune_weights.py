@@ -133,7 +133,7 @@ def test_rpg_get_declares_a_sign_for_every_weight_and_its_file_says_which_bound(
     outcome = Outcome(10, 0.1, "tune_weights.py --game rpg-get", 0.6, 0.7, held=held, pull=0.01)
     text = tune.render(tuning, outcome, 0.0, w)
     assert "# Held at 0 by its sign: counters." in text
-    assert "# Pulled toward the weights it replaced by 0.01 (L2)." in text
+    assert "# Pulled toward the weights it replaced (best scaled) by 0.01 (L2)." in text
     assert "counters = 0.000000" in text
 
 
