@@ -68,6 +68,11 @@ class Tuning:
     notes: dict[str, str]  # a comment after a weight, if any
     signs: dict[str, Sign] = field(default_factory=dict)  # a feature not named is free
 
+    def __post_init__(self) -> None:
+        unknown = set(self.signs) - set(self.features)
+        if unknown:  # a misspelt feature would be left free without a word
+            raise ValueError(f"signs for no feature of the fit: {', '.join(sorted(unknown))}")
+
     def sign_list(self) -> list[Sign]:
         """Each feature's sign, in the order of `features`."""
         return [self.signs.get(name, "free") for name in self.features]

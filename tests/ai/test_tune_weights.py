@@ -3,6 +3,7 @@ and written make a weights file the evaluation loads."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 import random
@@ -145,3 +146,9 @@ def test_a_pull_that_is_not_a_strength_is_refused_in_one_line(
         tune.main(["--game", "rpg-get", "--games", "5", "--pull", f"0,{pull}", "--dry-run"])
     assert stopped.value.code == 2
     assert "--pull" in capsys.readouterr().err
+
+
+def test_a_sign_for_a_feature_the_fit_lacks_is_refused() -> None:
+    tuning = tune.tuning_of("rpg-get")
+    with pytest.raises(ValueError, match="ailment"):
+        dataclasses.replace(tuning, signs={**tuning.signs, "ailment": "nonpositive"})
