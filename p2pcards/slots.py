@@ -247,12 +247,9 @@ class SlotState(ZoneState, Generic[R, S]):
         order an action names them, as `_hand_slots_by_kind` picks one: the copies the most
         seats already know first, then hand order. Raises if the hand is hidden here."""
         ident, known = self._ident, self._known
-        hand = self._hands[seat]
-        masks = [known[s] for s in hand]
-        if masks and masks.count(masks[0]) != len(masks):  # else each copy reveals as little
-            hand = sorted(hand, key=lambda s: -known[s].bit_count())  # stable: hand order
         order: dict[int, list[int]] = {}
-        for s in hand:
+        repeated = False
+        for s in self._hands[seat]:
             k = ident[s]
             if k == UNKNOWN:
                 raise self._hidden_hand(seat)
@@ -262,6 +259,11 @@ class SlotState(ZoneState, Generic[R, S]):
                     order[k] = [s]
                 else:
                     copies.append(s)
+                    repeated = True
+        if repeated:  # only a kind's copies need ordering: sort those few, not the hand
+            for copies in order.values():
+                if len(copies) > 1:
+                    copies.sort(key=lambda s: -known[s].bit_count())  # stable: hand order
         return order
 
     def _verify_uses(
