@@ -181,7 +181,7 @@ class SlotState(ZoneState, Generic[R, S]):
         self._ident = [UNKNOWN] * size
         self._known = [0] * size
         self._home = [0] * size
-        self._where = [0] * size
+        self._where = [0] * size  # the zones' bookkeeping, never read here (`zone_of`)
         self._pools = [list(self._rules.composition)]
         self._name_zones()
 
@@ -192,6 +192,15 @@ class SlotState(ZoneState, Generic[R, S]):
         self._name_zones()
 
     # ----------------------------------------------------------------- queries
+
+    def zone_of(self, slot: int) -> str:
+        """The name of the zone a slot is in, found by looking: these games move cards with
+        plain list operations (a random playout moves one at nearly every step) and keep no
+        `_where`, which a zones game keeps current with every move."""
+        for zone, pile in zip(self._layout, self._zones, strict=True):
+            if slot in pile:
+                return zone.name
+        raise IllegalActionError(f"there is no card slot {slot}")
 
     def hand(self, seat: int) -> list[str | None]:
         """The cards of a seat's hand in order, None for each one this state does not know."""
