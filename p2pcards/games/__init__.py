@@ -218,7 +218,11 @@ _REGISTRY: dict[str, GameInfo] = {
             # in turns (depth 1.4) 15/18 on the same game numbers (`bench_ai.py --game rpg-get
             # --decks sword-and-sorcery,sky-pirates,ragol-hunters`, 200 ms; a small sample);
             # over games 0-200 at the rates before the last calibration, 174/201 = 86.6%
-            # [81.2, 90.6].
+            # [81.2, 90.6]. A lone expectimax against greedy seats, hand-set weights, these
+            # rates (`--seats 3` and `--seats 4`, 10 games a run from --start 0): at 3 seats
+            # 52.5/80 = 65.6% [54.7, 75.1] (issue 25 asks 50%); at 4 seats 39/80 = 48.8%
+            # [38.1, 59.5] (asks 37.5%; 31/70 [33.2, 55.9] before its last run of ten). On the
+            # weights fitted with signs, 2 seats: 13/20 (ai/weights/rpg-get.toml), not kept.
             turn_beam=1,
             bench=Bench(seats=(2, 4)),
         ),
