@@ -218,14 +218,13 @@ class _World:
         return state.is_chance_node() or state.current_player() == last
 
     def _beam(
-        self, state: State, actions: list[Action], width: int
+        self, state: State, position: Hashable, actions: list[Action], width: int
     ) -> tuple[list[int], dict[int, State]]:
         """The `width` actions whose results the mover's evaluation likes best, best first
-        (as the greedy agent ranks them), remembered per position for deeper iterations;
-        and, when they were ranked just now, their children (untouched, their values in
-        `ranked`), by action."""
-        key = state.search_key()
-        order = self.beams.get(key)
+        (as the greedy agent ranks them), remembered per `position` (the state's search key,
+        which the caller has made already) for deeper iterations; and, when they were ranked
+        just now, their children (untouched, their values in `ranked`), by action."""
+        order = self.beams.get(position)
         if order is not None:
             return order[:width], {}
         mover = state.current_player()
@@ -233,15 +232,23 @@ class _World:
         for action in actions:
             self.budget.tick()
             child = self._child(state, action)
+            # A child at a chance step is valued where it stands, its draws sampled on it
+            # (not on a copy), and made again if chosen: a copy saved for every child the
+            # beam leaves out (a pass, which deals the next turn, is a fifth of them).
+            kept = None if child.is_chance_node() else child
             values = self._settled_values(child)
-            made.append((child, values))
+            made.append((kept, values))
             scores.append(self._liking(values, mover))
         order = sorted(range(len(actions)), key=lambda i: -scores[i])
-        self.beams[key] = order
+        self.beams[position] = order
         chosen = order[:width]
+        children = {}
         for i in chosen:
-            self.ranked[id(made[i][0])] = made[i]
-        return chosen, {i: made[i][0] for i in chosen}
+            kept, values = made[i]
+            child = self._child(state, actions[i]) if kept is None else kept
+            self.ranked[id(child)] = (child, values)
+            children[i] = child
+        return chosen, children
 
     def _known_values(self, state: State) -> list[float] | None:
         """The values a beam found for `state` (then taken out), if it made `state`: read
@@ -266,14 +273,15 @@ class _World:
         return values[mover]
 
     def _settled_values(self, state: State) -> list[float]:
-        """Every seat's evaluation once pending chance steps are sampled."""
+        """Every seat's evaluation once pending chance steps are sampled: on `state` itself,
+        which the caller reads no more."""
         return self.evaluation.values(self._settle(state))
 
     def _settle(self, state: State) -> State:
-        """`state` once its pending chance steps are sampled (one generator for the run)."""
+        """`state` itself once its pending chance steps are sampled (one generator for the
+        run): for a state the caller reads no more."""
         if state.is_chance_node():
             rng = self._rng_at(state)
-            state = state.clone()
             while state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_legal(_draw(rng, outcomes, 1)[0])
@@ -349,11 +357,8 @@ class _MaxN(_World):
             return self._settled_values(state) if known is None else known
         if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
             return self.values(self._settle(state), depth, True, last, streak)
-        key = (
-            (state.search_key(), depth, continues)
-            if self.turn_beam
-            else (state.search_key(), depth)
-        )
+        position = state.search_key()
+        key = (position, depth, continues) if self.turn_beam else (position, depth)
         cached = self.table.get(key)
         if cached is not None:
             return cached
@@ -368,7 +373,7 @@ class _MaxN(_World):
             actions = state.legal_actions()
             made: dict[int, State] = {}
             if continues:
-                chosen, made = self._beam(state, actions, self._width(depth))
+                chosen, made = self._beam(state, position, actions, self._width(depth))
                 after, streak = depth, streak + 1
             else:
                 chosen, after, streak = list(range(len(actions))), depth - _cost(actions), 1
@@ -425,7 +430,8 @@ class _TwoSided(_World):
         # One hash of the key for the look-up and the store: a new position gets an empty
         # entry (depth -1, no best move: as good as none) that its result then fills in.
         # Hashing the key is a tenth of a node's cost in the collectible games.
-        key = (state.search_key(), continues) if self.turn_beam else state.search_key()
+        position = state.search_key()
+        key = (position, continues) if self.turn_beam else position
         entry = self.table.setdefault(key, _Entry(-1, 0.0, _Bound.EXACT, None))
         # Only an entry of the same depth answers: a deeper one would make the value depend
         # on the order of the search. Any entry's best move still goes first (below).
@@ -440,9 +446,11 @@ class _TwoSided(_World):
         if state.is_chance_node():
             result = self._chance(state, depth, alpha, beta, in_run, last, streak)
         elif continues:
-            result, best = self._decision(state, depth, alpha, beta, entry.best, streak + 1)
+            result, best = self._decision(
+                state, position, depth, alpha, beta, entry.best, streak + 1
+            )
         else:
-            result, best = self._decision(state, depth, alpha, beta, entry.best)
+            result, best = self._decision(state, position, depth, alpha, beta, entry.best)
         if result <= alpha:
             bound = _Bound.UPPER
         elif result >= beta:
@@ -536,20 +544,22 @@ class _TwoSided(_World):
     def _decision(
         self,
         state: State,
+        position: Hashable,
         depth: int,
         alpha: float,
         beta: float,
         hint: int | None,
         streak: int = 0,
     ) -> tuple[float, int | None]:
-        """The best value of the mover's actions; with a `streak`, the decision goes on a
-        turn: only the turn's beam is searched, and it takes no depth."""
+        """The best value of the mover's actions (`position`: the state's search key); with a
+        `streak`, the decision goes on a turn: only the turn's beam is searched, and it takes
+        no depth."""
         mover = state.current_player()
         maximising = mover == self.seat
         actions = state.legal_actions()
         made: dict[int, State] = {}
         if streak:
-            order, made = self._beam(state, actions, self._width(depth))
+            order, made = self._beam(state, position, actions, self._width(depth))
             after = depth
         else:
             order = list(range(len(actions)))
