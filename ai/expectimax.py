@@ -223,20 +223,32 @@ class _World:
         """The `width` actions whose results the mover's evaluation likes best, best first
         (as the greedy agent ranks them), remembered per `position` (the state's search key,
         which the caller has made already) for deeper iterations; and, when they were ranked
-        just now, their children (untouched, their values in `ranked`), by action."""
+        just now, their children (untouched, their values in `ranked`), by action. A beam
+        ranked now may use `state` up (its last move made on it): the caller reads no more
+        of it than those children."""
         order = self.beams.get(position)
         if order is not None:
             return order[:width], {}
         mover = state.current_player()
-        scores, made = [], []
-        for action in actions:
+        scores: list[float] = []
+        made: list[tuple[State | None, list[float]]] = []
+        last = len(actions) - 1
+        remade = False  # some child must be made again if chosen, from `state`
+        for i, action in enumerate(actions):
             self.budget.tick()
-            child = self._child(state, action)
-            # A child at a chance step is valued where it stands, its draws sampled on it
-            # (not on a copy), and made again if chosen: a copy saved for every child the
-            # beam leaves out (a pass, which deals the next turn, is a fifth of them).
-            kept = None if child.is_chance_node() else child
-            values = self._settled_values(child)
+            kept: State | None
+            if i == last and not remade:  # one copy saved per beam
+                child = _moved(state, action)
+                kept = child
+                values = self._settled_values(child.clone() if child.is_chance_node() else child)
+            else:
+                child = self._child(state, action)
+                # A child at a chance step is valued where it stands, its draws sampled on
+                # it (not on a copy), and made again if chosen: a copy saved for every child
+                # the beam leaves out (a pass, which deals the next turn, is a fifth).
+                kept = None if child.is_chance_node() else child
+                remade = remade or kept is None
+                values = self._settled_values(child)
             made.append((kept, values))
             scores.append(self._liking(values, mover))
         order = sorted(range(len(actions)), key=lambda i: -scores[i])
