@@ -416,6 +416,7 @@ class GuysState(ZoneState):
 
     def _run(self) -> None:
         """Go on until a seat must decide, the dealer must deal, or the game is over."""
+        settled = False  # no Guy dead on the board as it stands (checked, nothing since)
         while self._winners is None:
             if self._chance is not None or self._ask is not None:
                 return
@@ -431,14 +432,18 @@ class GuysState(ZoneState):
                 return
             if self._frames:
                 # Settle the board before each effect: a card just revealed may already hold
-                # lethal damage (taken face down), and a target picked must stay there.
-                self._check_deaths()
+                # lethal damage (taken face down), and a target picked must stay there. After
+                # an effect whose check destroyed nothing, the board is settled already (this
+                # is a search's most frequent check).
+                if not settled:
+                    self._check_deaths()
                 if self._winners is None:
                     interpreter.step(self)
-                    self._check_deaths()
+                    settled = not self._check_deaths()
                 continue
             if not self._advance():
                 return
+            settled = False
         self._current = TERMINAL
 
     def _lose_by_deck(self) -> None:
@@ -575,22 +580,25 @@ class GuysState(ZoneState):
             told(self, "", -1)
         self._check_deaths()
 
-    def _check_deaths(self) -> None:
-        """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life."""
+    def _check_deaths(self) -> bool:
+        """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life.
+        Whether a Guy was destroyed."""
         safe = not self._rules_g.static_health_loss
         # Where no static lowers health, a Guy that survives without them survives, and
         # usually no Guy is even near death (this runs twice an effect): no statics read.
-        if not safe or self._raw_deaths():
-            self._destroy_dead(safe)
+        destroyed = (not safe or self._raw_deaths()) and self._destroy_dead(safe)
         if self._winners is None and min(self._life) <= 0:
             self._end([s for s in (0, 1) if self._life[s] > 0])
+        return destroyed
 
-    def _destroy_dead(self, safe: bool) -> None:
-        """Destroy the face-up Guys whose damage reached their health, statics read."""
+    def _destroy_dead(self, safe: bool) -> bool:
+        """Destroy the face-up Guys whose damage reached their health, statics read; whether
+        one was."""
         bonuses: dict[int, Bonus] | None = None
         damage, hp, hp_t = self._damage, self._hp, self._hp_t
         zones, known, everyone = self._zones, self._known, self._public
         cards, ident = self._rules_g.cards, self._ident
+        destroyed = False
         for seat in (self._leader, 1 - self._leader):
             for guy in [s for z in LANE_ZONES[seat] for s in zones[z]]:
                 if known[guy] != everyone:  # face down: public either way, its health is not
@@ -602,6 +610,8 @@ class GuysState(ZoneState):
                 if self._damage[guy] >= self.stats(guy, bonuses)[1]:
                     self._destroy(guy)
                     bonuses = None  # a static may have left with it
+                    destroyed = True
+        return destroyed
 
     def _raw_deaths(self) -> bool:
         """Whether a face-up Guy's damage reaches its health before static abilities."""
