@@ -169,6 +169,7 @@ class _Entry:
     value: float
     bound: _Bound
     best: int | None  # index into legal_actions(), for move ordering
+    beam: list[int] | None = None  # a turn under way: its actions by the mover's liking
 
 
 def _draw(rng: random.Random, outcomes: list[tuple[Action, float]], k: int) -> list[Action]:
@@ -204,7 +205,6 @@ class _World:
     budget: _Budget
     salt: int  # seeds each chance node's sampling, with the node's search key
     turn_beam: int  # 0: every decision counts; k: the rest of a turn is searched k wide
-    beams: dict[Hashable, list[int]] = field(default_factory=dict)  # children by static value
     # A beam's chosen children with their values, by id (each held, so no id is reused), for
     # the search to go on from: the line past the horizon is played out on the very child
     # the beam made and valued, neither made nor valued again (a tenth of the search).
@@ -218,17 +218,16 @@ class _World:
         return state.is_chance_node() or state.current_player() == last
 
     def _beam(
-        self, state: State, position: Hashable, actions: list[Action], width: int
-    ) -> tuple[list[int], dict[int, State]]:
+        self, state: State, actions: list[Action], width: int, ranking: list[int] | None
+    ) -> tuple[list[int], dict[int, State], list[int]]:
         """The `width` actions whose results the mover's evaluation likes best, best first
-        (as the greedy agent ranks them), remembered per `position` (the state's search key,
-        which the caller has made already) for deeper iterations; and, when they were ranked
-        just now, their children (untouched, their values in `ranked`), by action. A beam
-        ranked now may use `state` up (its last move made on it): the caller reads no more
-        of it than those children."""
-        order = self.beams.get(position)
-        if order is not None:
-            return order[:width], {}
+        (as the greedy agent ranks them); when they are ranked just now (no `ranking` of an
+        earlier iteration given), their children (untouched, their values in `ranked`), by
+        action; and the ranking, for the caller to keep for deeper iterations. A beam ranked
+        now may use `state` up (its last move made on it): the caller reads no more of it
+        than those children."""
+        if ranking is not None:
+            return ranking[:width], {}, ranking
         mover = state.current_player()
         scores: list[float] = []
         made: list[tuple[State | None, list[float]]] = []
@@ -252,7 +251,6 @@ class _World:
             made.append((kept, values))
             scores.append(self._liking(values, mover))
         order = sorted(range(len(actions)), key=lambda i: -scores[i])
-        self.beams[position] = order
         chosen = order[:width]
         children = {}
         for i in chosen:
@@ -260,7 +258,7 @@ class _World:
             child = self._child(state, actions[i]) if kept is None else kept
             self.ranked[id(child)] = (child, values)
             children[i] = child
-        return chosen, children
+        return chosen, children, order
 
     def _known_values(self, state: State) -> list[float] | None:
         """The values a beam found for `state` (then taken out), if it made `state`: read
@@ -345,6 +343,7 @@ class _MaxN(_World):
 
     paranoid: bool = False
     table: dict[Hashable, list[float]] = field(default_factory=dict)
+    beams: dict[Hashable, list[int]] = field(default_factory=dict)  # `_beam`'s rankings
 
     def root_value(self, state: State, depth: int) -> float:
         """The AI seat's value of `state` (after its move), searched `depth` decisions ahead."""
@@ -385,7 +384,10 @@ class _MaxN(_World):
             actions = state.legal_actions()
             made: dict[int, State] = {}
             if continues:
-                chosen, made = self._beam(state, position, actions, self._width(depth))
+                ranking = self.beams.get(position)
+                chosen, made, ranked = self._beam(state, actions, self._width(depth), ranking)
+                if ranking is None:
+                    self.beams[position] = ranked
                 after, streak = depth, streak + 1
             else:
                 chosen, after, streak = list(range(len(actions))), depth - _cost(actions), 1
@@ -442,8 +444,7 @@ class _TwoSided(_World):
         # One hash of the key for the look-up and the store: a new position gets an empty
         # entry (depth -1, no best move: as good as none) that its result then fills in.
         # Hashing the key is a tenth of a node's cost in the collectible games.
-        position = state.search_key()
-        key = (position, continues) if self.turn_beam else position
+        key = (state.search_key(), continues) if self.turn_beam else state.search_key()
         entry = self.table.setdefault(key, _Entry(-1, 0.0, _Bound.EXACT, None))
         # Only an entry of the same depth answers: a deeper one would make the value depend
         # on the order of the search. Any entry's best move still goes first (below).
@@ -458,11 +459,9 @@ class _TwoSided(_World):
         if state.is_chance_node():
             result = self._chance(state, depth, alpha, beta, in_run, last, streak)
         elif continues:
-            result, best = self._decision(
-                state, position, depth, alpha, beta, entry.best, streak + 1
-            )
+            result, best = self._decision(state, depth, alpha, beta, entry, streak + 1)
         else:
-            result, best = self._decision(state, position, depth, alpha, beta, entry.best)
+            result, best = self._decision(state, depth, alpha, beta, entry)
         if result <= alpha:
             bound = _Bound.UPPER
         elif result >= beta:
@@ -556,22 +555,22 @@ class _TwoSided(_World):
     def _decision(
         self,
         state: State,
-        position: Hashable,
         depth: int,
         alpha: float,
         beta: float,
-        hint: int | None,
+        entry: _Entry,
         streak: int = 0,
     ) -> tuple[float, int | None]:
-        """The best value of the mover's actions (`position`: the state's search key); with a
-        `streak`, the decision goes on a turn: only the turn's beam is searched, and it takes
-        no depth."""
+        """The best value of the mover's actions, the best move of `entry` (the node's, in
+        the transposition table) first; with a `streak`, the decision goes on a turn: only
+        the turn's beam is searched (its ranking kept in `entry`), and it takes no depth."""
+        hint = entry.best
         mover = state.current_player()
         maximising = mover == self.seat
         actions = state.legal_actions()
         made: dict[int, State] = {}
         if streak:
-            order, made = self._beam(state, position, actions, self._width(depth))
+            order, made, entry.beam = self._beam(state, actions, self._width(depth), entry.beam)
             after = depth
         else:
             order = list(range(len(actions)))
