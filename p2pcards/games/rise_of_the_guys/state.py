@@ -154,6 +154,9 @@ class LaneGuy(NamedTuple):
 
 
 _HIDDEN_GUY = LaneGuy(True, True)
+_LANE_GUY = functools.cache(LaneGuy)
+"""LaneGuy, made once per different Guy: a search's boards hold a few dozen between them, and
+making a NamedTuple costs several times the look-up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,11 +219,11 @@ class GuysState(ZoneState):
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds (public): by the zone's index, not its name, since an
         evaluation reads it at every leaf."""
-        return len(self._zones[zone_of(seat, HAND)])
+        return len(self._zones[seat * PER_SEAT + HAND])  # zone_of, inlined: every leaf
 
     def deck_size(self, seat: int) -> int:
         """How many cards are left in a seat's deck (public)."""
-        return len(self._zones[zone_of(seat, DECK)])
+        return len(self._zones[seat * PER_SEAT + DECK])  # zone_of, inlined: every leaf
 
     @property
     def rules(self) -> GuyRules:
@@ -259,12 +262,12 @@ class GuysState(ZoneState):
 
     def lane_guy(self, seat: int, lane: int) -> int:
         """The slot of a seat's Guy in a lane, or -1."""
-        pile = self._zones[zone_of(seat, LANE0 + lane)]
+        pile = self._zones[seat * PER_SEAT + LANE0 + lane]  # zone_of, inlined: every node
         return pile[0] if pile else -1
 
     def vest(self, seat: int) -> int:
         """The slot of the Pin in a seat's Vest, or -1."""
-        pile = self._zones[zone_of(seat, VEST)]
+        pile = self._zones[seat * PER_SEAT + VEST]  # zone_of, inlined: every leaf
         return pile[0] if pile else -1
 
     def pins_on(self, guy: int) -> list[int]:
@@ -338,7 +341,7 @@ class GuysState(ZoneState):
             attack = card.attack + atk[guy] + atk_t[guy] + bonus.attack
             health = card.health + hp[guy] + hp_t[guy] + bonus.health
             damage, prepared = self._damage[guy], self._prepared[guy]
-            out.append(LaneGuy(face_down, False, max(0, attack), health, damage, prepared))
+            out.append(_LANE_GUY(face_down, False, max(0, attack), health, damage, prepared))
         return out
 
     def bonuses(self) -> dict[int, Bonus]:
@@ -355,10 +358,11 @@ class GuysState(ZoneState):
         ident, known, zones, everyone = self._ident, self._known, self._zones, self._public
         out = []
         for side in seats_from(self._leader, 2):
-            found = [
-                s for z in SIDE_ZONES[side] for s in zones[z]
-                if known[s] == everyone and table[ident[s]]
-            ]  # fmt: skip
+            found = []
+            for z in SIDE_ZONES[side]:  # loops, not a comprehension: read at every leaf
+                for s in zones[z]:
+                    if table[ident[s]] and known[s] == everyone:
+                        found.append(s)
             if found:
                 out.append((side, found))
         return out
