@@ -177,6 +177,47 @@ def _draw(rng: random.Random, outcomes: list[tuple[Action, float]], k: int) -> l
     return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes], k=k)
 
 
+class _Luck:
+    """The random numbers of one luck key: `Random(seed)`'s stream, drawn once and read again
+    from its start by every node with the key. Seeding a generator (a Mersenne Twister's 624
+    words) cost several times the one or two draws a node makes from it."""
+
+    __slots__ = ("_numbers", "_source")
+
+    def __init__(self, seed: int) -> None:
+        self._source = random.Random(seed)
+        self._numbers: list[float] = []
+
+    def number(self, i: int) -> float:
+        """The stream's `i`th number (from 0)."""
+        numbers = self._numbers
+        while len(numbers) <= i:
+            numbers.append(self._source.random())
+        return numbers[i]
+
+
+class _Replay(random.Random):
+    """A generator replaying a `_Luck`'s stream from its start, so that it draws what a new
+    `Random(seed)` would (`random()`, which is all `choices` reads). One per search,
+    restarted by each node that samples, which draws from it before any other node does."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self._luck = _Luck(0)
+        self._read = 0
+
+    def restart(self, luck: _Luck) -> _Replay:
+        """This generator, replaying `luck` from its start."""
+        self._luck, self._read = luck, 0
+        return self
+
+    def random(self) -> float:
+        """The next number of the stream replayed."""
+        i = self._read
+        self._read = i + 1
+        return self._luck.number(i)
+
+
 def _moved(state: State, action: Action) -> State:
     """`state` itself, `action` applied: for a state no one reads again."""
     state.apply_legal(action)
@@ -209,6 +250,8 @@ class _World:
     # the search to go on from: the line past the horizon is played out on the very child
     # the beam made and valued, neither made nor valued again (a tenth of the search).
     ranked: dict[int, tuple[State, list[float]]] = field(default_factory=dict)
+    lucks: dict[int, _Luck] = field(default_factory=dict)  # by seed: `_rng_at`'s streams
+    replay: _Replay = field(default_factory=_Replay)
 
     def _continues(self, state: State, last: int, streak: int) -> bool:
         """Whether `state` goes on the turn of `last`, the seat of the decision before it
@@ -302,8 +345,13 @@ class _World:
         # node draws the same outcomes in every iteration, pruned or not, so the
         # transposition table stays consistent and pruning changes no value. Nodes with the
         # same luck key (the deck's next card, in every line) draw the same random numbers,
-        # so that lines are compared on the same luck, not on luck.
-        return random.Random(hash((self.salt, state.luck_key())))
+        # so that lines are compared on the same luck, not on luck. The generator is
+        # `Random(seed)` replayed (`_Replay`): read it before sampling at another node.
+        seed = hash((self.salt, state.luck_key()))
+        luck = self.lucks.get(seed)
+        if luck is None:
+            luck = self.lucks[seed] = _Luck(seed)
+        return self.replay.restart(luck)
 
     def _width(self, depth: int) -> int:
         """The beam inside a turn: `turn_beam` within the horizon, the greedy line past it."""
