@@ -154,6 +154,11 @@ class Stats(NamedTuple):
         return Stats(max(0, self.attack + bonus.attack), max(0, self.defense + bonus.defense))
 
 
+_STATS = functools.cache(Stats)
+"""Stats, made once per different pair: a search's boards hold a few dozen between them, and
+making a NamedTuple costs several times the look-up."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """Table options: the round cap (one turn of each seat; None: none)."""
@@ -378,7 +383,7 @@ class GammaState(ZoneState):
                 bonus = bonuses.get(slot)
                 if bonus is not None:
                     attack, defense = attack + bonus.attack, defense + bonus.defense
-                out[slot] = Stats(max(0, attack), max(0, defense))
+                out[slot] = _STATS(max(0, attack), max(0, defense))
         return out
 
     def _any_static(self) -> bool:
