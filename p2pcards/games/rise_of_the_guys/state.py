@@ -651,11 +651,12 @@ class GuysState(ZoneState):
         cards, ids = rules.cards, rules.card_ids
         phase = self._phase
         left = self.energy(seat)
-        empty = [lane for lane in range(LANES) if self.lane_guy(seat, lane) < 0]
-        hosts = [g for s in (0, 1) for g in self.guys(s) if not self.face_down(g)]
+        zones, lanes = self._zones, LANE_ZONES[seat]
+        empty = [lane for lane in range(LANES) if not zones[lanes[lane]]]
+        hosts: list[int] | None = None  # face-up Guys, both sides: read once a Pin needs them
         seen: set[int] = set()
         out: list[Play] = []
-        for slot in self._zones[zone_of(seat, HAND)] if only is None else only:
+        for slot in zones[seat * PER_SEAT + HAND] if only is None else only:
             k = self._kind_at(slot)
             if k in seen:
                 continue
@@ -678,6 +679,9 @@ class GuysState(ZoneState):
                         continue  # a face-down card pays its printed cost, unseen
                     out += [_PLAY(slot, name, lane, None, enhanced, down) for lane in empty]
                 elif card.type == "pin" and card.pin_to == "guy":
+                    if hosts is None:
+                        known, up = self._known, self._public
+                        hosts = [g for z in ALL_LANE_ZONES for g in zones[z] if known[g] == up]
                     out += [_PLAY(slot, name, None, h, enhanced, False) for h in hosts]
                 else:
                     out.append(_PLAY(slot, name, None, None, enhanced, False))
