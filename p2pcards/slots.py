@@ -181,7 +181,7 @@ class SlotState(ZoneState, Generic[R, S]):
         self._ident = [UNKNOWN] * size
         self._known = [0] * size
         self._home = [0] * size
-        self._where = [0] * size
+        self._where = [0] * size  # the zones' bookkeeping, never read here (`zone_of`)
         self._pools = [list(self._rules.composition)]
         self._name_zones()
 
@@ -192,6 +192,15 @@ class SlotState(ZoneState, Generic[R, S]):
         self._name_zones()
 
     # ----------------------------------------------------------------- queries
+
+    def zone_of(self, slot: int) -> str:
+        """The name of the zone a slot is in, found by looking: these games move cards with
+        plain list operations (a random playout moves one at nearly every step) and keep no
+        `_where`, which a zones game keeps current with every move."""
+        for zone, pile in zip(self._layout, self._zones, strict=True):
+            if slot in pile:
+                return zone.name
+        raise IllegalActionError(f"there is no card slot {slot}")
 
     def hand(self, seat: int) -> list[str | None]:
         """The cards of a seat's hand in order, None for each one this state does not know."""
@@ -247,12 +256,9 @@ class SlotState(ZoneState, Generic[R, S]):
         order an action names them, as `_hand_slots_by_kind` picks one: the copies the most
         seats already know first, then hand order. Raises if the hand is hidden here."""
         ident, known = self._ident, self._known
-        hand = self._hands[seat]
-        masks = [known[s] for s in hand]
-        if masks and masks.count(masks[0]) != len(masks):  # else each copy reveals as little
-            hand = sorted(hand, key=lambda s: -known[s].bit_count())  # stable: hand order
         order: dict[int, list[int]] = {}
-        for s in hand:
+        repeated = False
+        for s in self._hands[seat]:
             k = ident[s]
             if k == UNKNOWN:
                 raise self._hidden_hand(seat)
@@ -262,6 +268,11 @@ class SlotState(ZoneState, Generic[R, S]):
                     order[k] = [s]
                 else:
                     copies.append(s)
+                    repeated = True
+        if repeated:  # only a kind's copies need ordering: sort those few, not the hand
+            for copies in order.values():
+                if len(copies) > 1:
+                    copies.sort(key=lambda s: -known[s].bit_count())  # stable: hand order
         return order
 
     def _verify_uses(

@@ -19,7 +19,7 @@ a process down (caches, a shared core), so --repeat R runs each measurement R ti
 prints the best, the run least disturbed.
 
 `--instructions` counts instead of timing, for figures a loaded machine cannot move: the
-machine instructions a random game costs, counted by valgrind (`--tool=callgrind`, the
+machine instructions a random game costs, counted by valgrind (`--tool=cachegrind`, the
 interpreter and every C extension included) with PYTHONHASHSEED=0, in a child process per
 game and seat count that plays a warm-up game and then seeds 0 to N-1 (--games, default
 100 here), minus a child that plays the warm-up game alone (start-up, imports and the caches
@@ -31,6 +31,14 @@ measures the git revision REF too (extracted to a temporary directory, its own
 `scripts/bench_engine.py` playout and engine) and prints the change in per cent. A figure
 before and after a change made for speed: `--instructions --against main`. Valgrind runs a
 program some fifty times slower: 100 five-seat GETGEM games take about half a minute.
+
+Instructions alone misled once: GETGEM executed 5% fewer after the one dealer and ran 4-7%
+slower, its new code reaching more of the interpreter's C (builtins that parse keywords on
+every call, generators) and missing the instruction cache 28% more often. So valgrind also
+simulates the caches and branch predictor, and the line prints an estimate of cycles:
+instructions + 12 per first-level cache miss + 150 per last-level miss + 15 per mispredicted
+branch (rough latencies of a current x86 core; what matters is that misses count). That
+estimate tracked the CPU time of both GETGEM trees within a point or two.
 """
 
 import argparse
@@ -45,6 +53,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
@@ -114,20 +123,47 @@ def count_instructions(
     """Print the instructions a random game costs here (and under `ref_root`, the tree of
     the git revision `ref`)."""
     here = _per_game(Path(__file__).resolve().parent.parent, game, seats, count)
-    line = f"{game} {seats} seats: {here / 1e6:8.3f}M instructions a game ({count} games)"
+    line = (
+        f"{game} {seats} seats: {here.instructions / 1e6:8.3f}M instructions, "
+        f"{here.cycles / 1e6:8.3f}M cycles (est.) a game ({count} games)"
+    )
     if ref_root is not None:
         there = _per_game(ref_root, game, seats, count)
-        line += f" | {ref}: {there / 1e6:8.3f}M, here {100 * (here - there) / there:+.1f}%"
+        line += (
+            f" | {ref}: {there.instructions / 1e6:8.3f}M, {there.cycles / 1e6:8.3f}M; here "
+            f"{_change(here.instructions, there.instructions)} instructions, "
+            f"{_change(here.cycles, there.cycles)} cycles"
+        )
     print(line, flush=True)
 
 
-def _per_game(root: Path, game: str, seats: int, count: int) -> float:
-    """Instructions a game of `count` seeded random games, played by the code under `root`."""
-    return (_instructions(root, game, seats, count) - _instructions(root, game, seats, 0)) / count
+def _change(here: float, there: float) -> str:
+    return f"{100 * (here - there) / there:+.1f}%"
 
 
-def _instructions(root: Path, game: str, seats: int, count: int) -> int:
-    """Instructions counted by valgrind in a child that plays the warm-up game and `count`
+class Costs(NamedTuple):
+    """What valgrind counted and simulated for a run (or a game: a difference of runs)."""
+
+    instructions: float
+    l1_misses: float  # first-level instruction and data cache misses
+    ll_misses: float  # last-level cache misses
+    mispredicts: float  # mispredicted branches, conditional and indirect
+
+    @property
+    def cycles(self) -> float:
+        """A rough estimate of the cycles spent (the module's docstring gives the weights)."""
+        misses = 12 * self.l1_misses + 150 * self.ll_misses
+        return self.instructions + misses + 15 * self.mispredicts
+
+
+def _per_game(root: Path, game: str, seats: int, count: int) -> Costs:
+    """Costs a game of `count` seeded random games, played by the code under `root`."""
+    runs = _costs(root, game, seats, count), _costs(root, game, seats, 0)
+    return Costs(*((a - b) / count for a, b in zip(*runs, strict=True)))
+
+
+def _costs(root: Path, game: str, seats: int, count: int) -> Costs:
+    """Costs valgrind counts and simulates in a child that plays the warm-up game and `count`
     seeded games with `root`'s own engine and `scripts/bench_engine.py` playout."""
     program = (
         "import sys; sys.path.insert(1, sys.argv[1]); import bench_engine; "
@@ -138,14 +174,23 @@ def _instructions(root: Path, game: str, seats: int, count: int) -> int:
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(root)}
     # A first run compiles the tree's modules, so that both counted runs load the same files.
     subprocess.run([*command[:-1], "0"], cwd=root, env=env, check=True)
-    valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes"]
+    valgrind.append("--cachegrind-out-file=/dev/null")
     done = subprocess.run(
         valgrind + command, cwd=root, env=env, capture_output=True, text=True, check=True
     )
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        sys.exit(f"valgrind printed no count: {done.stderr[-500:]}")
-    return int(found.group(1))
+    counts = {}
+    for name in ("I   refs", "I1  misses", "D1  misses", "LL misses", "Mispredicts"):
+        found = re.search(name + r":\s+([\d,]+)", done.stderr)
+        if found is None:
+            sys.exit(f"valgrind printed no {name.split()[0]} count: {done.stderr[-500:]}")
+        counts[name] = int(found.group(1).replace(",", ""))
+    return Costs(
+        counts["I   refs"],
+        counts["I1  misses"] + counts["D1  misses"],
+        counts["LL misses"],
+        counts["Mispredicts"],
+    )
 
 
 @contextlib.contextmanager

@@ -150,6 +150,8 @@ def assert_conserved(state: CardState, seen_by: int | None = None) -> None:
     are exactly the game's cards: none made (but tokens), none lost, none known twice."""
     slots = list(state.slots())
     assert sorted(slot for slot, _, _, _ in slots) == list(range(len(slots)))
+    for slot, place, _, _ in slots:
+        assert state.zone_of(slot) == place, f"slot {slot} is in {place}"
     for seat in range(state.num_players):
         assert [s for s, p, _, _ in slots if p == f"hand:{seat}"] == state.hand_slots(seat)
     assert [s for s, p, _, _ in slots if p == "deck"] == state.deck_slots()

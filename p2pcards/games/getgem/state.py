@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -156,7 +156,8 @@ class Rules(SlotRules):
         self.curses = self.composition[self.curse]
         # Gems that can pay for a take or an element card: never the curse (line 41, 82).
         self.payable = [0 <= g < CURSE for g in self.gem_of]
-        self.payable_kinds = [k for k, ok in enumerate(self.payable) if ok]
+        self.payable_kinds = tuple(k for k, ok in enumerate(self.payable) if ok)
+        self.all_kinds = tuple(self.kinds)
         self.action_kinds = [k for k, c in enumerate(self.cards) if c.kind == "action"]
         self.element_gem = [ELEMENT_GEMS.index(e.gem) for e in self.elements]
         self.element_kind = [self.kind_of_gem[g] for g in self.element_gem]
@@ -179,8 +180,16 @@ class Rules(SlotRules):
         """The comma-joined slot ids of an action's `slots` field."""
         text = self._joined_slots.get(slots)
         if text is None:
+            if len(self._joined_slots) > 50_000:
+                self._joined_slots.clear()
             text = self._joined_slots[slots] = ",".join(map(str, slots))
+            self._remember_slots(text, slots)  # a menu's action is split when it is applied
         return text
+
+    def _remember_slots(self, text: str, slots: tuple[int, ...]) -> None:
+        if len(self._slots) > 50_000:
+            self._slots.clear()
+        self._slots[text] = slots
 
     def split_slots(self, text: str, count: int) -> tuple[int, ...]:
         """The slot ids of an action's `slots` field, which must name `count` of them."""
@@ -190,9 +199,7 @@ class Rules(SlotRules):
             if not all(p.isdecimal() and len(p) <= 6 for p in parts):
                 raise IllegalActionError(f"card slots are comma-separated numbers, not {text!r}")
             slots = tuple(map(int, parts))
-            if len(self._slots) > 50_000:
-                self._slots.clear()
-            self._slots[text] = slots
+            self._remember_slots(text, slots)
         if len(slots) != count:
             raise IllegalActionError(f"{count} card slots are needed, not {len(slots)} ({text!r})")
         return slots
@@ -206,17 +213,45 @@ def _action(cls: type[Action], *fields: Any) -> Action:
     return cls(*fields)
 
 
-_MULTISETS: dict[tuple[tuple[tuple[int, int], ...], int], list[tuple[int, ...]]] = {}
+@functools.cache
+def _aimed(
+    cls: type[Action], head: tuple[Any, ...], seats: tuple[int, ...], tail: tuple[Any, ...] = ()
+) -> tuple[Action, ...]:
+    """The shared actions `cls(*head, seat, *tail)`, one for each target seat in `seats`, in
+    order: a menu lists an action for every seat it may aim at, and one lookup finds them."""
+    make: Callable[..., Action] = _action  # the same instances as the menus' other actions
+    return tuple(make(cls, *head, s, *tail) for s in seats)
 
 
-def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[tuple[int, ...]]:
+@functools.cache
+def _others(seats: int, seat: int) -> tuple[int, ...]:
+    """Every seat of a table of `seats` but `seat`, ascending."""
+    return tuple(s for s in range(seats) if s != seat)
+
+
+_MULTISETS: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[int, ...]]] = {}
+
+
+def _multisets(
+    counts: tuple[int, ...], kinds: tuple[int, ...], size: int
+) -> list[tuple[int, ...]]:
     """Every multiset of `size` cards drawn from `counts`, restricted to `kinds` (ascending
     kinds, in lexicographic order). Shared and cached: callers must not change the result."""
-    present = tuple((k, min(counts[k], size)) for k in kinds if counts[k])
-    key = (present, size)
+    key = (counts, kinds, size)  # hashed in C: a key made in Python cost more than the walk
     cached = _MULTISETS.get(key)
-    if cached is not None:
-        return cached
+    if cached is None:
+        # `min` is avoided here: in CPython 3.11 it parses keywords on every call.
+        present = tuple((k, n if n < size else size) for k in kinds if (n := counts[k]))
+        if len(_MULTISETS) > 50_000:
+            _MULTISETS.clear()
+        cached = _MULTISETS[key] = _combinations(present, size)
+    return cached
+
+
+@functools.lru_cache(maxsize=4096)
+def _combinations(present: tuple[tuple[int, int], ...], size: int) -> list[tuple[int, ...]]:
+    """Every multiset of `size` cards taking at most `have` of each `(kind, have)`, in
+    lexicographic order; many hands share one, so it is walked once."""
     out: list[tuple[int, ...]] = []
     acc: list[int] = []
 
@@ -227,15 +262,12 @@ def _multisets(counts: Sequence[int], kinds: Sequence[int], size: int) -> list[t
         if i == len(present):
             return
         k, have = present[i]
-        for take in range(min(have, left), -1, -1):
+        for take in range(have if have < left else left, -1, -1):
             acc.extend((k,) * take)
             walk(i + 1, left - take)
             del acc[len(acc) - take :]
 
     walk(0, size)
-    if len(_MULTISETS) > 50_000:
-        _MULTISETS.clear()
-    _MULTISETS[key] = out
     return out
 
 
@@ -489,13 +521,17 @@ class GetGemState(SlotState[Rules, Pending]):
         cards = rules.cards
         num = rules.num
         order = self._slot_order(seat)
-        counts = [0] * len(cards)
+        tally = [0] * len(cards)
         for k, copies in order.items():
-            counts[k] = len(copies)
+            tally[k] = len(copies)
+        counts = tuple(tally)
         slots_for = self._slots_for
         hands = self._hands
-        others = [s for s in range(self._n) if s != seat]
-        loaded = [s for s in others if hands[s]]
+        others = loaded = _others(self._n, seat)
+        for s in others:
+            if not hands[s]:  # rare: a plain loop finds it cheaper than a comprehension
+                loaded = tuple(t for t in others if hands[t])
+                break
         actions: list[Action] = [PASS]
         # End phase: lay cards and declare victory (line 49-50), unless already declaring.
         if not self._laid[seat] and len(hands[seat]) >= num["declare_cards"]:
@@ -509,12 +545,12 @@ class GetGemState(SlotState[Rules, Pending]):
             slot = order[k][0]
             for effect in card.effects:
                 if effect in ("steal", "steal-push"):
-                    actions.extend(act(Play, slot, card.id, effect, s, None) for s in loaded)
+                    actions.extend(_aimed(Play, (slot, card.id, effect), loaded, (None,)))
                 elif effect == "full-exchange":
-                    actions.extend(act(Play, slot, card.id, effect, s, None) for s in others)
+                    actions.extend(_aimed(Play, (slot, card.id, effect), others, (None,)))
                 elif effect == "peeping-draw":
                     if self._peeped < num["peeping_per_turn"]:
-                        actions.extend(act(Play, slot, card.id, effect, s, None) for s in others)
+                        actions.extend(_aimed(Play, (slot, card.id, effect), others, (None,)))
                 elif effect == "excavation-arm":
                     for j in sorted({self._ident[s] for s in self._discard}):
                         actions.append(act(Play, slot, card.id, effect, None, cards[j].id))
@@ -522,8 +558,8 @@ class GetGemState(SlotState[Rules, Pending]):
         payable = rules.payable_kinds
         if loaded:
             for combo in _multisets(counts, payable, num["gem_take_cost"]):
-                joined, slots = rules.joined(combo), slots_for(order, combo)
-                actions.extend(act(GemTake, joined, slots, s) for s in loaded)
+                head = (rules.joined(combo), slots_for(order, combo))
+                actions.extend(_aimed(GemTake, head, loaded))
         cost = num["element_cost"]
         ability = self._ability(seat)
         alchemist = ability == "alchemist"
@@ -541,8 +577,8 @@ class GetGemState(SlotState[Rules, Pending]):
         # Character abilities (expansion).
         if ability == "pickpocket" and not self._used[seat] and loaded:
             for combo in _multisets(counts, payable, num["pickpocket_cost"]):
-                joined, slots = rules.joined(combo), slots_for(order, combo)
-                actions.extend(act(Pickpocket, joined, slots, s) for s in loaded)
+                head = (rules.joined(combo), slots_for(order, combo))
+                actions.extend(_aimed(Pickpocket, head, loaded))
         elif ability == "merchant" and not self._used[seat]:
             actions.extend(
                 act(Trade, slots[0], cards[k].id)
@@ -1046,7 +1082,7 @@ class GetGemState(SlotState[Rules, Pending]):
                 have |= 1 << element_gem[e]
         return have
 
-    def _declarations(self, counts: list[int], seat: int) -> list[tuple[int, ...]]:
+    def _declarations(self, counts: tuple[int, ...], seat: int) -> list[tuple[int, ...]]:
         """Every set of `declare_cards` cards a hand holding `counts` may lay to declare
         victory (line 49-50): those that complete the gems with the seat's element cards
         (`_complete`), in `_multisets` order. Shared and cached by the counts, the element
@@ -1056,10 +1092,10 @@ class GetGemState(SlotState[Rules, Pending]):
         have = self._element_gems(seat)
         cursed = self._cursed(seat, self._hands[seat])
         size = rules.num["declare_cards"]
-        key = (tuple(counts), have, cursed)
+        key = (counts, have, cursed)
         found = rules.declarations.get(key)
         if found is None:
-            combos = _multisets(counts, rules.kinds, size)
+            combos = _multisets(counts, rules.all_kinds, size)
             found = [c for c in combos if _shows_gems(rules, c, have, cursed)]
             if len(rules.declarations) > 50_000:
                 rules.declarations.clear()
@@ -1073,9 +1109,11 @@ class GetGemState(SlotState[Rules, Pending]):
             return False
         curse = self._rules.curse
         ident = self._ident
-        return any(ident[s] == curse for s in hand) or any(
-            ident[s] == curse for s in self._laid[seat]
-        )
+        for pile in (hand, self._laid[seat]):  # loops, not `any` of generators: asked per menu
+            for s in pile:
+                if ident[s] == curse:
+                    return True
+        return False
 
     def _ability(self, seat: int) -> str | None:
         c = self._char[seat]

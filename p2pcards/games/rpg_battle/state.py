@@ -546,7 +546,8 @@ class RpgBattleState(SlotState[Rules, Pending]):
         self._discard_slots(seat, (slot,))
 
     def _hit(self, c: int, damage: int) -> None:
-        self._hp[c] = max(0, self._hp[c] - damage)
+        left = self._hp[c] - damage
+        self._hp[c] = left if left > 0 else 0  # not `max`: see `_seat_alive`
         if self._hp[c] == 0:
             alive = self.active_seats()
             if len(alive) <= 1:
@@ -657,15 +658,22 @@ class RpgBattleState(SlotState[Rules, Pending]):
     # ----------------------------------------------------------------- helpers
 
     def _seat_alive(self, seat: int) -> bool:
-        # max over a map, not any() over a generator: a playout asks at every turn (HP >= 0)
-        return max(map(self._hp.__getitem__, self._lineup[seat]), default=0) > 0
+        # A plain loop: a playout asks at every turn, and both `any` of a generator and `max`
+        # (which parses its keywords on every call in CPython 3.11) cost more.
+        hp = self._hp
+        for c in self._lineup[seat]:  # noqa: SIM110 (the reason above)
+            if hp[c] > 0:
+                return True
+        return False
 
     def _opposing_active(self, seat: int) -> list[int]:
         """Opposing active characters, from the next seat round the table, each left to right."""
         out: list[int] = []
-        for i in range(1, self._n):
-            other = (seat + i) % self._n
-            out.extend(c for c in self._lineup[other] if self._hp[c] > 0)
+        hp, lineup, n = self._hp, self._lineup, self._n
+        for i in range(1, n):
+            for c in lineup[(seat + i) % n]:  # a loop, not a generator per seat
+                if hp[c] > 0:
+                    out.append(c)
         return out
 
     def _char(self, character: str) -> int:
