@@ -368,11 +368,12 @@ class GammaState(ZoneState):
         # `_unmodified` and `Stats.plus` inlined, one pass: this is a third of a leaf's cost.
         level, weapon = self._level, self._weapon
         atk_p, atk_t, def_p, def_t = self._atk_p, self._atk_t, self._def_p, self._def_t
-        card = self.card
+        card, cards, ident = self.card, self._rules_g.cards, self._ident
         out: dict[int, Stats] = {}
         for z in FIELD_ZONES:
             for slot in self._zones[z]:
-                kind = card(slot)
+                k = ident[slot]
+                kind = cards[k] if k != UNKNOWN else card(slot)  # `card` says what is unknown
                 levels = level[slot] - kind.level
                 attack = kind.attack + kind.attack_mod * levels + atk_p[slot] + atk_t[slot]
                 defense = kind.defense + kind.defense_mod * levels + def_p[slot] + def_t[slot]
