@@ -97,6 +97,7 @@ _PLAY = functools.cache(Play)
 _PREPARE = functools.cache(Prepare)
 LANE_ZONES = tuple(tuple(zone_of(seat, LANE0 + lane) for lane in range(LANES)) for seat in (0, 1))
 ALL_LANE_ZONES = LANE_ZONES[0] + LANE_ZONES[1]
+_LANE_PAIRS = tuple(zip(*LANE_ZONES, strict=True))
 SIDE_ZONES = tuple(
     tuple(zone_of(seat, offset) for offset in (*range(LANE0, PER_SEAT), VEST, PINS))
     for seat in (0, 1)
@@ -153,6 +154,8 @@ class LaneGuy(NamedTuple):
     prepared: bool = False
 
 
+LanePair = tuple[LaneGuy | None, LaneGuy | None]
+"""Seat 0's and seat 1's Guy in one lane (`GuysState.lane_pairs`)."""
 _HIDDEN_GUY = LaneGuy(True, True)
 _LANE_GUY = functools.cache(LaneGuy)
 """LaneGuy, made once per different Guy: a search's boards hold a few dozen between them, and
@@ -318,30 +321,34 @@ class GuysState(ZoneState):
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
 
-    def lanes(self, seat: int, bonuses: dict[int, Bonus]) -> list[LaneGuy | None]:
-        """A seat's Guys lane by lane (None: an empty lane), in one pass over the columns:
-        what an evaluation reads of the board, at every leaf of a search."""
+    def lane_pairs(self, bonuses: dict[int, Bonus]) -> list[LanePair]:
+        """Both seats' Guys lane by lane, each seat's opposite the other's (None: nobody
+        there), in one pass over the columns: what an evaluation reads of the board, at every
+        leaf of a search; `bonuses`: `self.bonuses()`."""
         zones, known, everyone, ident = self._zones, self._known, self._public, self._ident
-        cards = self._rules_g.cards
+        cards, get = self._rules_g.cards, bonuses.get
         atk, hp, atk_t, hp_t = self._atk, self._hp, self._atk_t, self._hp_t
-        out: list[LaneGuy | None] = []
-        for z in LANE_ZONES[seat]:
-            pile = zones[z]
-            if not pile:
-                out.append(None)
-                continue
-            guy = pile[0]
-            k = ident[guy]
-            face_down = known[guy] != everyone
-            if face_down and k == UNKNOWN:
-                out.append(_HIDDEN_GUY)
-                continue
-            card = cards[k]
-            bonus = bonuses.get(guy, NO_BONUS)
-            attack = card.attack + atk[guy] + atk_t[guy] + bonus.attack
-            health = card.health + hp[guy] + hp_t[guy] + bonus.health
-            damage, prepared = self._damage[guy], self._prepared[guy]
-            out.append(_LANE_GUY(face_down, False, max(0, attack), health, damage, prepared))
+        damage, prepared = self._damage, self._prepared
+        out: list[LanePair] = []
+        for lane in _LANE_PAIRS:
+            pair: list[LaneGuy | None] = []
+            for z in lane:
+                pile = zones[z]
+                if not pile:
+                    pair.append(None)
+                    continue
+                guy = pile[0]
+                k = ident[guy]
+                face_down = known[guy] != everyone
+                if face_down and k == UNKNOWN:
+                    pair.append(_HIDDEN_GUY)
+                    continue
+                card = cards[k]
+                bonus = get(guy, NO_BONUS)
+                attack = max(0, card.attack + atk[guy] + atk_t[guy] + bonus.attack)
+                health = card.health + hp[guy] + hp_t[guy] + bonus.health
+                pair.append(_LANE_GUY(face_down, False, attack, health, damage[guy], prepared[guy]))
+            out.append((pair[0], pair[1]))
         return out
 
     def bonuses(self) -> dict[int, Bonus]:
