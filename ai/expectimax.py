@@ -59,11 +59,12 @@ whose hashes seed them are ints and tuples, whose hashes `PYTHONHASHSEED` leaves
 from __future__ import annotations
 
 import contextlib
+import gc
 import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -168,11 +169,53 @@ class _Entry:
     value: float
     bound: _Bound
     best: int | None  # index into legal_actions(), for move ordering
+    beam: list[int] | None = None  # a turn under way: its actions by the mover's liking
 
 
 def _draw(rng: random.Random, outcomes: list[tuple[Action, float]], k: int) -> list[Action]:
     """`k` outcomes drawn by probability, with replacement."""
     return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes], k=k)
+
+
+class _Luck:
+    """The random numbers of one luck key: `Random(seed)`'s stream, drawn once and read again
+    from its start by every node with the key. Seeding a generator (a Mersenne Twister's 624
+    words) cost several times the one or two draws a node makes from it."""
+
+    __slots__ = ("_numbers", "_source")
+
+    def __init__(self, seed: int) -> None:
+        self._source = random.Random(seed)
+        self._numbers: list[float] = []
+
+    def number(self, i: int) -> float:
+        """The stream's `i`th number (from 0)."""
+        numbers = self._numbers
+        while len(numbers) <= i:
+            numbers.append(self._source.random())
+        return numbers[i]
+
+
+class _Replay(random.Random):
+    """A generator replaying a `_Luck`'s stream from its start, so that it draws what a new
+    `Random(seed)` would (`random()`, which is all `choices` reads). One per search,
+    restarted by each node that samples, which draws from it before any other node does."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self._luck = _Luck(0)
+        self._read = 0
+
+    def restart(self, luck: _Luck) -> _Replay:
+        """This generator, replaying `luck` from its start."""
+        self._luck, self._read = luck, 0
+        return self
+
+    def random(self) -> float:
+        """The next number of the stream replayed."""
+        i = self._read
+        self._read = i + 1
+        return self._luck.number(i)
 
 
 def _moved(state: State, action: Action) -> State:
@@ -203,11 +246,12 @@ class _World:
     budget: _Budget
     salt: int  # seeds each chance node's sampling, with the node's search key
     turn_beam: int  # 0: every decision counts; k: the rest of a turn is searched k wide
-    beams: dict[Hashable, list[int]] = field(default_factory=dict)  # children by static value
     # A beam's chosen children with their values, by id (each held, so no id is reused), for
     # the search to go on from: the line past the horizon is played out on the very child
     # the beam made and valued, neither made nor valued again (a tenth of the search).
     ranked: dict[int, tuple[State, list[float]]] = field(default_factory=dict)
+    lucks: dict[int, _Luck] = field(default_factory=dict)  # by seed: `_rng_at`'s streams
+    replay: _Replay = field(default_factory=_Replay)
 
     def _continues(self, state: State, last: int, streak: int) -> bool:
         """Whether `state` goes on the turn of `last`, the seat of the decision before it
@@ -217,30 +261,47 @@ class _World:
         return state.is_chance_node() or state.current_player() == last
 
     def _beam(
-        self, state: State, actions: list[Action], width: int
-    ) -> tuple[list[int], dict[int, State]]:
+        self, state: State, actions: list[Action], width: int, ranking: list[int] | None
+    ) -> tuple[list[int], dict[int, State], list[int]]:
         """The `width` actions whose results the mover's evaluation likes best, best first
-        (as the greedy agent ranks them), remembered per position for deeper iterations;
-        and, when they were ranked just now, their children (untouched, their values in
-        `ranked`), by action."""
-        key = state.search_key()
-        order = self.beams.get(key)
-        if order is not None:
-            return order[:width], {}
+        (as the greedy agent ranks them); when they are ranked just now (no `ranking` of an
+        earlier iteration given), their children (untouched, their values in `ranked`), by
+        action; and the ranking, for the caller to keep for deeper iterations. A beam ranked
+        now may use `state` up (its last move made on it): the caller reads no more of it
+        than those children."""
+        if ranking is not None:
+            return ranking[:width], {}, ranking
         mover = state.current_player()
-        scores, made = [], []
-        for action in actions:
+        scores: list[float] = []
+        made: list[tuple[State | None, list[float]]] = []
+        last = len(actions) - 1
+        remade = False  # some child must be made again if chosen, from `state`
+        for i, action in enumerate(actions):
             self.budget.tick()
-            child = self._child(state, action)
-            values = self._settled_values(child)
-            made.append((child, values))
+            kept: State | None
+            if i == last and not remade:  # one copy saved per beam
+                child = _moved(state, action)
+                kept = child
+                values = self._settled_values(child.clone() if child.is_chance_node() else child)
+            else:
+                child = self._child(state, action)
+                # A child at a chance step is valued where it stands, its draws sampled on
+                # it (not on a copy), and made again if chosen: a copy saved for every child
+                # the beam leaves out (a pass, which deals the next turn, is a fifth).
+                kept = None if child.is_chance_node() else child
+                remade = remade or kept is None
+                values = self._settled_values(child)
+            made.append((kept, values))
             scores.append(self._liking(values, mover))
         order = sorted(range(len(actions)), key=lambda i: -scores[i])
-        self.beams[key] = order
         chosen = order[:width]
+        children = {}
         for i in chosen:
-            self.ranked[id(made[i][0])] = made[i]
-        return chosen, {i: made[i][0] for i in chosen}
+            kept, values = made[i]
+            child = self._child(state, actions[i]) if kept is None else kept
+            self.ranked[id(child)] = (child, values)
+            children[i] = child
+        return chosen, children, order
 
     def _known_values(self, state: State) -> list[float] | None:
         """The values a beam found for `state` (then taken out), if it made `state`: read
@@ -265,14 +326,15 @@ class _World:
         return values[mover]
 
     def _settled_values(self, state: State) -> list[float]:
-        """Every seat's evaluation once pending chance steps are sampled."""
+        """Every seat's evaluation once pending chance steps are sampled: on `state` itself,
+        which the caller reads no more."""
         return self.evaluation.values(self._settle(state))
 
     def _settle(self, state: State) -> State:
-        """`state` once its pending chance steps are sampled (one generator for the run)."""
+        """`state` itself once its pending chance steps are sampled (one generator for the
+        run): for a state the caller reads no more."""
         if state.is_chance_node():
             rng = self._rng_at(state)
-            state = state.clone()
             while state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_legal(_draw(rng, outcomes, 1)[0])
@@ -283,8 +345,13 @@ class _World:
         # node draws the same outcomes in every iteration, pruned or not, so the
         # transposition table stays consistent and pruning changes no value. Nodes with the
         # same luck key (the deck's next card, in every line) draw the same random numbers,
-        # so that lines are compared on the same luck, not on luck.
-        return random.Random(hash((self.salt, state.luck_key())))
+        # so that lines are compared on the same luck, not on luck. The generator is
+        # `Random(seed)` replayed (`_Replay`): read it before sampling at another node.
+        seed = hash((self.salt, state.luck_key()))
+        luck = self.lucks.get(seed)
+        if luck is None:
+            luck = self.lucks[seed] = _Luck(seed)
+        return self.replay.restart(luck)
 
     def _width(self, depth: int) -> int:
         """The beam inside a turn: `turn_beam` within the horizon, the greedy line past it."""
@@ -324,6 +391,7 @@ class _MaxN(_World):
 
     paranoid: bool = False
     table: dict[Hashable, list[float]] = field(default_factory=dict)
+    beams: dict[Hashable, list[int]] = field(default_factory=dict)  # `_beam`'s rankings
 
     def root_value(self, state: State, depth: int) -> float:
         """The AI seat's value of `state` (after its move), searched `depth` decisions ahead."""
@@ -348,11 +416,8 @@ class _MaxN(_World):
             return self._settled_values(state) if known is None else known
         if depth <= 0 and state.is_chance_node():  # a turn played out past the horizon
             return self.values(self._settle(state), depth, True, last, streak)
-        key = (
-            (state.search_key(), depth, continues)
-            if self.turn_beam
-            else (state.search_key(), depth)
-        )
+        position = state.search_key()
+        key = (position, depth, continues) if self.turn_beam else (position, depth)
         cached = self.table.get(key)
         if cached is not None:
             return cached
@@ -367,7 +432,10 @@ class _MaxN(_World):
             actions = state.legal_actions()
             made: dict[int, State] = {}
             if continues:
-                chosen, made = self._beam(state, actions, self._width(depth))
+                ranking = self.beams.get(position)
+                chosen, made, ranked = self._beam(state, actions, self._width(depth), ranking)
+                if ranking is None:
+                    self.beams[position] = ranked
                 after, streak = depth, streak + 1
             else:
                 chosen, after, streak = list(range(len(actions))), depth - _cost(actions), 1
@@ -439,9 +507,9 @@ class _TwoSided(_World):
         if state.is_chance_node():
             result = self._chance(state, depth, alpha, beta, in_run, last, streak)
         elif continues:
-            result, best = self._decision(state, depth, alpha, beta, entry.best, streak + 1)
+            result, best = self._decision(state, depth, alpha, beta, entry, streak + 1)
         else:
-            result, best = self._decision(state, depth, alpha, beta, entry.best)
+            result, best = self._decision(state, depth, alpha, beta, entry)
         if result <= alpha:
             bound = _Bound.UPPER
         elif result >= beta:
@@ -538,17 +606,19 @@ class _TwoSided(_World):
         depth: int,
         alpha: float,
         beta: float,
-        hint: int | None,
+        entry: _Entry,
         streak: int = 0,
     ) -> tuple[float, int | None]:
-        """The best value of the mover's actions; with a `streak`, the decision goes on a
-        turn: only the turn's beam is searched, and it takes no depth."""
+        """The best value of the mover's actions, the best move of `entry` (the node's, in
+        the transposition table) first; with a `streak`, the decision goes on a turn: only
+        the turn's beam is searched (its ranking kept in `entry`), and it takes no depth."""
+        hint = entry.best
         mover = state.current_player()
         maximising = mover == self.seat
         actions = state.legal_actions()
         made: dict[int, State] = {}
         if streak:
-            order, made = self._beam(state, actions, self._width(depth))
+            order, made, entry.beam = self._beam(state, actions, self._width(depth), entry.beam)
             after = depth
         else:
             order = list(range(len(actions)))
@@ -658,6 +728,23 @@ def node_budget(game: str, num_players: int, think_ms: float) -> int:
 MOST_SAMPLES = 1000
 MOST_CHANCE_WIDTH = 1000
 MOST_TURN_BEAM = 1000
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused for a search: a search makes a few hundred
+    thousand short-lived lists and states, none of them in a cycle (reference counting frees
+    every one), and the collector's passes over them were a fifth to a quarter of its CPU
+    time (issue 28). Left as it was found, so that nested or concurrent searches cannot turn
+    it on under one another for good."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _in_range(name: str, value: float | None, least: float, most: float | None = None) -> None:
@@ -774,6 +861,11 @@ class ExpectimaxAgent:
 
     def act(self, observation: State) -> Action:
         """The root action with the best value averaged over the samples."""
+        with _no_cycle_collection():
+            return self._search(observation)
+
+    def _search(self, observation: State) -> Action:
+        """`act`'s search, the garbage collector paused."""
         started, cpu_started = time.monotonic(), time.process_time()
         actions = observation.legal_actions()
         seat = observation.current_player()

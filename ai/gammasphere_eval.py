@@ -40,39 +40,58 @@ def gamma_features(
 ) -> tuple[float, ...]:
     """One seat's features (GAMMA_FEATURES), in thousands where they are Power-Level-like;
     `stats`: `state.field_stats()`, if the caller has it."""
-    if stats is None:
-        stats = state.field_stats()
-    # Sums of ints (exact, as the floats they were once added up in): this runs at every
-    # leaf of a search.
-    attack = defense = walls = strongest = 0
-    for slot in state.characters(seat):
-        slot_attack, slot_defense = stats[slot]
-        defense += slot_defense
-        if state.mode(slot) == ATTACK_MODE:
-            attack += slot_attack
-            if slot_attack > strongest:
-                strongest = slot_attack
-    for slot in state.buildings(seat):
-        walls += stats[slot].defense
-    kills = 0.0  # the opponent's characters our strongest attacker would destroy
-    if strongest:
-        for slot in state.characters(1 - seat):
+    return both_features(state, state.field_stats() if stats is None else stats)[seat]
+
+
+def both_features(
+    state: GammaState, stats: dict[int, Stats]
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Both seats' features (GAMMA_FEATURES), each field read once (this runs at every leaf
+    of a search); `stats`: `state.field_stats()`."""
+    # Sums of ints (exact, as the floats they were once added up in).
+    sums: list[tuple[int, int, int, int]] = []  # attack, defense, walls, strongest
+    guards: list[list[int]] = []  # each character's stat an attack must beat, by its mode
+    for seat in (0, 1):
+        characters, buildings = state.field_kinds(seat)
+        attack = defense = walls = strongest = 0
+        guard = []
+        for slot in characters:
             slot_attack, slot_defense = stats[slot]
-            if (slot_attack if state.mode(slot) == ATTACK_MODE else slot_defense) < strongest:
-                kills += 1.0
-    power = state.power(seat)
-    return (
-        power / 1000,
-        max(0, 3000 - power) / 1000,
-        attack / 1000,
-        defense / 1000,
-        walls / 1000,
-        float(len(state.pylons(seat))),
-        state.gas(seat) / 1000,
-        float(state.hand_size(seat)),
-        float(state.deck_size(seat)),
-        kills,
-    )
+            defense += slot_defense
+            if state.mode(slot) == ATTACK_MODE:
+                attack += slot_attack
+                if slot_attack > strongest:
+                    strongest = slot_attack
+                guard.append(slot_attack)
+            else:
+                guard.append(slot_defense)
+        for slot in buildings:
+            walls += stats[slot].defense
+        sums.append((attack, defense, walls, strongest))
+        guards.append(guard)
+    out = []
+    for seat, (attack, defense, walls, strongest) in enumerate(sums):
+        kills = 0.0  # the opponent's characters our strongest attacker would destroy
+        if strongest:
+            for guard_stat in guards[1 - seat]:
+                if guard_stat < strongest:
+                    kills += 1.0
+        power = state.power(seat)
+        out.append(
+            (
+                power / 1000,
+                max(0, 3000 - power) / 1000,
+                attack / 1000,
+                defense / 1000,
+                walls / 1000,
+                float(state.pylon_count(seat)),
+                state.gas(seat) / 1000,
+                float(state.hand_size(seat)),
+                float(state.deck_size(seat)),
+                kills,
+            )
+        )
+    return out[0], out[1]
 
 
 class GammaEvaluation:
@@ -87,8 +106,8 @@ class GammaEvaluation:
         if state.is_terminal():
             return [terminal_value(state, s) for s in range(2)]
         vector = self.weights.vector
-        stats = state.field_stats()
-        scores = [weighted(vector, gamma_features(state, s, stats)) for s in range(2)]
+        first, second = both_features(state, state.field_stats())
+        scores = [weighted(vector, first), weighted(vector, second)]
         return relative(scores, self.weights.scale)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from ai.tuning import OwnDecks
 from p2pcards.engine import State
-from p2pcards.games.rise_of_the_guys.state import GuysState, LaneGuy
+from p2pcards.games.rise_of_the_guys.state import GuysState, LanePair
 from p2pcards.interpreter import Bonus
 
 GUYS_FEATURES = (
@@ -41,45 +41,61 @@ def guys_features(
     state: GuysState,
     seat: int,
     bonuses: dict[int, Bonus] | None = None,
-    lanes: tuple[list[LaneGuy | None], list[LaneGuy | None]] | None = None,
+    lanes: list[LanePair] | None = None,
 ) -> tuple[float, ...]:
     """One seat's features (GUYS_FEATURES), from what `state` knows; `bonuses`: the static
-    bonuses (`GuysState.bonuses`), and `lanes` both seats' (`GuysState.lanes`), if the
-    caller has them."""
+    bonuses (`GuysState.bonuses`), and `lanes` the Guys lane by lane
+    (`GuysState.lane_pairs`), if the caller has them."""
     if lanes is None:
-        if bonuses is None:
-            bonuses = state.bonuses()
-        lanes = (state.lanes(0, bonuses), state.lanes(1, bonuses))
-    mine, theirs = lanes[seat], lanes[1 - seat]
-    attack = health = hidden = pressure = kills = 0.0
-    for guy, foe in zip(mine, theirs, strict=True):
-        if guy is None:
-            continue
-        if guy.hidden:
-            hidden += 1.0
-            continue
-        atk = guy.attack
-        attack += atk
-        health += max(0, guy.health - guy.damage)
-        if guy.prepared:
-            continue
-        if foe is None:
-            pressure += atk
-        elif not foe.face_down and atk >= foe.health - foe.damage:
-            kills += 1.0  # the Guy opposite dies at the next combat
-    life = state.life(seat)
-    return (
-        float(life),
-        float(max(0, 6 - life)),
-        attack,
-        health,
-        hidden,
-        pressure,
-        float(state.hand_size(seat)),
-        float(state.deck_size(seat)),
-        1.0 if state.vest(seat) >= 0 else 0.0,
-        kills,
-    )
+        lanes = state.lane_pairs(state.bonuses() if bonuses is None else bonuses)
+    return both_features(state, lanes)[seat]
+
+
+def both_features(
+    state: GuysState, lanes: list[LanePair]
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Both seats' features (GUYS_FEATURES), the lanes (`GuysState.lane_pairs`) read once:
+    this runs at every leaf of a search."""
+    # Per seat: attack, health left, hidden Guys, pressure, kills (GUYS_FEATURES' board part).
+    sums = [[0.0] * 5, [0.0] * 5]
+    for pair in lanes:
+        for seat in (0, 1):
+            guy = pair[seat]
+            if guy is None:
+                continue
+            board = sums[seat]
+            if guy.hidden:
+                board[2] += 1.0
+                continue
+            atk = guy.attack
+            board[0] += atk
+            board[1] += max(0, guy.health - guy.damage)
+            if guy.prepared:
+                continue
+            foe = pair[1 - seat]
+            if foe is None:
+                board[3] += atk
+            elif not foe.face_down and atk >= foe.health - foe.damage:
+                board[4] += 1.0  # the Guy opposite dies at the next combat
+    out = []
+    for seat in (0, 1):
+        attack, health, hidden, pressure, kills = sums[seat]
+        life = state.life(seat)
+        out.append(
+            (
+                float(life),
+                float(max(0, 6 - life)),
+                attack,
+                health,
+                hidden,
+                pressure,
+                float(state.hand_size(seat)),
+                float(state.deck_size(seat)),
+                1.0 if state.vest(seat) >= 0 else 0.0,
+                kills,
+            )
+        )
+    return out[0], out[1]
 
 
 class GuysEvaluation:
@@ -94,9 +110,8 @@ class GuysEvaluation:
         if state.is_terminal():
             return [terminal_value(state, s) for s in range(2)]
         vector = self.weights.vector
-        bonuses = state.bonuses()
-        lanes = (state.lanes(0, bonuses), state.lanes(1, bonuses))
-        scores = [weighted(vector, guys_features(state, s, lanes=lanes)) for s in range(2)]
+        first, second = both_features(state, state.lane_pairs(state.bonuses()))
+        scores = [weighted(vector, first), weighted(vector, second)]
         return relative(scores, self.weights.scale)
 
 

@@ -47,24 +47,38 @@ def _attack_power(card: Card) -> int:
 
 def rpg_get_features(state: RpgGetState, seat: int) -> tuple[float, ...]:
     """One seat's features (RPG_GET_FEATURES), from what `state` knows."""
+    # One pass over the party for its three sums, in plain loops: the search reads this at
+    # every leaf, and a generator a sum was half of an RPG Get! search.
     party = state.party(seat)
-    attempting = state.attempter == seat
-    mission = state.zone_slots("mission") if attempting else []
-    foes = state.zone_slots("enemies") if attempting else []
+    hp = attack = ailing = 0
+    card, hp_left, ailments = state.card, state.hp_left, state.ailments
+    for s in party:
+        hp += hp_left(s)
+        attack += _attack_power(card(s))
+        ailing += ailments(s)
+    active_attack = 0
+    for s in state.pile(seat, ACTIVE):
+        active_attack += _attack_power(card(s))
+    mission = foes = 0
+    if state.attempter == seat:
+        on = state.zone_slots("mission")
+        mission = card(on[0]).vp if on else 0
+        for s in state.zone_slots("enemies"):
+            foes += hp_left(s)
     return (
         float(state.victory_points(seat)),
         float(state.counters(seat)),
-        float(sum(state.hp_left(s) for s in party)),
-        float(sum(_attack_power(state.card(s)) for s in party)),
+        float(hp),
+        float(attack),
         float(len(party)),
         float(len(state.pile(seat, INVENTORY))),
         float(len(state.pile(seat, BANK))),
         float(state.hand_size(seat)),
         float(len(state.pile(seat, DECK))),
-        float(state.card(mission[0]).vp) if mission else 0.0,
-        float(sum(_attack_power(state.card(s)) for s in state.pile(seat, ACTIVE))),
-        float(sum(state.hp_left(s) for s in foes)),
-        float(sum(state.ailments(s) for s in party)),
+        float(mission),
+        float(active_attack),
+        float(foes),
+        float(ailing),
     )
 
 

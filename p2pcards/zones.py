@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter, is_, itemgetter
@@ -226,7 +226,8 @@ class SlotColumns:
     growth, reset, digest and search key read, worked out once."""
 
     __slots__ = (
-        "columns", "copy", "defaults", "get_all", "get_keyed", "get_public", "names", "turn",
+        "columns", "copy", "defaults", "get_all", "get_keyed", "get_public", "keyed_defaults",
+        "names", "turn",
     )  # fmt: skip
 
     def __init__(self, *columns: SlotColumn) -> None:
@@ -239,6 +240,7 @@ class SlotColumns:
         self.get_all = _getter(self.names)
         self.get_public = _getter(tuple(c.name for c in columns if c.public))
         self.get_keyed = _getter(tuple(c.name for c in columns if c.unkeyed_because is None))
+        self.keyed_defaults = tuple(c.default for c in columns if c.unkeyed_because is None)
 
 
 def _copier(names: tuple[str, ...]) -> Callable[[object, object], None]:
@@ -357,7 +359,7 @@ class ZoneState(State):
     __slots__ = (
         "_chance", "_current", "_deck_zones", "_digest_parts", "_generation", "_home", "_ident",
         "_journal", "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private",
-        "_rules", "_shown_on_arrival", "_where", "_zone_index", "_zones", "viewer",
+        "_rules", "_shown_on_arrival", "_where", "_whole_key", "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
@@ -410,6 +412,7 @@ class ZoneState(State):
         self._menu: tuple[Action, ...] = ()
         self._digest_parts: dict[int, DigestPart] = {}
         self._deck_zones = tuple(self.zone(name) for name, _ in decks)
+        self._whole_key = False  # `_cards_key`'s columns in full (for `luck_key`)
         for pool, (name, composition) in enumerate(decks):
             z = self.zone(name)
             if isinstance(composition, int):
@@ -747,7 +750,11 @@ class ZoneState(State):
         if self._current == CHANCE and step is not None and step.kind in ("draw", "look"):
             z = step.source
             return (0, z, self._generation[z], len(self._zones[z]) - step.depth)
-        return self.search_key()
+        self._whole_key = True  # the key's shape from before `_cards_key` left columns out
+        try:
+            return self.search_key()
+        finally:
+            self._whole_key = False
 
     # The chance steps below are on the path of every card a playout deals, in every game:
     # each unpacks its step at once (a NamedTuple's fields, read one by one, take the slow
@@ -1085,13 +1092,20 @@ class ZoneState(State):
     def _cards_key(self) -> tuple[Hashable, ...]:
         """The cards for a search key: identities, zones, who knows what (a face-down card
         differs from a face-up one only there), and every per-card column not left out
-        (`SlotColumn.unkeyed_because`)."""
-        return (
-            tuple(self._ident),
-            tuple(map(tuple, self._zones)),
-            tuple(self._known),
-            *map(tuple, self.slot_columns.get_keyed(self)),
-        )
+        (`SlotColumn.unkeyed_because`), as `()` while every card holds its default: most
+        columns do most of the time, and hashing the key is a good part of a search node.
+        In a luck key (`luck_key`) every column is in full, as it was before, so that a
+        seeded search draws the same luck and makes the same moves."""
+        columns = self.slot_columns
+        keyed = columns.get_keyed(self)
+        if self._whole_key:
+            values: Iterable[Hashable] = map(tuple, keyed)
+        else:
+            values = [
+                () if column.count(default) == len(column) else tuple(column)
+                for column, default in zip(keyed, columns.keyed_defaults, strict=True)
+            ]
+        return (tuple(self._ident), tuple(map(tuple, self._zones)), tuple(self._known), *values)
 
     # ------------------------------------------------------------ the dealer
 
@@ -1130,6 +1144,7 @@ class ZoneState(State):
         other._deck_zones = self._deck_zones
         other._journal = None
         other._menu = ()
+        other._whole_key = False
         # Shared: a part is kept with what it was made of, so it serves any state it fits
         # (the copy an agent is given digests its position as the replica did).
         other._digest_parts = self._digest_parts

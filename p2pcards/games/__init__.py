@@ -138,7 +138,7 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=110,
             view="cli.getgem_view",
             evaluation="ai.getgem_eval:make_evaluation",
-            search_rates=(NodeRate(2, 38), NodeRate(3, 33), NodeRate(4, 28), NodeRate(5, 23)),
+            search_rates=(NodeRate(2, 44), NodeRate(3, 37), NodeRate(4, 32), NodeRate(5, 26)),
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
@@ -163,7 +163,7 @@ _REGISTRY: dict[str, GameInfo] = {
             # 70.8% [50.8, 85.1] (a small sample, on a machine shared too much for more);
             # depth in decisions gave 64.7% [60.0, 69.1] over 416 games.
             turn_beam=1,
-            search_rates=(NodeRate(2, 18),),
+            search_rates=(NodeRate(2, 31),),
         ),
         GameInfo(
             name="rise-of-the-guys",
@@ -188,9 +188,9 @@ _REGISTRY: dict[str, GameInfo] = {
             # [60.5, 81.0] searching whole turns, where depth in decisions gave 59.7% [54.7,
             # 64.5] over 382 games.
             turn_beam=1,
-            # 13 before issue 28's faster statics: `--calibrate --positions 40` gave 13 for
-            # the code before and 16 after, one run each on the same (shared) machine.
-            search_rates=(NodeRate(2, 16),),
+            # `--calibrate --positions 40`, one run: 13 before issue 28's faster statics, 16
+            # after, 28 after its faster search (another process on the other core).
+            search_rates=(NodeRate(2, 28),),
             # 2: the Aggro Historical cards retuned (issue 28), a Stinky hit on a face-down Guy
             rules_version=2,
         ),
@@ -211,18 +211,20 @@ _REGISTRY: dict[str, GameInfo] = {
             view="cli.rpg_get_view",
             evaluation="ai.rpg_get_eval:make_evaluation",
             tuning="ai.rpg_get_eval:TUNING",
-            # `bench_ai.py --calibrate --game rpg-get --positions 40`, one run, machine idle.
-            search_rates=(NodeRate(2, 15), NodeRate(3, 11), NodeRate(4, 8), NodeRate(5, 7)),
+            # `bench_ai.py --calibrate --game rpg-get --positions 40`, one run (another
+            # process on the other core); 15, 11, 8, 7 before issue 28's faster search.
+            search_rates=(NodeRate(2, 32), NodeRate(3, 22), NodeRate(4, 19), NodeRate(5, 16)),
             # A turn is many decisions (cards, the attempt, each attack), so depth counts turns:
             # counted in decisions (depth 3) the search scored 9/18 against greedy at 2 seats,
             # in turns (depth 1.4) 15/18 on the same game numbers (`bench_ai.py --game rpg-get
             # --decks sword-and-sorcery,sky-pirates,ragol-hunters`, 200 ms; a small sample);
-            # over games 0-200 at the rates before the last calibration, 174/201 = 86.6%
-            # [81.2, 90.6]. A lone expectimax against greedy seats, hand-set weights, these
-            # rates (`--seats 3` and `--seats 4`, 10 games a run from --start 0): at 3 seats
-            # 52.5/80 = 65.6% [54.7, 75.1] (issue 25 asks 50%); at 4 seats 39/80 = 48.8%
-            # [38.1, 59.5] (asks 37.5%; 31/70 [33.2, 55.9] before its last run of ten). On the
-            # weights fitted with signs, 2 seats: 13/20 (ai/weights/rpg-get.toml), not kept.
+            # over games 0-200 at 18 nodes a CPU ms (a think_ms search was cut by its CPU
+            # ceiling), 174/201 = 86.6% [81.2, 90.6]. A lone expectimax against greedy seats,
+            # hand-set weights, at 11 and 8 nodes a CPU ms (before the faster search; `--seats
+            # 3` and `--seats 4`, 10 games a run from --start 0): at 3 seats 52.5/80 = 65.6%
+            # [54.7, 75.1] (issue 25 asks 50%); at 4 seats 39/80 = 48.8% [38.1, 59.5] (asks
+            # 37.5%; 31/70 [33.2, 55.9] before its last run of ten). On the weights fitted with
+            # signs, 2 seats: 13/20 (ai/weights/rpg-get.toml), not kept.
             turn_beam=1,
             bench=Bench(seats=(2, 4)),
         ),
@@ -241,13 +243,13 @@ _REGISTRY: dict[str, GameInfo] = {
             evaluation="ai.rpg_battle_eval:make_evaluation",
             tuning="ai.rpg_battle_eval:TUNING",
             search_rates=(
-                NodeRate(2, 59),
-                NodeRate(3, 46),
-                NodeRate(4, 42),
-                NodeRate(5, 37),
-                NodeRate(6, 29),
-                NodeRate(7, 29),
-                NodeRate(8, 27),
+                NodeRate(2, 67),
+                NodeRate(3, 52),
+                NodeRate(4, 49),
+                NodeRate(5, 43),
+                NodeRate(6, 38),
+                NodeRate(7, 34),
+                NodeRate(8, 31),
             ),
             bench=Bench(seats=(2, 4)),
             # 2: Absorb names its amount; a card may be played to no effect; 3: a card played,

@@ -5,6 +5,7 @@ under several seeds, that is several sets of sampled worlds, so a test does not 
 """
 
 import dataclasses
+import gc
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from ai import match
 from ai.agents import Agent, make_agent
 from ai.errors import AgentSpecError
 from ai.evaluation import WEIGHTS_DIR, evaluation
-from ai.expectimax import ExpectimaxAgent, _Budget, _MaxN, _TwoSided
+from ai.expectimax import ExpectimaxAgent, _Budget, _Luck, _MaxN, _Replay, _TwoSided
 from ai.match import play_match
 from p2pcards import games
 from p2pcards.engine import Action, State
@@ -200,6 +201,30 @@ def test_same_seed_same_budget_same_move_and_report() -> None:
     assert first.act(state.observation(0)) == second.act(state.observation(0))
     assert first.last is not None and second.last is not None
     assert first.last.values == second.last.values and first.last.depth >= 2
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_search_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> None:
+    state = two_seat_position(["attack-ii", "heal"], ["dodge", "heal"])
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        ExpectimaxAgent(1, nodes=300).act(state.observation(0))
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_a_luck_key_replays_the_very_draws_of_a_new_generator() -> None:
+    # The search draws a node's chance outcomes from Random(seed); the replay must draw the
+    # same ones, however many and whichever node of the key reads them first.
+    replay, weights = _Replay(), [3, 0, 2, 5, 1]
+    for seed in (0, 7, -3, 2**63 + 5):
+        luck = _Luck(seed)
+        short = replay.restart(luck).choices(range(5), weights, k=3)
+        long = replay.restart(luck).choices(range(5), weights, k=40)
+        assert long == random.Random(seed).choices(range(5), weights, k=40)
+        assert short == long[:3]
 
 
 @pytest.mark.parametrize(

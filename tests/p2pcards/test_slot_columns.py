@@ -184,3 +184,26 @@ def test_clone_reset_growth_and_the_end_of_turn_follow_the_table(name: str) -> N
     for column in state.slot_columns.columns:
         ends = _column_values(ended, column)[slot] == column.default
         assert ends == column.this_turn, f"{column.name}: this_turn={column.this_turn}"
+
+
+def test_a_roll_draws_its_luck_from_every_column_in_full() -> None:
+    # A search key leaves out a column every card of which holds its default (a cheaper
+    # key to hash); the luck key of a chance step other than a draw, which seeds the search's
+    # sampling, keeps every column in full as before, so that a seeded search draws the
+    # same luck. A Rise of the Guys roll (a random target) is such a step.
+    state = games.load("rise-of-the-guys").new_initial_state(2)
+    dealer, rng = LocalDealer(3), random.Random(0)
+    while not (state.is_chance_node() and state.chance_move().kind == "roll"):
+        assert not state.is_terminal()
+        if state.is_chance_node():
+            state.apply_action(dealer.sample(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert isinstance(state, ZoneState)
+    keyed = state.slot_columns.get_keyed(state)
+    cards = 3 + len(keyed)
+    search = state.search_key()
+    assert isinstance(search, tuple)
+    assert () in search[3:cards]  # some column at its defaults, left out of the search key
+    whole = (*search[:3], *map(tuple, keyed), *search[cards:])
+    assert state.luck_key() == whole

@@ -136,6 +136,7 @@ SLOT_COLUMNS = SlotColumns(
 
 _WORKING = tuple((seat, (zone_of(seat, FIELD), zone_of(seat, GEAR))) for seat in (0, 1))
 """Each seat's zones whose cards' abilities work, in the order their triggers resolve."""
+_WORKING_ZONES = tuple(z for _, zones in _WORKING for z in zones)
 
 
 OWN_VERBS = frozenset({"level", "mode", "tap", "untap"})
@@ -151,6 +152,11 @@ class Stats(NamedTuple):
     def plus(self, bonus: Bonus) -> Stats:
         """With the static abilities' bonus, never below 0."""
         return Stats(max(0, self.attack + bonus.attack), max(0, self.defense + bonus.defense))
+
+
+_STATS = functools.cache(Stats)
+"""Stats, made once per different pair: a search's boards hold a few dozen between them, and
+making a NamedTuple costs several times the look-up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,11 +242,11 @@ class GammaState(ZoneState):
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds (public): by the zone's index, not its name, since an
         evaluation reads it at every leaf."""
-        return len(self._zones[zone_of(seat, HAND)])
+        return len(self._zones[seat * PER_SEAT + HAND])  # zone_of, inlined: every leaf
 
     def deck_size(self, seat: int) -> int:
         """How many cards are left in a seat's deck (public)."""
-        return len(self._zones[zone_of(seat, DECK)])
+        return len(self._zones[seat * PER_SEAT + DECK])  # zone_of, inlined: every leaf
 
     @property
     def rules(self) -> GammaRules:
@@ -291,6 +297,24 @@ class GammaState(ZoneState):
     def buildings(self, seat: int) -> list[int]:
         """A seat's buildings in play."""
         return self._of_kind(seat, "building")
+
+    def field_kinds(self, seat: int) -> tuple[list[int], list[int]]:
+        """A seat's characters and its buildings in play, in one pass over its field: what an
+        evaluation reads at every leaf."""
+        kinds, ident = self._book.kinds, self._ident
+        characters, buildings = kinds["character"], kinds["building"]
+        found: tuple[list[int], list[int]] = ([], [])
+        for s in self._zones[seat * PER_SEAT + FIELD]:
+            k = ident[s]
+            if k in characters:
+                found[0].append(s)
+            elif k in buildings:
+                found[1].append(s)
+        return found
+
+    def pylon_count(self, seat: int) -> int:
+        """How many Pylons a seat has (no list made: an evaluation reads it at every leaf)."""
+        return len(self._zones[seat * PER_SEAT + PYLONS])
 
     def _of_kind(self, seat: int, what: str) -> list[int]:
         # By the book's kinds of each type: read at every node (attacks, the evaluation).
@@ -344,28 +368,34 @@ class GammaState(ZoneState):
         # `_unmodified` and `Stats.plus` inlined, one pass: this is a third of a leaf's cost.
         level, weapon = self._level, self._weapon
         atk_p, atk_t, def_p, def_t = self._atk_p, self._atk_t, self._def_p, self._def_t
+        card, cards, ident = self.card, self._rules_g.cards, self._ident
         out: dict[int, Stats] = {}
         for z in FIELD_ZONES:
             for slot in self._zones[z]:
-                card = self.card(slot)
-                levels = level[slot] - card.level
-                attack = card.attack + card.attack_mod * levels + atk_p[slot] + atk_t[slot]
-                defense = card.defense + card.defense_mod * levels + def_p[slot] + def_t[slot]
+                k = ident[slot]
+                kind = cards[k] if k != UNKNOWN else card(slot)  # `card` says what is unknown
+                levels = level[slot] - kind.level
+                attack = kind.attack + kind.attack_mod * levels + atk_p[slot] + atk_t[slot]
+                defense = kind.defense + kind.defense_mod * levels + def_p[slot] + def_t[slot]
                 held = weapon[slot]
                 if held >= 0:
-                    gear = self.card(held)
+                    gear = card(held)
                     attack, defense = attack + gear.attack, defense + gear.defense
                 bonus = bonuses.get(slot)
                 if bonus is not None:
                     attack, defense = attack + bonus.attack, defense + bonus.defense
-                out[slot] = Stats(max(0, attack), max(0, defense))
+                out[slot] = _STATS(max(0, attack), max(0, defense))
         return out
 
     def _any_static(self) -> bool:
         """Whether a card whose abilities work has a static one: most positions have none,
         and then no bonus need be worked out."""
         statics, ident, zones = self._book.statics, self._ident, self._zones
-        return any(statics[ident[s]] for _, working in _WORKING for z in working for s in zones[z])
+        for z in _WORKING_ZONES:  # loops, not a generator: read at every leaf
+            for s in zones[z]:
+                if statics[ident[s]]:
+                    return True
+        return False
 
     def _unmodified(self, slot: int) -> Stats:
         """Attack and defense before static abilities (and before the floor at 0)."""

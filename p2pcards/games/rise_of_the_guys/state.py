@@ -97,6 +97,7 @@ _PLAY = functools.cache(Play)
 _PREPARE = functools.cache(Prepare)
 LANE_ZONES = tuple(tuple(zone_of(seat, LANE0 + lane) for lane in range(LANES)) for seat in (0, 1))
 ALL_LANE_ZONES = LANE_ZONES[0] + LANE_ZONES[1]
+_LANE_PAIRS = tuple(zip(*LANE_ZONES, strict=True))
 SIDE_ZONES = tuple(
     tuple(zone_of(seat, offset) for offset in (*range(LANE0, PER_SEAT), VEST, PINS))
     for seat in (0, 1)
@@ -153,7 +154,12 @@ class LaneGuy(NamedTuple):
     prepared: bool = False
 
 
+LanePair = tuple[LaneGuy | None, LaneGuy | None]
+"""Seat 0's and seat 1's Guy in one lane (`GuysState.lane_pairs`)."""
 _HIDDEN_GUY = LaneGuy(True, True)
+_LANE_GUY = functools.cache(LaneGuy)
+"""LaneGuy, made once per different Guy: a search's boards hold a few dozen between them, and
+making a NamedTuple costs several times the look-up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,11 +222,11 @@ class GuysState(ZoneState):
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds (public): by the zone's index, not its name, since an
         evaluation reads it at every leaf."""
-        return len(self._zones[zone_of(seat, HAND)])
+        return len(self._zones[seat * PER_SEAT + HAND])  # zone_of, inlined: every leaf
 
     def deck_size(self, seat: int) -> int:
         """How many cards are left in a seat's deck (public)."""
-        return len(self._zones[zone_of(seat, DECK)])
+        return len(self._zones[seat * PER_SEAT + DECK])  # zone_of, inlined: every leaf
 
     @property
     def rules(self) -> GuyRules:
@@ -259,12 +265,12 @@ class GuysState(ZoneState):
 
     def lane_guy(self, seat: int, lane: int) -> int:
         """The slot of a seat's Guy in a lane, or -1."""
-        pile = self._zones[zone_of(seat, LANE0 + lane)]
+        pile = self._zones[seat * PER_SEAT + LANE0 + lane]  # zone_of, inlined: every node
         return pile[0] if pile else -1
 
     def vest(self, seat: int) -> int:
         """The slot of the Pin in a seat's Vest, or -1."""
-        pile = self._zones[zone_of(seat, VEST)]
+        pile = self._zones[seat * PER_SEAT + VEST]  # zone_of, inlined: every leaf
         return pile[0] if pile else -1
 
     def pins_on(self, guy: int) -> list[int]:
@@ -315,30 +321,34 @@ class GuysState(ZoneState):
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
 
-    def lanes(self, seat: int, bonuses: dict[int, Bonus]) -> list[LaneGuy | None]:
-        """A seat's Guys lane by lane (None: an empty lane), in one pass over the columns:
-        what an evaluation reads of the board, at every leaf of a search."""
+    def lane_pairs(self, bonuses: dict[int, Bonus]) -> list[LanePair]:
+        """Both seats' Guys lane by lane, each seat's opposite the other's (None: nobody
+        there), in one pass over the columns: what an evaluation reads of the board, at every
+        leaf of a search; `bonuses`: `self.bonuses()`."""
         zones, known, everyone, ident = self._zones, self._known, self._public, self._ident
-        cards = self._rules_g.cards
+        cards, get = self._rules_g.cards, bonuses.get
         atk, hp, atk_t, hp_t = self._atk, self._hp, self._atk_t, self._hp_t
-        out: list[LaneGuy | None] = []
-        for z in LANE_ZONES[seat]:
-            pile = zones[z]
-            if not pile:
-                out.append(None)
-                continue
-            guy = pile[0]
-            k = ident[guy]
-            face_down = known[guy] != everyone
-            if face_down and k == UNKNOWN:
-                out.append(_HIDDEN_GUY)
-                continue
-            card = cards[k]
-            bonus = bonuses.get(guy, NO_BONUS)
-            attack = card.attack + atk[guy] + atk_t[guy] + bonus.attack
-            health = card.health + hp[guy] + hp_t[guy] + bonus.health
-            damage, prepared = self._damage[guy], self._prepared[guy]
-            out.append(LaneGuy(face_down, False, max(0, attack), health, damage, prepared))
+        damage, prepared = self._damage, self._prepared
+        out: list[LanePair] = []
+        for lane in _LANE_PAIRS:
+            pair: list[LaneGuy | None] = []
+            for z in lane:
+                pile = zones[z]
+                if not pile:
+                    pair.append(None)
+                    continue
+                guy = pile[0]
+                k = ident[guy]
+                face_down = known[guy] != everyone
+                if face_down and k == UNKNOWN:
+                    pair.append(_HIDDEN_GUY)
+                    continue
+                card = cards[k]
+                bonus = get(guy, NO_BONUS)
+                attack = max(0, card.attack + atk[guy] + atk_t[guy] + bonus.attack)
+                health = card.health + hp[guy] + hp_t[guy] + bonus.health
+                pair.append(_LANE_GUY(face_down, False, attack, health, damage[guy], prepared[guy]))
+            out.append((pair[0], pair[1]))
         return out
 
     def bonuses(self) -> dict[int, Bonus]:
@@ -355,10 +365,11 @@ class GuysState(ZoneState):
         ident, known, zones, everyone = self._ident, self._known, self._zones, self._public
         out = []
         for side in seats_from(self._leader, 2):
-            found = [
-                s for z in SIDE_ZONES[side] for s in zones[z]
-                if known[s] == everyone and table[ident[s]]
-            ]  # fmt: skip
+            found = []
+            for z in SIDE_ZONES[side]:  # loops, not a comprehension: read at every leaf
+                for s in zones[z]:
+                    if table[ident[s]] and known[s] == everyone:
+                        found.append(s)
             if found:
                 out.append((side, found))
         return out
@@ -416,6 +427,7 @@ class GuysState(ZoneState):
 
     def _run(self) -> None:
         """Go on until a seat must decide, the dealer must deal, or the game is over."""
+        settled = False  # no Guy dead on the board as it stands (checked, nothing since)
         while self._winners is None:
             if self._chance is not None or self._ask is not None:
                 return
@@ -431,14 +443,18 @@ class GuysState(ZoneState):
                 return
             if self._frames:
                 # Settle the board before each effect: a card just revealed may already hold
-                # lethal damage (taken face down), and a target picked must stay there.
-                self._check_deaths()
+                # lethal damage (taken face down), and a target picked must stay there. After
+                # an effect whose check destroyed nothing, the board is settled already (this
+                # is a search's most frequent check).
+                if not settled:
+                    self._check_deaths()
                 if self._winners is None:
                     interpreter.step(self)
-                    self._check_deaths()
+                    settled = not self._check_deaths()
                 continue
             if not self._advance():
                 return
+            settled = False
         self._current = TERMINAL
 
     def _lose_by_deck(self) -> None:
@@ -575,22 +591,25 @@ class GuysState(ZoneState):
             told(self, "", -1)
         self._check_deaths()
 
-    def _check_deaths(self) -> None:
-        """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life."""
+    def _check_deaths(self) -> bool:
+        """Destroy every Guy whose damage reached its health (line 93); end the game at 0 life.
+        Whether a Guy was destroyed."""
         safe = not self._rules_g.static_health_loss
         # Where no static lowers health, a Guy that survives without them survives, and
         # usually no Guy is even near death (this runs twice an effect): no statics read.
-        if not safe or self._raw_deaths():
-            self._destroy_dead(safe)
+        destroyed = (not safe or self._raw_deaths()) and self._destroy_dead(safe)
         if self._winners is None and min(self._life) <= 0:
             self._end([s for s in (0, 1) if self._life[s] > 0])
+        return destroyed
 
-    def _destroy_dead(self, safe: bool) -> None:
-        """Destroy the face-up Guys whose damage reached their health, statics read."""
+    def _destroy_dead(self, safe: bool) -> bool:
+        """Destroy the face-up Guys whose damage reached their health, statics read; whether
+        one was."""
         bonuses: dict[int, Bonus] | None = None
         damage, hp, hp_t = self._damage, self._hp, self._hp_t
         zones, known, everyone = self._zones, self._known, self._public
         cards, ident = self._rules_g.cards, self._ident
+        destroyed = False
         for seat in (self._leader, 1 - self._leader):
             for guy in [s for z in LANE_ZONES[seat] for s in zones[z]]:
                 if known[guy] != everyone:  # face down: public either way, its health is not
@@ -602,6 +621,8 @@ class GuysState(ZoneState):
                 if self._damage[guy] >= self.stats(guy, bonuses)[1]:
                     self._destroy(guy)
                     bonuses = None  # a static may have left with it
+                    destroyed = True
+        return destroyed
 
     def _raw_deaths(self) -> bool:
         """Whether a face-up Guy's damage reaches its health before static abilities."""
@@ -637,11 +658,12 @@ class GuysState(ZoneState):
         cards, ids = rules.cards, rules.card_ids
         phase = self._phase
         left = self.energy(seat)
-        empty = [lane for lane in range(LANES) if self.lane_guy(seat, lane) < 0]
-        hosts = [g for s in (0, 1) for g in self.guys(s) if not self.face_down(g)]
+        zones, lanes = self._zones, LANE_ZONES[seat]
+        empty = [lane for lane in range(LANES) if not zones[lanes[lane]]]
+        hosts: list[int] | None = None  # face-up Guys, both sides: read once a Pin needs them
         seen: set[int] = set()
         out: list[Play] = []
-        for slot in self._zones[zone_of(seat, HAND)] if only is None else only:
+        for slot in zones[seat * PER_SEAT + HAND] if only is None else only:
             k = self._kind_at(slot)
             if k in seen:
                 continue
@@ -664,6 +686,9 @@ class GuysState(ZoneState):
                         continue  # a face-down card pays its printed cost, unseen
                     out += [_PLAY(slot, name, lane, None, enhanced, down) for lane in empty]
                 elif card.type == "pin" and card.pin_to == "guy":
+                    if hosts is None:
+                        known, up = self._known, self._public
+                        hosts = [g for z in ALL_LANE_ZONES for g in zones[z] if known[g] == up]
                     out += [_PLAY(slot, name, None, h, enhanced, False) for h in hosts]
                 else:
                     out.append(_PLAY(slot, name, None, None, enhanced, False))

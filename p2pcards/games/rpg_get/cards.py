@@ -132,6 +132,12 @@ class Card:
     when: When = "play"
     """An Event's timing (line 77)."""
 
+    def __hash__(self) -> int:
+        # By the id alone (equal cards share it: a set names each card once), since an
+        # evaluation looks cards up by value at every leaf of a search, and hashing every
+        # field, actions and abilities down to their ints, was a tenth of RPG Get!'s search.
+        return hash(self.id)
+
 
 class CardDatabase:
     """The set, read from cards.toml beside this module."""

@@ -397,7 +397,8 @@ class RpgGetState(ZoneState):
 
     def hp_left(self, slot: int) -> int:
         """A character's or enemy's HP less its damage (public for cards in play)."""
-        return max(0, self.max_hp(slot) - self._damage[slot])
+        left = self.max_hp(slot) - self._damage[slot]
+        return left if left > 0 else 0  # not `max`: it parses keywords on every call (3.11)
 
     def has_status(self, slot: int, status: Status) -> bool:
         """Whether a card has a status ailment (public)."""
@@ -1586,7 +1587,8 @@ class RpgGetState(ZoneState):
 
     def max_hp(self, slot: int) -> int:
         """A character's or enemy's HP with what abilities added."""
-        return max(1, self.card(slot).hp + self._hp_p[slot] + self._hp_t[slot])
+        most = self.card(slot).hp + self._hp_p[slot] + self._hp_t[slot]
+        return most if most > 1 else 1  # as `hp_left`, read at every leaf of a search
 
     def attached_to(self, slot: int) -> int:
         """Nothing is attached in RPG Get!."""
