@@ -17,7 +17,7 @@ from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, Stats
 
 GAMMA_FEATURES = (
     "power", "danger", "attack", "defense", "buildings", "pylons", "gas", "hand", "deck",
-    "kills",
+    "kills", "tempo", "direct", "lethal", "pressure",
 )  # fmt: skip
 
 
@@ -51,10 +51,13 @@ def both_features(
     # Sums of ints (exact, as the floats they were once added up in).
     sums: list[tuple[int, int, int, int]] = []  # attack, defense, walls, strongest
     guards: list[list[int]] = []  # each character's stat an attack must beat, by its mode
+    guarded: list[bool] = []  # whether anything of the seat's is in play to be attacked
+    weakest: list[int] = []  # the least attack of the seat's characters in Attack Mode, or 0
     for seat in (0, 1):
         characters, buildings = state.field_kinds(seat)
         attack = defense = walls = strongest = 0
         guard = []
+        least = 0
         for slot in characters:
             slot_attack, slot_defense = stats[slot]
             defense += slot_defense
@@ -62,6 +65,8 @@ def both_features(
                 attack += slot_attack
                 if slot_attack > strongest:
                     strongest = slot_attack
+                if not least or slot_attack < least:
+                    least = slot_attack
                 guard.append(slot_attack)
             else:
                 guard.append(slot_defense)
@@ -69,14 +74,28 @@ def both_features(
             walls += stats[slot].defense
         sums.append((attack, defense, walls, strongest))
         guards.append(guard)
+        guarded.append(bool(characters or buildings))
+        weakest.append(least)
     out = []
+    turn = state.turn_seat()
     for seat, (attack, defense, walls, strongest) in enumerate(sums):
+        other = 1 - seat
         kills = 0.0  # the opponent's characters our strongest attacker would destroy
         if strongest:
-            for guard_stat in guards[1 - seat]:
+            for guard_stat in guards[other]:
                 if guard_stat < strongest:
                     kills += 1.0
         power = state.power(seat)
+        # What our attackers would take off the opponent's Power Level unopposed, when the
+        # opponent has nothing in play to guard it (rules.md, choice 13), and whether that
+        # ends the game: a threat greedy games seldom show, which the search must weigh.
+        direct = pressure = 0.0
+        if attack and not guarded[other]:
+            direct = attack / 1000
+        elif weakest[other] and strongest > weakest[other]:
+            # Our strongest attacker against their weakest in Attack Mode: the difference
+            # comes off their Power Level (rules.md, choice 11).
+            pressure = (strongest - weakest[other]) / 1000
         out.append(
             (
                 power / 1000,
@@ -89,6 +108,10 @@ def both_features(
                 float(state.hand_size(seat)),
                 float(state.deck_size(seat)),
                 kills,
+                1.0 if seat == turn else 0.0,
+                direct,
+                1.0 if direct and attack >= state.power(other) else 0.0,
+                pressure,
             )
         )
     return out[0], out[1]
@@ -133,6 +156,10 @@ TUNING = FIT.tuning(
         "hand": "per card in hand",
         "deck": "per card left in the deck (running out loses)",
         "kills": "per character of the opponent's that our strongest attacker would destroy",
+        "tempo": "for the seat whose turn it is",
+        "direct": "per 1000 attack in Attack Mode when the opponent has nothing in play to guard",
+        "lethal": "when that direct attack would end the game",
+        "pressure": "per 1000 attack our strongest has over their weakest in Attack Mode",
     },
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

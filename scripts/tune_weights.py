@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/tune_weights.py [--game rpg-battle] [--games 1500] [--epsilon 0.1]
                                              [--agent greedy] [--jobs 2] [--pull 0,0.01]
-                                             [--out PATH] [--dry-run]
+                                             [--out PATH] [--dry-run] [--positions FILE]
 
 Two agents of `--agent`'s spec (default greedy; issue 28 asks for the current AI's
 self-play, e.g. `--agent expectimax:nodes=400`), each move random with probability
@@ -11,8 +11,9 @@ difference of the two seats' features, and who won. A logistic regression (no in
 swapping the seats negates the prediction) fits the weights for each candidate of the game's
 hyperparameter (rpg-battle's hp_scale; Rise of the Guys has none); the one with the lowest
 log-loss on held-out games wins (every fifth game is held out). Positions of one game are
-alike, so only every fourth one is kept. The evaluation's unit is then 1/scale of a
-log-odds step.
+alike, so only every fourth one is kept. `--positions FILE` keeps them: a refit (other
+pulls, signs) reads the file rather than playing the games again. The evaluation's unit is
+then 1/scale of a log-odds step.
 
 A game may hold each weight to a sign (`Tuning.signs`: at least 0, at most 0, or free); the
 regression is then projected Newton's method, and the script prints the fit without the
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import math
 import os
 import random
@@ -109,6 +111,27 @@ def play_all(
         return [one_game(number) for number in range(count)]
     with ProcessPoolExecutor(jobs) as pool:
         return list(pool.map(one_game, range(count)))
+
+
+def save_played(path: Path, played: list[list[Sample]]) -> None:
+    """The played games' samples, as JSON, for refits that need no replay."""
+    games_out = [[[{str(h): x for h, x in p.items()}, y] for p, y in game] for game in played]
+    path.write_text(json.dumps(games_out), encoding="utf-8")
+
+
+def load_played(path: Path, width: int) -> list[list[Sample]]:
+    """Samples `save_played` wrote, each of `width` features (ValueError: not such a file)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        played = [
+            [({float(h): [float(v) for v in x] for h, x in p.items()}, float(y)) for p, y in g]
+            for g in raw
+        ]
+    except (OSError, ValueError, TypeError, AttributeError) as err:
+        raise ValueError(f"{path}: not a positions file ({err})") from None
+    if any(len(x) != width for game in played for p, _ in game for x in p.values()):
+        raise ValueError(f"{path}: positions of other features than the fit's {width}")
+    return played
 
 
 def split(played: list[list[Sample]]) -> tuple[list[Sample], list[Sample]]:
@@ -358,6 +381,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="default ai/weights/<game>.toml")
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
     parser.add_argument(
+        "--positions",
+        type=Path,
+        help="the played positions: read from this file if it exists (no game played), "
+        "else played and written to it",
+    )
+    parser.add_argument(
         "--pull",
         default="0",
         help="strengths of an L2 pull toward the current weights (best scaled), comma-separated; "
@@ -376,7 +405,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     except P2PCardsError as err:
         parser.error(str(err))  # exits 2
     out: Path = args.out or WEIGHTS_DIR / f"{args.game}.toml"
-    played = play_all(args.game, args.games, args.epsilon, args.jobs, args.agent)
+    if args.positions is not None and args.positions.exists():
+        try:
+            played = load_played(args.positions, len(tuning.features))
+        except ValueError as err:
+            parser.error(str(err))  # exits 2
+    else:
+        played = play_all(args.game, args.games, args.epsilon, args.jobs, args.agent)
+        if args.positions is not None:
+            save_played(args.positions, played)
     train, held = split(played)
     print(f"{args.games} games: {len(train)} training positions, {len(held)} held out")
     shipped = WEIGHTS_DIR / f"{args.game}.toml"

@@ -152,3 +152,21 @@ def test_a_sign_for_a_feature_the_fit_lacks_is_refused() -> None:
     tuning = tune.tuning_of("rpg-get")
     with pytest.raises(ValueError, match="ailment"):
         dataclasses.replace(tuning, signs={**tuning.signs, "ailment": "nonpositive"})
+
+
+def test_saved_positions_fit_as_the_played_ones_and_a_wrong_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--positions`: a refit reads the games it saved rather than playing them again."""
+    played = tune.play_all("gammasphere", 2, 0.1, jobs=1)
+    saved = tmp_path / "positions.json"
+    tune.save_played(saved, played)
+    width = len(tune.tuning_of("gammasphere").features)
+    assert tune.load_played(saved, width) == played
+    with pytest.raises(ValueError, match="other features"):
+        tune.load_played(saved, width + 1)
+    saved.write_text("[[[1, 2]]]", encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        tune.main(["--game", "gammasphere", "--positions", str(saved), "--dry-run"])
+    assert stopped.value.code == 2
+    assert "not a positions file" in capsys.readouterr().err
