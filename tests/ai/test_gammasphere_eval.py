@@ -3,13 +3,11 @@ read what the rules say attackers can do next (rules.md, choices 11 and 13)."""
 
 from __future__ import annotations
 
-import random
-
+from eval_helpers import assert_replicas_valued_in_bounds
 from gamma_helpers import Table
 
-from ai.evaluation import LOSS, WIN, evaluation
+from ai.evaluation import evaluation
 from ai.gammasphere_eval import GAMMA_FEATURES, gamma_features
-from p2pcards.dealer import LocalDealer
 from p2pcards.games.gammasphere.state import GammaState
 from p2pcards.interpreter import player
 
@@ -24,18 +22,7 @@ def feature(state: GammaState, seat: int, name: str) -> float:
 def test_values_stay_inside_the_bounds_on_replicas_of_random_games() -> None:
     """Never a hidden card read: every seat's replica can be valued at every step."""
     for seed in range(2):
-        t = Table(round_cap=6)
-        dealer, rng = LocalDealer(seed), random.Random(seed)
-        st = t.state
-        while not st.is_terminal():
-            for seat in (0, 1):
-                values = EVAL.values(st.observation(seat))
-                assert len(values) == 2 and all(LOSS < v < WIN for v in values)
-                assert values[0] == -values[1]
-            st.apply_action(
-                dealer.sample(st) if st.is_chance_node() else rng.choice(st.legal_actions())
-            )
-        assert EVAL.values(st) in ([WIN, LOSS], [LOSS, WIN], [0.0, 0.0])
+        assert_replicas_valued_in_bounds(EVAL, Table(round_cap=6).state, seed)
 
 
 def test_an_attacker_facing_an_empty_field_threatens_its_attack_and_lethal_only_if_enough() -> None:

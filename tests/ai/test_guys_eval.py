@@ -3,12 +3,10 @@ replicas, and what it prefers is what the rules reward."""
 
 from __future__ import annotations
 
-import random
-
+from eval_helpers import assert_replicas_valued_in_bounds
 from guys_helpers import Table
 
-from ai.evaluation import LOSS, WIN, evaluation
-from p2pcards.dealer import LocalDealer
+from ai.evaluation import evaluation
 from p2pcards.games.rise_of_the_guys.actions import PASS
 
 EVAL = evaluation("rise-of-the-guys")
@@ -17,19 +15,7 @@ EVAL = evaluation("rise-of-the-guys")
 def test_values_stay_inside_the_bounds_on_replicas_of_random_games() -> None:
     """Never a hidden card read: every seat's replica can be valued at every step."""
     for seed in range(4):
-        t = Table(round_cap=10)
-        dealer, rng = LocalDealer(seed), random.Random(seed)
-        st = t.state
-        while not st.is_terminal():
-            for seat in (0, 1):
-                values = EVAL.values(st.observation(seat))
-                assert len(values) == 2 and all(LOSS < v < WIN for v in values)
-                assert values[0] == -values[1]
-            st.apply_action(
-                dealer.sample(st) if st.is_chance_node() else rng.choice(st.legal_actions())
-            )
-        values = EVAL.values(st)
-        assert values in ([WIN, LOSS], [LOSS, WIN], [0.0, 0.0])
+        assert_replicas_valued_in_bounds(EVAL, Table(round_cap=10).state, seed)
 
 
 def test_a_guy_on_the_board_and_life_are_worth_something() -> None:
