@@ -154,10 +154,20 @@ def test_a_sign_for_a_feature_the_fit_lacks_is_refused() -> None:
         dataclasses.replace(tuning, signs={**tuning.signs, "ailment": "nonpositive"})
 
 
-def test_rise_of_the_guys_shipped_weights_keep_to_the_signs_its_fit_declares() -> None:
-    # Self-play fits wanted board_health and hidden_guys below 0 (ai/guys_eval.py says why
-    # they are held); a file that broke a sign would be one no fit of the game could write.
-    tuning = tune.tuning_of("rise-of-the-guys")
-    assert tuning.signs["board_health"] == "nonnegative" and tuning.signs["danger"] == "nonpositive"
-    _, shipped = tuning.current(WEIGHTS_DIR / "rise-of-the-guys.toml")
+@pytest.mark.parametrize(
+    ("game", "feature", "sign"),
+    [
+        ("rise-of-the-guys", "board_health", "nonnegative"),
+        ("rise-of-the-guys", "danger", "nonpositive"),
+        ("rpg-battle", "mag", "nonnegative"),
+    ],
+)
+def test_shipped_weights_keep_to_the_signs_their_fit_declares(
+    game: str, feature: str, sign: str
+) -> None:
+    # Self-play fits wanted board_health, hidden_guys and MAG below 0 (the evaluations say
+    # why they are held); a file that broke a sign would be one no fit of the game could write.
+    tuning = tune.tuning_of(game)
+    assert tuning.signs[feature] == sign
+    _, shipped = tuning.current(WEIGHTS_DIR / f"{game}.toml")
     assert tune._project(shipped, tuning.sign_list()) == shipped
