@@ -1,6 +1,6 @@
 """The Rise of the Guys evaluation: life, the board, what the next combat will do, and cards
 to come, per seat, minus the opponent's. The weights live in `ai/weights/rise-of-the-guys.toml`,
-fitted to greedy games by `scripts/tune_weights.py --game rise-of-the-guys`.
+fitted to the AI's self-play by `scripts/tune_weights.py --game rise-of-the-guys`.
 
 It reads only what the state may know: a face-down Guy counts as an unknown Guy (its stats
 are hidden from the opponent's replica), the opponent's hand by its size.
