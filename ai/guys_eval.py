@@ -1,6 +1,6 @@
 """The Rise of the Guys evaluation: life, the board, what the next combat will do, and cards
 to come, per seat, minus the opponent's. The weights live in `ai/weights/rise-of-the-guys.toml`,
-fitted to greedy games by `scripts/tune_weights.py --game rise-of-the-guys`.
+fitted to the AI's self-play by `scripts/tune_weights.py --game rise-of-the-guys`.
 
 It reads only what the state may know: a face-down Guy counts as an unknown Guy (its stats
 are hidden from the opponent's replica), the opponent's hand by its size.
@@ -120,6 +120,10 @@ def make_evaluation(path: Path | None = None) -> GuysEvaluation:
     return GuysEvaluation(GuysWeights.load() if path is None else GuysWeights.load(path))
 
 
+_GAINS = (
+    "life", "board_attack", "board_health", "hidden_guys", "pressure", "hand", "deck", "lane_kills",
+)  # fmt: skip
+"""The features whose weight the fit holds at 0 or above."""
 FIT = OwnDecks(
     "rise-of-the-guys", "Rise of the Guys", "ai/guys_eval.py", GuysState, guys_features,
     GuysWeights.load, lambda st: isinstance(st, GuysState) and st.phase() != "mulligan",
@@ -138,5 +142,10 @@ TUNING = FIT.tuning(
         "vest": "a Pin in the Vest",
         "lane_kills": "unprepared Guys that kill the face-up Guy opposite at the next combat",
     },
+    # Left free, a fit to self-play games (issue 28) put board_health and hidden_guys below
+    # 0, which would have the search throw its own Guys away; more of what helps a seat is
+    # held to help it. The Vest's Pin stays free: its worth is its ability, which the
+    # board's static bonuses already count.
+    {**dict.fromkeys(_GAINS, "nonnegative"), "danger": "nonpositive"},
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ai.defaults import DEFAULT_ROUND_CAP
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
-from ai.tuning import SCALE, Outcome, Tuning
+from ai.tuning import SCALE, Outcome, Tuning, constraints
 from p2pcards import games
 from p2pcards.engine import State
 from p2pcards.games.rpg_battle import RpgBattleState
@@ -191,11 +191,15 @@ def _current(path: Path) -> tuple[float, list[float]]:
 
 def _header(outcome: Outcome) -> list[str]:
     """The weights file's comment."""
+    replaced = outcome.current_loss
+    before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
     return [
         "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
-        "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py from",
-        f"# {outcome.games} {outcome.players()} games (epsilon {outcome.epsilon}); "
-        f"held-out log-loss {outcome.loss:.4f}.",
+        "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py",
+        f"#     {outcome.command}",
+        f"# from {outcome.games} {outcome.players()} games (epsilon {outcome.epsilon}); "
+        f"held-out log-loss {outcome.loss:.4f}{before}.",
+        *constraints(outcome),
     ]
 
 
@@ -210,5 +214,8 @@ TUNING = Tuning(
     settings=lambda hp_scale: {"hp_scale": hp_scale, "hand_cap": HAND_CAP, "scale": SCALE},
     header=_header,
     notes={},
+    # Left free, a fit to the current AI's self-play (issue 28) put MAG below 0: every feature
+    # counts something a seat is better off with, so none may count against it.
+    signs=dict.fromkeys(RPG_BATTLE_FEATURES, "nonnegative"),
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

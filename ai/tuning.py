@@ -168,6 +168,7 @@ def constraints(outcome: Outcome) -> list[str]:
         lines.append(f"# Held at 0 by its sign: {', '.join(outcome.held)}.")
     if outcome.pull:
         lines.append(
-            f"# Pulled toward the weights it replaced (best scaled) by {outcome.pull:g} (L2)."
+            f"# Pulled toward the weights it replaced (best scaled) as by {outcome.pull:g} "
+            "positions (L2)."
         )
     return lines

@@ -11,7 +11,9 @@
 Expectimax in one seat, the opponent's kind in every other, the AI's seat turning
 round the table from game to game, each game seeded by its number. Targets (issue
 5, two-seat rpg-battle): at least 70% against greedy and 95% against random; p95
-move time within 20% of the budget. Issue 7 asks for 3-seat getgem figures. Games
+move time within 20% of the budget; issue 28: at p99, which the line prints in CPU time (the
+move's own process), with the moves over 1.2 times the budget. Issue 7 asks for 3-seat
+getgem figures. Games
 run in `--jobs` processes, one core each, so move times are those of an unshared
 core as long as jobs <= cores. The win rate counts a shared win as its share.
 
@@ -68,13 +70,19 @@ from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.engine import State
 
+# Issue 28: an expectimax move never exceeds its budget by more than this at p99; counted in
+# CPU time, which is what a seeded search's ceiling (ai.expectimax.CPU_CEILING) caps, so that
+# other work on the machine does not count against the move.
+OVER_BUDGET = 1.2
+
 
 @dataclass(frozen=True)
 class GameFigures:
     """What one game measured, from the expectimax seat's side."""
 
     score: float
-    move_seconds: list[float]
+    move_seconds: list[float]  # wall-clock, observation to action
+    move_cpu: list[float]  # CPU seconds of the same moves: what a seeded search's ceiling caps
     depths: list[int]
     nodes: int
     searching: float
@@ -107,6 +115,7 @@ def play(
     state = games.load(game).new_initial_state(num_seats, round_cap=DEFAULT_ROUND_CAP, **options)
     dealer = LocalDealer(number)
     times: list[float] = []
+    cpu_times: list[float] = []
     depths: list[int] = []
     nodes = 0
     searching = 0.0
@@ -115,18 +124,19 @@ def play(
             state.apply_action(dealer.sample(state))
             continue
         seat = state.current_player()
-        started = time.monotonic()
+        started, cpu_started = time.monotonic(), time.process_time()
         seen = state.clone() if oracle and seat == ai_seat else state.observation(seat)
         action = seats[seat].act(seen)
         if seat == ai_seat and ai.last is not None and len(ai.last.values) > 1:
             times.append(time.monotonic() - started)
+            cpu_times.append(time.process_time() - cpu_started)
             depths.append(ai.last.depth)
             nodes += ai.last.nodes
             searching += ai.last.seconds
         if not oracle:
             show_decision(seats, state, action)
         state.apply_action(action)
-    return GameFigures(state.returns()[ai_seat], times, depths, nodes, searching)
+    return GameFigures(state.returns()[ai_seat], times, cpu_times, depths, nodes, searching)
 
 
 def positions(game: str, num_seats: int, count: int) -> list[State]:
@@ -364,16 +374,21 @@ def main() -> None:
             results = list(pool.map(one_game, numbers))
             wins = sum(r.score for r in results)
             times = [t for r in results for t in r.move_seconds]
+            cpu = [t for r in results for t in r.move_cpu]
             depths = [d for r in results for d in r.depths]
             nodes = sum(r.nodes for r in results)
             searching = sum(r.searching for r in results)
             low, high = wilson(wins, args.games)
             p95 = statistics.quantiles(times, n=100)[94] if len(times) > 1 else times[0]
+            p99 = statistics.quantiles(cpu, n=100, method="inclusive")[98] if cpu[1:] else cpu[0]
+            over = sum(t > OVER_BUDGET * args.think_ms / 1000 for t in cpu)
             print(
                 f"{args.game}, {args.seats} seats, {ai_spec} vs {opponent}: "
                 f"{wins:g}/{args.games} = {wins / args.games:.1%} [95% {low:.1%}, {high:.1%}]"
                 " | move time mean "
-                f"{statistics.mean(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms | mean depth "
+                f"{statistics.mean(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms | move CPU p99 "
+                f"{p99 * 1000:.0f} ms, max {max(cpu) * 1000:.0f} ms, {over}/{len(cpu)} over "
+                f"{OVER_BUDGET:g}x | mean depth "
                 f"{statistics.mean(depths):.1f} | {nodes / searching:.0f} nodes/s | "
                 f"{time.monotonic() - started:.0f} s on {args.jobs} jobs",
                 flush=True,

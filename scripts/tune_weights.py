@@ -1,8 +1,9 @@
 """Fit a game's evaluation weights to played games, and write ai/weights/<game>.toml.
 
     .venv/bin/python scripts/tune_weights.py [--game rpg-battle] [--games 1500] [--epsilon 0.1]
-                                             [--agent greedy] [--jobs 2] [--pull 0,0.01]
-                                             [--out PATH] [--dry-run] [--positions FILE]
+                                             [--agent greedy] [--jobs 2] [--pull 0,1e3,inf]
+                                             [--cross-validate] [--positions PATH]
+                                             [--out PATH] [--dry-run]
 
 Two agents of `--agent`'s spec (default greedy; issue 28 asks for the current AI's
 self-play, e.g. `--agent expectimax:nodes=400`), each move random with probability
@@ -11,18 +12,24 @@ difference of the two seats' features, and who won. A logistic regression (no in
 swapping the seats negates the prediction) fits the weights for each candidate of the game's
 hyperparameter (rpg-battle's hp_scale; Rise of the Guys has none); the one with the lowest
 log-loss on held-out games wins (every fifth game is held out). Positions of one game are
-alike, so only every fourth one is kept. `--positions FILE` keeps them: a refit (other
-pulls, signs) reads the file rather than playing the games again. The evaluation's unit is
-then 1/scale of a log-odds step.
+alike, so only every fourth one is kept. The evaluation's unit is then 1/scale of a
+log-odds step. `--positions` keeps the games' positions in a file (one line a game, added
+as each ends), so that a run stopped half-way keeps what it played and a refit plays
+nothing again.
 
 A game may hold each weight to a sign (`Tuning.signs`: at least 0, at most 0, or free); the
 regression is then projected Newton's method, and the script prints the fit without the
-signs too, to show what they cost in held-out log-loss. `--pull` tries L2 pulls of those
-strengths toward the current weights, scaled by the factor that fits them best (for features
-that move together, where the data alone cannot tell the weights apart), keeping the one of
-the lowest held-out log-loss. It prints
-the current weights' held-out log-loss, as they are and scaled by the one factor that fits
-them best (their direction apart from their scale).
+signs too, to show what they cost in held-out log-loss. `--pull` tries L2 pulls toward the
+current weights, scaled by the factor that fits them best (for features that move together,
+where the data alone cannot tell the weights apart), keeping the one of the lowest held-out
+log-loss. A pull's strength counts positions: a pull of 1000 weighs like 1000 positions at
+even odds (each weight's pull scaled by its feature's spread, so that HP and cards count
+alike), and `inf` is the current weights best scaled, so that a choice among pulls up to
+`inf` is never worse held out than they. `--cross-validate` chooses the pull by every game
+held out once (five splits by game) rather than the first fifth alone, which holds out too
+few games of expensive self-play to tell pulls apart. It prints the current weights'
+held-out log-loss, as they are and scaled by the one factor that fits them best (their
+direction apart from their scale).
 
 What differs by game is one `ai.tuning.Tuning`, in the game's evaluation module, which its
 registration names (`GameInfo.tuning`): rpg-battle samples every decision after the draft,
@@ -42,7 +49,7 @@ import math
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
@@ -103,52 +110,120 @@ def play(game: str, epsilon: float, number: int, agent: str = "greedy") -> list[
 
 
 def play_all(
-    game: str, count: int, epsilon: float, jobs: int, agent: str = "greedy"
+    game: str,
+    count: int,
+    epsilon: float,
+    jobs: int,
+    agent: str = "greedy",
+    store: Path | None = None,
 ) -> list[list[Sample]]:
-    """Games 0 .. count-1, in `jobs` processes (one: in this one)."""
+    """Games 0 .. count-1, in `jobs` processes (one: in this one). With a `store`, the games
+    it holds are read rather than played, and each game played is appended to it as it ends,
+    so a long run stopped half-way keeps what it played and a refit replays nothing."""
+    kept = read_store(store, game, epsilon, agent) if store is not None else {}
+    missing = [number for number in range(count) if number not in kept]
     one_game = functools.partial(play, game, epsilon, agent=agent)
     if jobs <= 1:
-        return [one_game(number) for number in range(count)]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(one_game, range(count)))
+        results: Iterable[list[Sample]] = map(one_game, missing)
+        played = _keep(store, game, epsilon, agent, missing, results)
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = pool.map(one_game, missing)
+            played = _keep(store, game, epsilon, agent, missing, results)
+    kept.update(played)
+    return [kept[number] for number in range(count)]
 
 
-def save_played(path: Path, played: list[list[Sample]]) -> None:
-    """The played games' samples, as JSON, for refits that need no replay."""
-    games_out = [[[{str(h): x for h, x in p.items()}, y] for p, y in game] for game in played]
-    path.write_text(json.dumps(games_out), encoding="utf-8")
+class StoreError(P2PCardsError, ValueError):
+    """A positions file that is unreadable or was played otherwise than this run asks."""
 
 
-def load_played(path: Path, width: int) -> list[list[Sample]]:
-    """Samples `save_played` wrote, each of `width` features (ValueError: not such a file)."""
+def read_store(store: Path, game: str, epsilon: float, agent: str) -> dict[int, list[Sample]]:
+    """The games a positions file holds, by number; a file of another game, epsilon or agent
+    is refused (its positions would be mixed with this run's without a word)."""
+    kept: dict[int, list[Sample]] = {}
+    if not store.exists():
+        return kept
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        played = [
-            [({float(h): [float(v) for v in x] for h, x in p.items()}, float(y)) for p, y in g]
-            for g in raw
-        ]
-    except (OSError, ValueError, TypeError, AttributeError) as err:
-        raise ValueError(f"{path}: not a positions file ({err})") from None
-    if any(len(x) != width for game in played for p, _ in game for x in p.values()):
-        raise ValueError(f"{path}: positions of other features than the fit's {width}")
+        lines = store.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise StoreError(f"cannot read positions {store}: {err}") from None
+    for line_number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+            played = (record["game"], record["epsilon"], record["agent"])
+            number, result = int(record["number"]), float(record["result"])
+            positions = [
+                {float(h): [float(v) for v in x] for h, x in p.items()} for p in record["positions"]
+            ]
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise StoreError(f"positions {store} line {line_number}: not a game ({err})") from None
+        wanted = (game, epsilon, agent)
+        if played != wanted:
+            raise StoreError(f"positions {store} line {line_number} are of {played}, not {wanted}")
+        kept[number] = [(p, result) for p in positions]
+    return kept
+
+
+def _keep(
+    store: Path | None,
+    game: str,
+    epsilon: float,
+    agent: str,
+    numbers: list[int],
+    results: Iterable[list[Sample]],
+) -> dict[int, list[Sample]]:
+    """The games as they come, each appended to `store` (if any) as it ends."""
+    played: dict[int, list[Sample]] = {}
+    for number, samples in zip(numbers, results, strict=True):
+        played[number] = samples
+        if store is None:
+            continue
+        result = samples[0][1] if samples else 0.5
+        record = {
+            "game": game,
+            "epsilon": epsilon,
+            "agent": agent,
+            "number": number,
+            "result": result,
+            "positions": [{str(h): x for h, x in p.items()} for p, _ in samples],
+        }
+        with store.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(record) + "\n")
     return played
 
 
-def split(played: list[list[Sample]]) -> tuple[list[Sample], list[Sample]]:
-    """Training and held-out positions: every fifth game is held out."""
-    train = [s for number, game in enumerate(played) if number % 5 for s in game]
-    held = [s for number, game in enumerate(played) if not number % 5 for s in game]
+FOLDS = 5
+
+
+def split(played: list[list[Sample]], fold: int = 0) -> tuple[list[Sample], list[Sample]]:
+    """Training and held-out positions: every fifth game is held out (of the numbers
+    `fold` modulo 5), whole games, for the positions of one game are alike."""
+    train = [s for number, game in enumerate(played) if number % FOLDS != fold for s in game]
+    held = [s for number, game in enumerate(played) if number % FOLDS == fold for s in game]
     return train, held
 
 
 class Bounded(NamedTuple):
-    """What a fit is held to: each weight's sign, and an L2 pull of strength `pull` (on the
-    mean log-loss) toward `prior`; a tiny ridge toward 0 keeps Newton's steps finite."""
+    """What a fit is held to: each weight's sign, and an L2 pull toward `prior` as strong as
+    `pull` positions at even odds would be (each weight's pull scaled by its feature's
+    Fisher information there, mean x*x/4, so that it says the same for a feature counted
+    in tens of HP as for one counted in cards; `inf`: the prior itself, within the signs);
+    a tiny ridge toward 0 keeps Newton's steps finite."""
 
     signs: Sequence[Sign]
     prior: Sequence[float]
     pull: float = 0.0
     ridge: float = 1e-7
+
+    def stiffness(self, xs: list[list[float]]) -> list[float]:
+        """Each weight's pull on the mean log-loss of the positions `xs`."""
+        if not self.pull:
+            return [0.0] * len(self.prior)
+        n = len(xs)
+        return [
+            self.pull / n * sum(x[i] * x[i] for x in xs) / n / 4 for i in range(len(self.prior))
+        ]
 
 
 def fit(xs: list[list[float]], ys: list[float], bounds: Bounded | None = None) -> list[float]:
@@ -160,11 +235,14 @@ def fit(xs: list[list[float]], ys: list[float], bounds: Bounded | None = None) -
     is the constrained optimum."""
     k = len(xs[0])
     bounds = bounds or Bounded(["free"] * k, [0.0] * k)
-    objective = functools.partial(_objective, xs, ys, bounds)
+    if math.isinf(bounds.pull):
+        return _project(bounds.prior, bounds.signs)
+    stiff = bounds.stiffness(xs)
+    objective = functools.partial(_objective, xs, ys, bounds, stiff)
     w = _project([0.0] * k, bounds.signs)
     value = objective(w)
     for _ in range(100):
-        grad, hess = _derivatives(xs, ys, bounds, w)
+        grad, hess = _derivatives(xs, ys, bounds, stiff, w)
         moving = [i for i in range(k) if not _held(bounds.signs[i], w[i], grad[i])]
         if max((abs(grad[i]) for i in moving), default=0.0) < 1e-10:
             break
@@ -224,18 +302,16 @@ def _descend(
     return None
 
 
-def _objective(xs: list[list[float]], ys: list[float], bounds: Bounded, w: list[float]) -> float:
-    """The mean log-loss plus the pull and the ridge."""
-    return log_loss(w, xs, ys) + _penalty(bounds, w)
-
-
-def _penalty(bounds: Bounded, w: Sequence[float]) -> float:
-    pulled = sum((a - b) ** 2 for a, b in zip(w, bounds.prior, strict=True))
-    return bounds.pull / 2 * pulled + bounds.ridge / 2 * sum(a * a for a in w)
+def _objective(
+    xs: list[list[float]], ys: list[float], bounds: Bounded, stiff: list[float], w: list[float]
+) -> float:
+    """The mean log-loss plus the pull (each weight's `stiff`ness) and the ridge."""
+    pulled = sum(s * (a - b) ** 2 for s, a, b in zip(stiff, w, bounds.prior, strict=True))
+    return log_loss(w, xs, ys) + pulled / 2 + bounds.ridge / 2 * sum(a * a for a in w)
 
 
 def _derivatives(
-    xs: list[list[float]], ys: list[float], bounds: Bounded, w: list[float]
+    xs: list[list[float]], ys: list[float], bounds: Bounded, stiff: list[float], w: list[float]
 ) -> tuple[list[float], list[list[float]]]:
     """The objective's gradient and Hessian at w."""
     k, n = len(w), len(xs)
@@ -251,11 +327,11 @@ def _derivatives(
             for j in range(i + 1):
                 row[j] += ci * x[j]
     for i in range(k):
-        grad[i] = grad[i] / n + bounds.pull * (w[i] - bounds.prior[i]) + bounds.ridge * w[i]
+        grad[i] = grad[i] / n + stiff[i] * (w[i] - bounds.prior[i]) + bounds.ridge * w[i]
         for j in range(i + 1):
             hess[i][j] /= n
             hess[j][i] = hess[i][j]
-        hess[i][i] += bounds.pull + bounds.ridge
+        hess[i][i] += stiff[i] + bounds.ridge
     return grad, hess
 
 
@@ -291,19 +367,36 @@ def current_loss(tuning: Tuning, path: Path, held: list[Sample]) -> float | None
     return log_loss(w, [x[hyper] for x, _ in held], [y for _, y in held])
 
 
-def rescaled(
-    tuning: Tuning, path: Path, train: list[Sample], held: list[Sample]
-) -> tuple[float, float] | None:
+def best_factor(tuning: Tuning, path: Path, train: list[Sample]) -> float | None:
     """The factor that fits the weights in `path` best to the training positions, all in
-    proportion, and their held-out log-loss so scaled: how good their direction is, apart
-    from their scale (hand-set weights are seldom in log-odds)."""
+    proportion (None if their hyperparameter was not tried)."""
     hyper, w = tuning.current(path)
     if hyper not in tuning.candidates:
         return None
     along = [[dot(w, x[hyper])] for x, _ in train]
-    factor = fit(along, [y for _, y in train], Bounded(["nonnegative"], [0.0]))[0]
+    return fit(along, [y for _, y in train], Bounded(["nonnegative"], [0.0]))[0]
+
+
+def rescaled(
+    tuning: Tuning, path: Path, train: list[Sample], held: list[Sample]
+) -> tuple[float, float] | None:
+    """The factor that fits the weights in `path` best to the training positions, and
+    their held-out log-loss so scaled: how good their direction is, apart from their scale
+    (hand-set weights are seldom in log-odds)."""
+    factor = best_factor(tuning, path, train)
+    if factor is None:
+        return None
+    hyper, w = tuning.current(path)
     scaled = [factor * v for v in w]
     return factor, log_loss(scaled, [x[hyper] for x, _ in held], [y for _, y in held])
+
+
+def scaled_prior(tuning: Tuning, path: Path, train: list[Sample]) -> list[float]:
+    """What a pull pulls toward: the weights in `path` times the factor that fits them
+    best. Hand-set weights are seldom in log-odds, and a pull toward their own scale would
+    shrink or swell every weight alike, which is no part of what they say."""
+    factor = best_factor(tuning, path, train)
+    return [(1.0 if factor is None else factor) * v for v in tuning.current(path)[1]]
 
 
 class Fitted(NamedTuple):
@@ -315,6 +408,48 @@ class Fitted(NamedTuple):
     weights: list[float]
 
 
+class Trial(NamedTuple):
+    """One fit tried: the hyperparameter, the pull (None: neither pull nor signs), its
+    held-out log-loss and its weights."""
+
+    hyper: float
+    pull: float | None
+    loss: float
+    weights: list[float]
+
+    def label(self, tuning: Tuning) -> str:
+        """What was tried, in words."""
+        label = f"{tuning.hyper} {self.hyper:>4}" if tuning.hyper else "fit"
+        if self.pull is None:
+            return f"{label} without signs"
+        return f"{label}, pull {self.pull:g}" if self.pull else label
+
+
+def trials(
+    tuning: Tuning,
+    train: list[Sample],
+    held: list[Sample],
+    pulls: Sequence[float],
+    prior: Sequence[float],
+) -> list[Trial]:
+    """A fit for each of the game's hyperparameter's candidates and each of the `pulls`
+    toward `prior`, held to the signs; a game that declares signs is fitted without them
+    too, to show what they cost."""
+    signs = tuning.sign_list()
+    tried = []
+    for h in tuning.candidates:
+        xs, ys = [x[h] for x, _ in train], [y for _, y in train]
+        held_xs, held_ys = [x[h] for x, _ in held], [y for _, y in held]
+        bounds: list[Bounded | None] = [Bounded(signs, prior, pull) for pull in pulls]
+        if any(sign != "free" for sign in signs):
+            bounds.insert(0, None)
+        for bound in bounds:
+            w = fit(xs, ys, bound)
+            pull = None if bound is None else bound.pull
+            tried.append(Trial(h, pull, log_loss(w, held_xs, held_ys), w))
+    return tried
+
+
 def best_fit(
     tuning: Tuning,
     train: list[Sample],
@@ -323,28 +458,59 @@ def best_fit(
     prior: Sequence[float] | None = None,
 ) -> Fitted:
     """The fit of the lowest held-out log-loss over the game's hyperparameter's candidates
-    and the `pulls` toward `prior` (default none), each weight held to its sign; a game
-    that declares signs is fitted without them too, to show what they cost."""
-    signs = tuning.sign_list()
-    prior = list(prior) if prior is not None else [0.0] * len(signs)
-    best: Fitted | None = None
-    for h in tuning.candidates:
-        xs, ys = [x[h] for x, _ in train], [y for _, y in train]
-        held_xs, held_ys = [x[h] for x, _ in held], [y for _, y in held]
-        label = f"{tuning.hyper} {h:>4}" if tuning.hyper else "fit"
-        if any(sign != "free" for sign in signs):
-            w = fit(xs, ys)
-            loss = log_loss(w, held_xs, held_ys)
-            print(f"{label} without signs: held-out log-loss {loss:.4f}  weights {fmt(tuning, w)}")
-        for pull in pulls:
-            w = fit(xs, ys, Bounded(signs, prior, pull))
-            loss = log_loss(w, held_xs, held_ys)
-            pulled = f", pull {pull:g}" if pull else ""
-            print(f"{label}{pulled}: held-out log-loss {loss:.4f}  weights {fmt(tuning, w)}")
-            if best is None or loss < best.loss:
-                best = Fitted(loss, h, pull, w)
-    assert best is not None
-    return best
+    and the `pulls` toward `prior` (default none), each weight held to its sign."""
+    prior = list(prior) if prior is not None else [0.0] * len(tuning.features)
+    tried = trials(tuning, train, held, pulls, prior)
+    for trial in tried:
+        print(
+            f"{trial.label(tuning)}: held-out log-loss {trial.loss:.4f}  "
+            f"weights {fmt(tuning, trial.weights)}"
+        )
+    best = min((t for t in tried if t.pull is not None), key=lambda t: t.loss)
+    assert best.pull is not None
+    return Fitted(best.loss, best.hyper, best.pull, best.weights)
+
+
+def cross_validated(
+    tuning: Tuning, played: list[list[Sample]], pulls: Sequence[float], shipped: Path
+) -> tuple[Fitted, float | None]:
+    """The hyperparameter and pull of the lowest log-loss over the FOLDS splits by game
+    (each game held out once, the pull toward the shipped weights scaled best on each
+    split's training games), fitted then to every game; its loss is the cross-validated
+    one, returned with the shipped weights' own. A pull of `inf` is the shipped weights best
+    scaled, so the choice can be no worse than they, cross-validated."""
+    totals: dict[tuple[float, float | None], float] = {}
+    current_total: float | None = 0.0
+    count = 0
+    for fold in range(FOLDS):
+        train, held = split(played, fold)
+        current = current_loss(tuning, shipped, held)
+        if current is None or current_total is None:
+            current_total = None
+        else:
+            current_total += current * len(held)
+        prior = scaled_prior(tuning, shipped, train)
+        for trial in trials(tuning, train, held, pulls, prior):
+            key = (trial.hyper, trial.pull)
+            totals[key] = totals.get(key, 0.0) + trial.loss * len(held)
+        count += len(held)
+    current_cv = None if current_total is None else current_total / count
+    print(f"cross-validated over {FOLDS} splits by game, each game held out once")
+    if current_cv is not None:
+        print(f"current weights: cross-validated log-loss {current_cv:.4f}")
+    for (h, pull), total in totals.items():
+        label = Trial(h, pull, 0.0, []).label(tuning)
+        print(f"{label}: cross-validated log-loss {total / count:.4f}")
+    (h, pull), total = min(
+        ((key, total) for key, total in totals.items() if key[1] is not None),
+        key=lambda item: item[1],
+    )
+    assert pull is not None
+    every = [sample for game in played for sample in game]
+    prior = scaled_prior(tuning, shipped, every)
+    bounds = Bounded(tuning.sign_list(), prior, pull)
+    w = fit([x[h] for x, _ in every], [y for _, y in every], bounds)
+    return Fitted(total / count, h, pull, w), current_cv
 
 
 def held_at_zero(tuning: Tuning, w: Sequence[float]) -> tuple[str, ...]:
@@ -381,23 +547,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="default ai/weights/<game>.toml")
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
     parser.add_argument(
+        "--cross-validate",
+        action="store_true",
+        help=f"choose the pull by the log-loss over all {FOLDS} splits by game (each game "
+        "held out once), then fit it to every game",
+    )
+    parser.add_argument(
         "--positions",
         type=Path,
-        help="the played positions: read from this file if it exists (no game played), "
-        "else played and written to it",
+        help="a file of played games' positions: the games it holds are read, not replayed, "
+        "and each game played is appended to it",
     )
     parser.add_argument(
         "--pull",
         default="0",
-        help="strengths of an L2 pull toward the current weights (best scaled), comma-separated; "
-        "the one of the lowest held-out log-loss is kept",
+        help="strengths of an L2 pull toward the current weights (best scaled), comma-separated, "
+        "in positions (inf: those weights); the one of the lowest held-out log-loss is kept",
     )
     args = parser.parse_args(argv)
     try:
         pulls = [float(text) for text in args.pull.split(",")]
     except ValueError:
         parser.error(f"--pull takes numbers, comma-separated, not {args.pull!r}")
-    if not all(math.isfinite(pull) and pull >= 0 for pull in pulls):
+    if not all(pull >= 0 for pull in pulls):  # nan is not
         parser.error(f"--pull strengths must be 0 or more, not {args.pull!r}")
     tuning = tuning_of(args.game)
     try:
@@ -405,15 +577,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except P2PCardsError as err:
         parser.error(str(err))  # exits 2
     out: Path = args.out or WEIGHTS_DIR / f"{args.game}.toml"
-    if args.positions is not None and args.positions.exists():
-        try:
-            played = load_played(args.positions, len(tuning.features))
-        except ValueError as err:
-            parser.error(str(err))  # exits 2
-    else:
-        played = play_all(args.game, args.games, args.epsilon, args.jobs, args.agent)
-        if args.positions is not None:
-            save_played(args.positions, played)
+    try:
+        played = play_all(
+            args.game, args.games, args.epsilon, args.jobs, args.agent, args.positions
+        )
+    except StoreError as err:
+        parser.error(str(err))
     train, held = split(played)
     print(f"{args.games} games: {len(train)} training positions, {len(held)} held out")
     shipped = WEIGHTS_DIR / f"{args.game}.toml"
@@ -424,12 +593,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"current weights: held-out log-loss {current:.4f}; times {scaled[0]:.3f}, "
             f"the factor that fits them best: {scaled[1]:.4f}"
         )
-    # The pull is toward the current weights' direction, at the scale that fits them best:
-    # hand-set weights are seldom in log-odds, and a pull toward their scale would shrink or
-    # swell every weight alike, which is no part of what they say.
-    factor = 1.0 if scaled is None else scaled[0]
-    prior = [factor * v for v in tuning.current(shipped)[1]]
-    best = best_fit(tuning, train, held, pulls, prior)
+    if args.cross_validate:
+        best, current = cross_validated(tuning, played, pulls, shipped)
+    else:
+        best = best_fit(tuning, train, held, pulls, scaled_prior(tuning, shipped, train))
     words = sys.argv[1:] if argv is None else list(argv)
     command = " ".join([".venv/bin/python scripts/tune_weights.py", *words])
     outcome = Outcome(
