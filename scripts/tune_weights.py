@@ -148,21 +148,45 @@ def read_store(store: Path, game: str, epsilon: float, agent: str) -> dict[int, 
         lines = store.read_text(encoding="utf-8").splitlines()
     except OSError as err:
         raise StoreError(f"cannot read positions {store}: {err}") from None
+    tuning = tuning_of(game)
     for line_number, line in enumerate(lines, 1):
+        where = f"positions {store} line {line_number}"
         try:
             record = json.loads(line)
             played = (record["game"], record["epsilon"], record["agent"])
-            number, result = int(record["number"]), float(record["result"])
+            number, result = record["number"], float(record["result"])
             positions = [
                 {float(h): [float(v) for v in x] for h, x in p.items()} for p in record["positions"]
             ]
-        except (ValueError, KeyError, TypeError, AttributeError) as err:
-            raise StoreError(f"positions {store} line {line_number}: not a game ({err})") from None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
+            raise StoreError(f"{where}: not a game ({err})") from None
         wanted = (game, epsilon, agent)
         if played != wanted:
-            raise StoreError(f"positions {store} line {line_number} are of {played}, not {wanted}")
+            raise StoreError(f"{where} are of {played}, not {wanted}")
+        problem = _store_problem(number, result, positions, tuning)
+        if problem:
+            raise StoreError(f"{where}: {problem}")
         kept[number] = [(p, result) for p in positions]
     return kept
+
+
+def _store_problem(
+    number: object, result: float, positions: list[dict[float, list[float]]], tuning: Tuning
+) -> str:
+    """What is wrong with a stored game's values ("" if nothing): a file edited or written by
+    other code must not put a game out of range, nor a vector the fit would misread."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+        return f"a game's number is a whole number 0 or more, not {number!r}"
+    if not 0.0 <= result <= 1.0:
+        return f"a result is 0 to 1, not {result!r}"
+    width, candidates = len(tuning.features), set(tuning.candidates)
+    for p in positions:
+        if set(p) != candidates:
+            return f"positions are by {sorted(candidates)}, not {sorted(p)}"
+        for vector in p.values():
+            if len(vector) != width or not all(math.isfinite(v) for v in vector):
+                return f"a position is {width} finite numbers, not {vector!r:.60}"
+    return ""
 
 
 def _keep(

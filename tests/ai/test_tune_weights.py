@@ -7,6 +7,7 @@ import dataclasses
 import importlib.util
 import math
 import random
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -180,7 +181,7 @@ def test_a_positions_file_keeps_each_game_played_and_a_rerun_plays_only_the_miss
 
     def fake_play(game: str, epsilon: float, number: int, agent: str) -> list[tuple[dict, float]]:
         played.append(number)
-        return [({0.0: [float(number), -1.5]}, float(number % 2))] * (number % 3)
+        return [({0.0: [float(number), -1.5] + [0.0] * 11}, float(number % 2))] * (number % 3)
 
     monkeypatch.setattr(tune, "play", fake_play)
     store = tmp_path / "positions.jsonl"
@@ -188,13 +189,37 @@ def test_a_positions_file_keeps_each_game_played_and_a_rerun_plays_only_the_miss
     assert played == [0, 1, 2, 3]
     again = tune.play_all("rpg-get", 6, 0.1, jobs=1, agent="greedy", store=store)
     assert played == [0, 1, 2, 3, 4, 5]  # the first four read back, not replayed
-    assert again[:4] == first and again[5] == [({0.0: [5.0, -1.5]}, 1.0)] * 2
+    assert again[:4] == first and again[5] == [({0.0: [5.0, -1.5] + [0.0] * 11}, 1.0)] * 2
     # A file played by another agent (or game, or epsilon) is not mixed into this run.
     with pytest.raises(tune.StoreError, match="expectimax"):
         tune.play_all("rpg-get", 6, 0.1, jobs=1, agent="expectimax:nodes=5", store=store)
     store.write_text('{"game": "rpg-get"}\n', encoding="utf-8")
     with pytest.raises(tune.StoreError, match="line 1"):
         tune.play_all("rpg-get", 1, 0.1, jobs=1, agent="greedy", store=store)
+
+
+@pytest.mark.parametrize(
+    ("line", "told"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "not a game"),  # nested past the decoder's depth
+        ('{"number": 1, "result": "[/]"}', "not a game"),
+        ('{"number": -5, "result": 1}', "0 or more"),
+        ('{"number": 1.0e30, "result": 1}', "whole number"),
+        ('{"number": 1, "result": 1e999}', "0 to 1"),
+        ('{"number": 1, "result": 1, "positions": [{"0": [1, 2]}]}', "13 finite numbers"),
+        ('{"number": 1, "result": 1, "positions": [{"7": ' + str([0] * 13) + "}]}", "by [0.0]"),
+    ],
+)
+def test_a_positions_file_out_of_range_is_refused_in_one_line(
+    tmp_path: Path, line: str, told: str
+) -> None:
+    """Every value read back from a positions file is checked before a fit uses it: a game's
+    number, its result, each position's width, hyperparameters and finiteness."""
+    record = '{"game": "rpg-get", "epsilon": 0.1, "agent": "greedy", "positions": [], '
+    store = tmp_path / "positions.jsonl"
+    store.write_text(record + line[1:] + "\n" if line.startswith("{") else line, "utf-8")
+    with pytest.raises(tune.StoreError, match=re.escape(told)):
+        tune.read_store(store, "rpg-get", 0.1, "greedy")
 
 
 def test_the_splits_hold_out_whole_games_each_game_once() -> None:
