@@ -13,7 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ai.defaults import DEFAULT_ROUND_CAP
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
+from ai.tuning import SCALE, Outcome, Tuning, constraints
+from p2pcards import games
 from p2pcards.engine import Game, State
 from p2pcards.games.getgem import GetGemGame, GetGemState
 
@@ -139,3 +142,61 @@ class GetgemEvaluation:
 def make_evaluation(path: Path | None = None) -> GetgemEvaluation:
     """The evaluation with the shipped weights, or those of the file `path`."""
     return GetgemEvaluation(GetgemWeights.load() if path is None else GetgemWeights.load(path))
+
+
+# The fit (scripts/tune_weights.py): two-seat games, features of the complete state, which is
+# what the search evaluates (its worlds are determinized: every hand dealt).
+
+
+def _start(number: int) -> State:
+    """A two-seat GETGEM game."""
+    return games.load("getgem").new_initial_state(2, round_cap=DEFAULT_ROUND_CAP)
+
+
+def _sampled(state: State) -> bool:
+    """Every decision of the seat whose turn it is, in its action phase."""
+    assert isinstance(state, GetGemState)
+    return state.phase() == "action"
+
+
+def _difference(state: State, _: float) -> list[float]:
+    """Seat 0's features minus seat 1's."""
+    assert isinstance(state, GetGemState)
+    mine, theirs = getgem_features(state, 0), getgem_features(state, 1)
+    return [a - b for a, b in zip(mine, theirs, strict=True)]
+
+
+def _current(path: Path) -> tuple[float, list[float]]:
+    """The file's weights in log-odds (no hyperparameter)."""
+    weights = GetgemWeights.load(path)
+    return 0.0, [v * weights.scale / SCALE for v in weights.vector]
+
+
+def _header(outcome: Outcome) -> list[str]:
+    """The weights file's comment."""
+    replaced = outcome.current_loss
+    before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
+    return [
+        "# Weights of the GETGEM evaluation (ai/getgem_eval.py), in log-odds of winning per",
+        "# unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
+        f"#     {outcome.command}",
+        f"# to {outcome.games} two-seat {outcome.players()} games (epsilon {outcome.epsilon}),"
+        " features of",
+        f"# the complete state; held-out log-loss {outcome.loss:.4f}{before}.",
+        *constraints(outcome),
+    ]
+
+
+TUNING = Tuning(
+    features=GETGEM_FEATURES,
+    hyper="",
+    candidates=(0.0,),
+    start=_start,
+    sampled=_sampled,
+    difference=_difference,
+    current=_current,
+    settings=lambda _: {"scale": SCALE},
+    header=_header,
+    notes={},
+)
+"""How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

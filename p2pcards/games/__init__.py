@@ -138,6 +138,7 @@ _REGISTRY: dict[str, GameInfo] = {
             typical_length=110,
             view="cli.getgem_view",
             evaluation="ai.getgem_eval:make_evaluation",
+            tuning="ai.getgem_eval:TUNING",
             search_rates=(NodeRate(2, 44), NodeRate(3, 37), NodeRate(4, 32), NodeRate(5, 26)),
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
