@@ -31,6 +31,8 @@ GETGEM_FEATURES = (
     "barrier",  # Barrier cards in hand
     "cursed",  # 1 when a curse gem voids rainbows held
     "hand",  # cards in hand
+    "curse",  # the curse gem held (it can never be discarded: the game's Old Maid)
+    "ready",  # `declared` when the three gems are shown too: a victory check coming that wins
 )
 
 
@@ -109,16 +111,20 @@ def getgem_features(state: GetGemState, seat: int) -> tuple[float, ...]:
             shown += held
             missing += 1.0 - held
     coverage = shown + min(rainbows, missing)
+    complete = 1.0 if coverage >= 3.0 else 0.0
+    declared = float(4 - len(laid)) if laid else 0.0
     return (
         coverage,
-        1.0 if coverage >= 3.0 else 0.0,
+        complete,
         float(len(elements)),
-        float(4 - len(laid)) if laid else 0.0,
+        declared,
         gems[0] + gems[1] + gems[2] + gems[RAINBOW],
         actions,
         barrier,
         cursed if gems[RAINBOW] > 0 else 0.0,
         float(state.hand_size(seat)),
+        min(1.0, gems[CURSE]),
+        declared * complete,
     )
 
 
@@ -198,5 +204,15 @@ TUNING = Tuning(
     settings=lambda _: {"scale": SCALE},
     header=_header,
     notes={},
+    # Left free, a fit to self-play put the curse gem above 0 (pushed to whoever leads, it
+    # comes with leading): what helps a seat is held to help it, the curse to hurt it.
+    signs={
+        **dict.fromkeys(
+            ("coverage", "complete", "elements", "declared", "gems", "actions", "ready"),
+            "nonnegative",
+        ),
+        "cursed": "nonpositive",
+        "curse": "nonpositive",
+    },
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""
