@@ -3,32 +3,16 @@ scripts/tune_weights.py finds through the registry, on a few two-seat games."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from test_tune_weights import tune  # the script, loaded once
 
 from ai import getgem_eval
 from ai.evaluation import WEIGHTS_DIR
 from ai.getgem_eval import GETGEM_FEATURES, GetgemWeights, getgem_features
 from ai.tuning import SCALE, Outcome
 from p2pcards.games.getgem import GetGemState
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_weights.py"
-
-
-def _tune() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tune_weights", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tune_weights"] = module  # dataclasses look their module up while being made
-    spec.loader.exec_module(module)
-    return module
-
-
-tune = _tune()
 
 
 def test_a_getgem_position_is_each_seats_complete_features_seat_0_minus_seat_1() -> None:
