@@ -140,6 +140,11 @@ _REGISTRY: dict[str, GameInfo] = {
             evaluation="ai.getgem_eval:make_evaluation",
             tuning="ai.getgem_eval:TUNING",
             search_rates=(NodeRate(2, 44), NodeRate(3, 37), NodeRate(4, 32), NodeRate(5, 26)),
+            # Issue 28, a lone expectimax:think_ms=200:exact=true against two greedy seats at 3
+            # seats, games 0-399 (issue 28 asks 60%): depth in decisions (turn_beam 0), max-n,
+            # 228/400 = 57.0% [52.1, 61.8]; whole turns (turn_beam=1) 211/400 = 52.8% [47.9,
+            # 57.6], paired -4.2 points [-9.9, +1.4]; paranoid=true 227/400 = 56.8% [51.9,
+            # 61.5], paired -0.2 [-5.7, +5.2]. So neither is set here.
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
