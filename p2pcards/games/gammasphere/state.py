@@ -154,6 +154,20 @@ class Stats(NamedTuple):
         return Stats(max(0, self.attack + bonus.attack), max(0, self.defense + bonus.defense))
 
 
+class SeatTotals(NamedTuple):
+    """A seat's public numbers and its field summed: the attack of its characters in Attack
+    Mode, the defense of its characters, and that of its buildings."""
+
+    power: int  # as `GammaState.power` has it
+    gas: int
+    pylons: int
+    hand: int
+    deck: int
+    attack: int
+    defense: int
+    walls: int
+
+
 _STATS = functools.cache(Stats)
 """Stats, made once per different pair: a search's boards hold a few dozen between them, and
 making a NamedTuple costs several times the look-up."""
@@ -363,14 +377,28 @@ class GammaState(ZoneState):
 
     def field_stats(self) -> dict[int, Stats]:
         """`stats` of every character and building on the field, the static abilities read
-        once for them all (what an evaluation reads at every leaf of a search)."""
+        once for them all."""
+        out: dict[int, Stats] = {}
+        self._scan_field(out)
+        return out
+
+    def seat_totals(self) -> tuple[SeatTotals, SeatTotals]:
+        """Each seat's `SeatTotals` (what an evaluation reads at every leaf of a search)."""
+        return self._scan_field(None)
+
+    def _scan_field(self, out: dict[int, Stats] | None) -> tuple[SeatTotals, SeatTotals]:
+        """Each seat's `SeatTotals`, and into `out`, if given, `stats` of every card on the
+        field: one pass for both, since this is a third of a leaf's cost (`_unmodified` and
+        `Stats.plus` inlined)."""
         bonuses = interpreter.static_bonuses(self) if self._any_static() else {}
-        # `_unmodified` and `Stats.plus` inlined, one pass: this is a third of a leaf's cost.
-        level, weapon = self._level, self._weapon
+        level, weapon, mode = self._level, self._weapon, self._mode
         atk_p, atk_t, def_p, def_t = self._atk_p, self._atk_t, self._def_p, self._def_t
         card, cards, ident = self.card, self._rules_g.cards, self._ident
-        out: dict[int, Stats] = {}
-        for z in FIELD_ZONES:
+        characters, buildings = self._book.kinds["character"], self._book.kinds["building"]
+        zones, power, gas = self._zones, self._power, self._gas
+        sums = []
+        for seat, z in enumerate(FIELD_ZONES):
+            attacking = standing = walls = 0
             for slot in self._zones[z]:
                 k = ident[slot]
                 kind = cards[k] if k != UNKNOWN else card(slot)  # `card` says what is unknown
@@ -384,8 +412,23 @@ class GammaState(ZoneState):
                 bonus = bonuses.get(slot)
                 if bonus is not None:
                     attack, defense = attack + bonus.attack, defense + bonus.defense
-                out[slot] = _STATS(max(0, attack), max(0, defense))
-        return out
+                attack, defense = max(0, attack), max(0, defense)
+                if out is not None:
+                    out[slot] = _STATS(attack, defense)
+                if k in characters:
+                    standing += defense
+                    if mode[slot] == ATTACK_MODE:
+                        attacking += attack
+                elif k in buildings:
+                    walls += defense
+            base = seat * PER_SEAT
+            pylons, hand, deck = zones[base + PYLONS], zones[base + HAND], zones[base + DECK]
+            totals = SeatTotals(
+                max(0, power[seat]), gas[seat], len(pylons), len(hand), len(deck),
+                attacking, standing, walls,
+            )  # fmt: skip
+            sums.append(totals)
+        return sums[0], sums[1]
 
     def _any_static(self) -> bool:
         """Whether a card whose abilities work has a static one: most positions have none,
