@@ -142,24 +142,23 @@ class Spend(NamedTuple):
     free: bool = False
 
 
-class LaneGuy(NamedTuple):
-    """A Guy in a lane as a state sees it: `hidden` if face down and unknown to it (then no
-    stats); else its attack and max health now (static abilities in), its damage."""
+class BoardSums(NamedTuple):
+    """A seat's Guys summed as a state sees them, with its public counts: what an evaluation
+    reads of the board. Counts of Guys and stats are floats, for an evaluation to weigh."""
 
-    face_down: bool
-    hidden: bool
-    attack: int = 0
-    health: int = 0
-    damage: int = 0
-    prepared: bool = False
+    attack: float  # of its Guys face up or known here (static abilities in)
+    health: float  # their health left
+    hidden: float  # its face-down Guys this state does not know
+    pressure: float  # the attack of its unprepared Guys no Guy opposes: the next combat's
+    kills: float  # its unprepared Guys that kill the face-up Guy opposite at the next combat
+    life: int
+    hand: int
+    deck: int
+    vest: bool  # whether a Pin is in its Vest
 
 
-LanePair = tuple[LaneGuy | None, LaneGuy | None]
-"""Seat 0's and seat 1's Guy in one lane (`GuysState.lane_pairs`)."""
-_HIDDEN_GUY = LaneGuy(True, True)
-_LANE_GUY = functools.cache(LaneGuy)
-"""LaneGuy, made once per different Guy: a search's boards hold a few dozen between them, and
-making a NamedTuple costs several times the look-up."""
+_UNSEEN_GUY = (True, 0, 0, False)
+"""A face-down Guy this state does not know, in `board_sums`' lane reading."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,35 +320,63 @@ class GuysState(ZoneState):
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
         return max(0, atk), hp
 
-    def lane_pairs(self, bonuses: dict[int, Bonus]) -> list[LanePair]:
-        """Both seats' Guys lane by lane, each seat's opposite the other's (None: nobody
-        there), in one pass over the columns: what an evaluation reads of the board, at every
-        leaf of a search; `bonuses`: `self.bonuses()`."""
+    def board_sums(self, bonuses: dict[int, Bonus]) -> tuple[BoardSums, BoardSums]:
+        """Each seat's `BoardSums`, the lanes read in one pass over the columns (this runs at
+        every leaf of a search); `bonuses`: `self.bonuses()`."""
         zones, known, everyone, ident = self._zones, self._known, self._public, self._ident
         cards, get = self._rules_g.cards, bonuses.get
         atk, hp, atk_t, hp_t = self._atk, self._hp, self._atk_t, self._hp_t
         damage, prepared = self._damage, self._prepared
-        out: list[LanePair] = []
+        sums = [[0.0] * 5, [0.0] * 5]  # as BoardSums (sums of ints: exact)
+        # A lane's two Guys: (face down, attack, health left, prepared); None: nobody there.
+        guys: list[tuple[bool, int, int, bool] | None] = [None, None]
         for lane in _LANE_PAIRS:
-            pair: list[LaneGuy | None] = []
-            for z in lane:
-                pile = zones[z]
+            for seat in (0, 1):
+                pile = zones[lane[seat]]
                 if not pile:
-                    pair.append(None)
+                    guys[seat] = None
                     continue
                 guy = pile[0]
                 k = ident[guy]
                 face_down = known[guy] != everyone
                 if face_down and k == UNKNOWN:
-                    pair.append(_HIDDEN_GUY)
+                    guys[seat] = _UNSEEN_GUY
                     continue
                 card = cards[k]
                 bonus = get(guy, NO_BONUS)
                 attack = max(0, card.attack + atk[guy] + atk_t[guy] + bonus.attack)
                 health = card.health + hp[guy] + hp_t[guy] + bonus.health
-                pair.append(_LANE_GUY(face_down, False, attack, health, damage[guy], prepared[guy]))
-            out.append((pair[0], pair[1]))
-        return out
+                guys[seat] = (face_down, attack, health - damage[guy], prepared[guy])
+            for seat in (0, 1):
+                found = guys[seat]
+                if found is None:
+                    continue
+                board = sums[seat]
+                if found is _UNSEEN_GUY:
+                    board[2] += 1.0
+                    continue
+                _, attack, left, ready = found
+                board[0] += attack
+                board[1] += max(0, left)
+                if ready:
+                    continue
+                foe = guys[1 - seat]
+                if foe is None:
+                    board[3] += attack
+                elif not foe[0] and attack >= foe[2]:
+                    board[4] += 1.0  # the Guy opposite dies at the next combat
+        life = self._life
+        out = []
+        for seat in (0, 1):
+            base = seat * PER_SEAT
+            hand, deck, vest = zones[base + HAND], zones[base + DECK], zones[base + VEST]
+            board_attack, board_health, hidden, pressure, kills = sums[seat]
+            totals = BoardSums(
+                board_attack, board_health, hidden, pressure, kills, life[seat], len(hand),
+                len(deck), bool(vest),
+            )  # fmt: skip
+            out.append(totals)
+        return out[0], out[1]
 
     def bonuses(self) -> dict[int, Bonus]:
         """What the static abilities in force give, by slot (`interpreter.static_bonuses`),
@@ -598,8 +625,9 @@ class GuysState(ZoneState):
         # Where no static lowers health, a Guy that survives without them survives, and
         # usually no Guy is even near death (this runs twice an effect): no statics read.
         destroyed = (not safe or self._raw_deaths()) and self._destroy_dead(safe)
-        if self._winners is None and min(self._life) <= 0:
-            self._end([s for s in (0, 1) if self._life[s] > 0])
+        life = self._life
+        if self._winners is None and (life[0] <= 0 or life[1] <= 0):
+            self._end([s for s in (0, 1) if life[s] > 0])
         return destroyed
 
     def _destroy_dead(self, safe: bool) -> bool:
