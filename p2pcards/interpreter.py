@@ -75,6 +75,16 @@ class Frame(NamedTuple):
     picked: bool = False
     stage: int = 0
 
+    # Both made outright (one call in C): `_replace`, by keywords in Python, cost several
+    # times as much, at a step of nearly every effect a search resolves.
+    def chosen(self, targets: tuple[int, ...], picked: bool) -> Frame:
+        """This frame with these targets, all chosen if `picked`."""
+        return tuple.__new__(Frame, (*self[:7], targets, picked, self[9]))
+
+    def staged(self, stage: int) -> Frame:
+        """This frame at another stage of its effect."""
+        return tuple.__new__(Frame, (*self[:9], stage))
+
 
 class Bonus(NamedTuple):
     """What the static abilities in force give one card: stats and keyword bits."""
@@ -358,6 +368,8 @@ def queue(st: Table, slot: int, k: int, index: int, controller: int, cause: int 
 def fire(st: Table, slot: int, trigger: str, controller: int, cause: int = -1) -> None:
     """Queue the abilities of the card in `slot` that fire on `trigger`."""
     k = st._ident[slot]
+    if trigger not in st._book.triggers[k]:  # most cards: every play fires "played"
+        return
     for i, a in enumerate(st._book.abilities[k]):
         if a.trigger == trigger:
             queue(st, slot, k, i, controller, cause)
@@ -776,16 +788,16 @@ def _pick(st: Table, f: Frame, sel: Selector) -> Frame | None:
     optional, it takes them all without asking."""
     found = select(st, sel, f)
     if sel.ref is not None or sel.pick == "all":
-        return f._replace(targets=tuple(found), picked=True)
+        return f.chosen(tuple(found), True)
     left = [t for t in found if t not in f.targets]
     need = sel.count - len(f.targets)
     if need <= 0 or not left:
-        return f._replace(picked=True)
+        return f.chosen(f.targets, True)
     if sel.pick == "random":
         st._ask_chance(Step("roll", sides=len(left)))
         return None
     if len(left) <= need and not sel.optional:
-        return f._replace(targets=f.targets + tuple(left), picked=True)
+        return f.chosen(f.targets + tuple(left), True)
     _ask(st, Ask("target", f.controller, tuple(left), sel.optional))
     return None
 
@@ -798,9 +810,9 @@ def after_chance(st: Table, step_: Step, value: int) -> None:
         sel = current_effect(st).target
         assert sel is not None
         left = [t for t in select(st, sel, f) if t not in f.targets]
-        st._frames[0] = f._replace(targets=(*f.targets, left[value]))
+        st._frames[0] = f.chosen((*f.targets, left[value]), f.picked)
         return
-    st._frames[0] = f._replace(stage=f.stage + 1)
+    st._frames[0] = f.staged(f.stage + 1)
 
 
 def _deck(st: Table, seat: int) -> int:
@@ -882,7 +894,7 @@ def _draw(st: Table, f: Frame, e: Effect) -> bool:
             return _draw_one(st, seat)
         if not st.deck_out(seat):
             return False
-        f = st._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
+        f = st._frames[0] = f.staged((f.stage // amount + 1) * amount)
     return True
 
 
@@ -903,7 +915,7 @@ def _discard(st: Table, f: Frame, e: Effect) -> bool:
         seat = discarding[f.stage // amount]
         hand = st._zones[_hand(st, seat)]
         if not hand:
-            f = st._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
+            f = st._frames[0] = f.staged((f.stage // amount + 1) * amount)
             continue
         if e.how == "random":
             step_ = Step("pick", _hand(st, seat), _discard_pile(st, seat), st._everyone)
@@ -1014,16 +1026,16 @@ def answer(st: Table, ask: Ask, action: Action) -> None:
     f = st._frames[0]
     if ask.kind == "target":
         if isinstance(action, Decline):
-            st._frames[0] = f._replace(picked=True)
+            st._frames[0] = f.chosen(f.targets, True)
         else:
             assert isinstance(action, Target | TargetPlayer)
             chosen = action.slot if isinstance(action, Target) else player(action.seat)
-            st._frames[0] = f._replace(targets=(*f.targets, chosen))
+            st._frames[0] = f.chosen((*f.targets, chosen), f.picked)
     elif ask.kind == "discard":
         assert isinstance(action, Discard)
         st._show(action.slot, action.card, st._everyone)
         st._move(action.slot, _discard_pile(st, ask.seat))
-        st._frames[0] = f._replace(stage=f.stage + 1)
+        st._frames[0] = f.staged(f.stage + 1)
     elif ask.kind == "search":
         assert isinstance(action, Take)
         deck = _deck(st, ask.seat)
@@ -1031,6 +1043,6 @@ def answer(st: Table, ask: Ask, action: Action) -> None:
             st._shuffle(deck)
         else:
             st._search(deck, _hand(st, ask.seat), st._kind(action.card), st._everyone)
-        st._frames[0] = f._replace(stage=f.stage + 1)
+        st._frames[0] = f.staged(f.stage + 1)
     else:
         st.own_answer(ask, action)

@@ -623,8 +623,20 @@ class GuysState(ZoneState):
         Whether a Guy was destroyed."""
         safe = not self._rules_g.static_health_loss
         # Where no static lowers health, a Guy that survives without them survives, and
-        # usually no Guy is even near death (this runs twice an effect): no statics read.
-        destroyed = (not safe or self._raw_deaths()) and self._destroy_dead(safe)
+        # usually no Guy is even near death (this runs twice an effect): no statics read,
+        # and the Guys read here, not in a call of their own.
+        near = not safe
+        if safe:
+            damage, hp, hp_t = self._damage, self._hp, self._hp_t
+            zones, known, everyone = self._zones, self._known, self._public
+            cards, ident = self._rules_g.cards, self._ident
+            for z in ALL_LANE_ZONES:
+                for guy in zones[z]:
+                    if known[guy] == everyone and (
+                        damage[guy] >= cards[ident[guy]].health + hp[guy] + hp_t[guy]
+                    ):
+                        near = True
+        destroyed = near and self._destroy_dead(safe)
         life = self._life
         if self._winners is None and (life[0] <= 0 or life[1] <= 0):
             self._end([s for s in (0, 1) if life[s] > 0])
@@ -651,19 +663,6 @@ class GuysState(ZoneState):
                     bonuses = None  # a static may have left with it
                     destroyed = True
         return destroyed
-
-    def _raw_deaths(self) -> bool:
-        """Whether a face-up Guy's damage reaches its health before static abilities."""
-        damage, hp, hp_t = self._damage, self._hp, self._hp_t
-        zones, known, everyone = self._zones, self._known, self._public
-        cards, ident = self._rules_g.cards, self._ident
-        for z in ALL_LANE_ZONES:
-            for guy in zones[z]:
-                if known[guy] == everyone and (
-                    damage[guy] >= cards[ident[guy]].health + hp[guy] + hp_t[guy]
-                ):
-                    return True
-        return False
 
     # ------------------------------------------------------------ decisions
 
@@ -903,11 +902,15 @@ class GuysState(ZoneState):
         order simultaneous triggers resolve: the Leading Player's side first, Guys lane by
         lane, the Vest, then Pins on Guys in the order they were pinned (docs/abilities.md)."""
         zones, known, everyone, n = self._zones, self._known, self._public, self._n
-        order = seats_from(self._leader, n) if seat is None else (seat,)
-        return [
-            (side, [s for z in SIDE_ZONES[side] for s in zones[z] if known[s] == everyone])
-            for side in order
-        ]
+        out = []
+        for side in seats_from(self._leader, n) if seat is None else (seat,):
+            slots = []
+            for z in SIDE_ZONES[side]:  # loops, not comprehensions: read at every step
+                for s in zones[z]:
+                    if known[s] == everyone:
+                        slots.append(s)
+            out.append((side, slots))
+        return out
 
     def pool(self, seat: int, what: str) -> list[int]:
         """A seat's Guys lane by lane, its Pins (the Vest's first), or its hand."""
@@ -1056,7 +1059,7 @@ class GuysState(ZoneState):
                     return False
                 if self.lane_of(guy) >= 0 and lanes:
                     self._move_guy(guy, lanes[0])
-                f = self._frames[0] = f._replace(stage=f.stage + 1)
+                f = self._frames[0] = f.staged(f.stage + 1)
         elif do == "loot":
             deck = zone_of(f.controller, DECK)
             n = min(amount, len(self._zones[deck]))
@@ -1065,7 +1068,7 @@ class GuysState(ZoneState):
                 return False
             if f.stage == n and n >= 2:
                 self._ask_seat(Ask("order", f.controller, (len(orders(n)),)))
-                self._frames[0] = f._replace(stage=n + 1)
+                self._frames[0] = f.staged(n + 1)
                 return False
         elif do == "token":
             return self._tokens(f, e)
@@ -1101,7 +1104,7 @@ class GuysState(ZoneState):
                     self._ask_seat(Ask("lane", f.controller, tuple(lanes)))
                     return False
                 self._place_token(e.card, seat, lanes[0])
-                f = self._frames[0] = f._replace(stage=f.stage + 1)
+                f = self._frames[0] = f.staged(f.stage + 1)
         return True
 
     def _ask_seat(self, ask: Ask) -> None:
@@ -1203,7 +1206,7 @@ class GuysState(ZoneState):
         """Apply an answer to this game's own questions (a mulligan is the turn's)."""
         f = self._frames[0]
         if isinstance(action, Decline):  # no more free plays from this effect
-            self._frames[0] = f._replace(stage=99)
+            self._frames[0] = f.staged(99)
         elif isinstance(action, Lane):
             e = interpreter.current_effect(self)
             if e.do == "move":
@@ -1211,13 +1214,13 @@ class GuysState(ZoneState):
             else:
                 assert e.card is not None
                 self._place_token(e.card, self._token_seat(e, f), action.lane)
-            self._frames[0] = self._frames[0]._replace(stage=f.stage + 1)
+            self._frames[0] = self._frames[0].staged(f.stage + 1)
         elif isinstance(action, Order):
             n = f.stage - 1  # the loot asked for the order with stage n + 1
             order = None if action.order is None else orders(n)[action.order]
             self._reorder_top(zone_of(f.controller, DECK), n, order)
         elif isinstance(action, Play):
-            self._frames[0] = f._replace(stage=f.stage + 1)
+            self._frames[0] = f.staged(f.stage + 1)
             self._play(ask.seat, action, free=True)
         else:
             raise AssertionError(action)
