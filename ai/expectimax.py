@@ -276,15 +276,17 @@ class _World:
         made: list[tuple[State | None, list[float]]] = []
         last = len(actions) - 1
         remade = False  # some child must be made again if chosen, from `state`
+        tick, liking = self.budget.tick, self._liking
         for i, action in enumerate(actions):
-            self.budget.tick()
+            tick()
             kept: State | None
             if i == last and not remade:  # one copy saved per beam
-                child = _moved(state, action)
-                kept = child
+                state.apply_legal(action)
+                child = kept = state
                 values = self._settled_values(child.clone() if child.is_chance_node() else child)
             else:
-                child = self._child(state, action)
+                child = state.clone()  # `_child`, inlined: once for every move a beam ranks
+                child.apply_legal(action)
                 # A child at a chance step is valued where it stands, its draws sampled on
                 # it (not on a copy), and made again if chosen: a copy saved for every child
                 # the beam leaves out (a pass, which deals the next turn, is a fifth).
@@ -292,7 +294,7 @@ class _World:
                 remade = remade or kept is None
                 values = self._settled_values(child)
             made.append((kept, values))
-            scores.append(self._liking(values, mover))
+            scores.append(liking(values, mover))
         order = sorted(range(len(actions)), key=lambda i: -scores[i])
         chosen = order[:width]
         children = {}
@@ -328,7 +330,9 @@ class _World:
     def _settled_values(self, state: State) -> list[float]:
         """Every seat's evaluation once pending chance steps are sampled: on `state` itself,
         which the caller reads no more."""
-        return self.evaluation.values(self._settle(state))
+        if state.is_chance_node():
+            state = self._settle(state)
+        return self.evaluation.values(state)
 
     def _settle(self, state: State) -> State:
         """`state` itself once its pending chance steps are sampled (one generator for the
@@ -481,7 +485,8 @@ class _TwoSided(_World):
         `state` is used up (its last move is made on it, not on a copy): pass a state that
         nothing reads afterwards."""
         self.budget.tick()
-        known = self._known_values(state)
+        found = self.ranked.pop(id(state), None)  # `_known_values`, inlined: every node
+        known = found[1] if found is not None and found[0] is state else None
         if state.is_terminal():
             return (self._settled_values(state) if known is None else known)[self.seat]
         continues = self._continues(state, last, streak)

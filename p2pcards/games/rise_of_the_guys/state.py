@@ -324,13 +324,17 @@ class GuysState(ZoneState):
         """Each seat's `BoardSums`, the lanes read in one pass over the columns (this runs at
         every leaf of a search); `bonuses`: `self.bonuses()`."""
         zones, known, everyone, ident = self._zones, self._known, self._public, self._ident
-        cards, get = self._rules_g.cards, bonuses.get
+        cards = self._rules_g.cards
         atk, hp, atk_t, hp_t = self._atk, self._hp, self._atk_t, self._hp_t
         damage, prepared = self._damage, self._prepared
         sums = [[0.0] * 5, [0.0] * 5]  # as BoardSums (sums of ints: exact)
         # A lane's two Guys: (face down, attack, health left, prepared); None: nobody there.
+        # (Written for few steps: `x if x > 0 else 0` for max(), no bonus looked up where
+        # none is in force, an empty lane passed at once.)
         guys: list[tuple[bool, int, int, bool] | None] = [None, None]
         for lane in _LANE_PAIRS:
+            if not zones[lane[0]] and not zones[lane[1]]:
+                continue
             for seat in (0, 1):
                 pile = zones[lane[seat]]
                 if not pile:
@@ -343,9 +347,14 @@ class GuysState(ZoneState):
                     guys[seat] = _UNSEEN_GUY
                     continue
                 card = cards[k]
-                bonus = get(guy, NO_BONUS)
-                attack = max(0, card.attack + atk[guy] + atk_t[guy] + bonus.attack)
-                health = card.health + hp[guy] + hp_t[guy] + bonus.health
+                attack = card.attack + atk[guy] + atk_t[guy]
+                health = card.health + hp[guy] + hp_t[guy]
+                if bonuses:
+                    bonus = bonuses.get(guy)
+                    if bonus is not None:
+                        attack += bonus.attack
+                        health += bonus.health
+                attack = attack if attack > 0 else 0
                 guys[seat] = (face_down, attack, health - damage[guy], prepared[guy])
             for seat in (0, 1):
                 found = guys[seat]
@@ -357,7 +366,8 @@ class GuysState(ZoneState):
                     continue
                 _, attack, left, ready = found
                 board[0] += attack
-                board[1] += max(0, left)
+                if left > 0:
+                    board[1] += left
                 if ready:
                     continue
                 foe = guys[1 - seat]
