@@ -295,7 +295,9 @@ class _World:
                 values = self._settled_values(child)
             made.append((kept, values))
             scores.append(liking(values, mover))
-        order = sorted(range(len(actions)), key=lambda i: -scores[i])
+        # Best first, ties in the actions' order (a reversed sort keeps its ties in order):
+        # keyed in C, not by a Python function called once per action.
+        order = sorted(range(len(actions)), key=scores.__getitem__, reverse=True)
         chosen = order[:width]
         children = {}
         for i in chosen:
@@ -556,8 +558,11 @@ class _TwoSided(_World):
             rest_high -= p * high
             child_alpha = (alpha - searched - rest_high) / p
             child_beta = (beta - searched - rest_low) / p
-            window = max(child_alpha, LOSS), min(child_beta, WIN)
-            v = self.value(child, depth, *window, True, last, streak)
+            # The window kept inside (LOSS, WIN), by comparisons: max() and min() are calls
+            # that cost more than the comparisons, at every chance child searched.
+            low = LOSS if child_alpha < LOSS else child_alpha
+            high = WIN if child_beta > WIN else child_beta
+            v = self.value(child, depth, low, high, True, last, streak)
             searched += p * v
             if v <= child_alpha:
                 return searched + rest_high  # fails low whatever the rest gives
@@ -645,10 +650,12 @@ class _TwoSided(_World):
             v = self.value(child, after, alpha, beta, False, mover, streak)
             if maximising and v > best_value:
                 best_value, best = v, i
-                alpha = max(alpha, v)
+                if v > alpha:  # max(alpha, v), without the call
+                    alpha = v
             elif not maximising and v < best_value:
                 best_value, best = v, i
-                beta = min(beta, v)
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         self._forget(made)

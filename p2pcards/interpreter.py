@@ -21,6 +21,7 @@ effects only one game's board can carry (a lane, a level) are that game's own co
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol, cast, get_args
@@ -649,14 +650,17 @@ def holds(st: Table, cond: Condition, f: Frame, *, static: bool = False) -> bool
 
 
 def _plus(bonus: Bonus, e: Effect, bits: Mapping[str, int]) -> Bonus:
+    attack, health, defense, keywords = bonus
     if e.do == "grant":
-        return bonus._replace(keywords=bonus.keywords | bits[e.keyword or ""])
-    return Bonus(
-        bonus.attack + (e.attack or 0),
-        bonus.health + (e.health or 0),
-        bonus.defense + (e.defense or 0),
-        bonus.keywords,
+        return _BONUS((attack, health, defense, keywords | bits[e.keyword or ""]))
+    return _BONUS(
+        (attack + (e.attack or 0), health + (e.health or 0), defense + (e.defense or 0), keywords)
     )
+
+
+_BONUS = functools.partial(tuple.__new__, Bonus)
+"""Bonus made in one call in C: its class's own `__new__` (and `_replace`) are calls in
+Python, and a search adds up the static abilities at nearly every leaf."""
 
 
 Sources = Sequence[tuple[int, Sequence[int]]]

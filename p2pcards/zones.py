@@ -1136,7 +1136,12 @@ class ZoneState(State):
         other._known = self._known[:]
         other._home = self._home  # only ever replaced (`_add_slot`), never changed in place
         other._where = self._where[:]
-        other._pools = [None if pool is None else pool[:] for pool in self._pools]
+        pools = self._pools  # copied in C where every pool is known (a search's worlds)
+        other._pools = (
+            list(map(list.copy, pools))  # type: ignore[arg-type]  # no pool is None
+            if None not in pools
+            else [None if pool is None else pool[:] for pool in pools]
+        )
         other._private = self._private
         other._generation = self._generation[:]
         other._chance = self._chance
