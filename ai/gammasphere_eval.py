@@ -51,9 +51,10 @@ def basic_features(totals: SeatTotals) -> tuple[float, ...]:
     """One seat's first BASIC features, as `both_features` has them, from its
     `state.seat_totals()`."""
     power = totals.power
+    danger = 3000 - power
     return (
         power / 1000,
-        max(0, 3000 - power) / 1000,
+        (danger if danger > 0 else 0) / 1000,  # max() without the call: every leaf
         totals.attack / 1000,
         totals.defense / 1000,
         totals.walls / 1000,

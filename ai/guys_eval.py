@@ -53,10 +53,11 @@ def both_features(
     at every leaf of a search."""
     out = []
     for attack, health, hidden, pressure, kills, life, hand, deck, vest in boards:
+        danger = 6 - life
         out.append(
             (
                 float(life),
-                float(max(0, 6 - life)),
+                float(danger if danger > 0 else 0),  # max() without the call: every leaf
                 attack,
                 health,
                 hidden,

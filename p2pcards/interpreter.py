@@ -205,6 +205,7 @@ class Table(Protocol):
     _where: list[int]
     _pools: list[list[int] | None]
     _listener: Listener | None
+    _n: int  # num_players, read without a property's call where every selector reads it
 
     @property
     def num_players(self) -> int: ...
@@ -328,7 +329,7 @@ def current_effect(st: Table) -> Effect:
 def seats(st: Table, relation: str, controller: int) -> tuple[int, ...]:
     """The seats a relation names from `controller`'s side, in the game's order: you; each
     opponent (in turn order from your left); every seat; the seat to your left."""
-    key = (st.num_players, st._book.seat_order, relation, controller)
+    key = (st._n, st._book.seat_order, relation, controller)
     found = _SEATS.get(key)
     if found is None:
         found = _SEATS[key] = _relation(*key)

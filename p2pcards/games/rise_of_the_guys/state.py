@@ -318,7 +318,7 @@ class GuysState(ZoneState):
         bonus = bonuses.get(slot, NO_BONUS)
         atk = card.attack + self._atk[slot] + self._atk_t[slot] + bonus.attack
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
-        return max(0, atk), hp
+        return (atk if atk > 0 else 0), hp  # max() without the call: read at every combat
 
     def board_sums(self, bonuses: dict[int, Bonus]) -> tuple[BoardSums, BoardSums]:
         """Each seat's `BoardSums`, the lanes read in one pass over the columns (this runs at
@@ -700,8 +700,11 @@ class GuysState(ZoneState):
         hosts: list[int] | None = None  # face-up Guys, both sides: read once a Pin needs them
         seen: set[int] = set()
         out: list[Play] = []
+        ident = self._ident
         for slot in zones[seat * PER_SEAT + HAND] if only is None else only:
-            k = self._kind_at(slot)
+            k = ident[slot]  # `_kind_at` where it is known: no call for each card in hand
+            if k == UNKNOWN:
+                k = self._kind_at(slot)  # which says what is hidden
             if k in seen:
                 continue
             seen.add(k)
