@@ -439,10 +439,11 @@ class GammaState(ZoneState):
             sums.append(totals)
         return sums[0], sums[1]
 
-    def _any_static(self) -> bool:
-        """Whether a card whose abilities work has a static one: most positions have none,
-        and then no bonus need be worked out."""
-        statics, ident, zones = self._book.statics, self._ident, self._zones
+    def _any_static(self, *, granting: bool = False) -> bool:
+        """Whether a card whose abilities work has a static one (that grants a keyword, with
+        `granting`): most positions have none, and then no bonus need be worked out."""
+        book, ident, zones = self._book, self._ident, self._zones
+        statics = book.granting if granting else book.statics
         for z in _WORKING_ZONES:  # loops, not a generator: read at every leaf
             for s in zones[z]:
                 if statics[ident[s]]:
@@ -465,6 +466,10 @@ class GammaState(ZoneState):
         """Whether a card in play has a keyword (granted, or by a static ability)."""
         if (self._kw_p[slot] | self._kw_t[slot]) & keyword:
             return True
+        # Listing attacks asks this of every attacker and target: the statics that grant
+        # keywords are looked for before they are worked out.
+        if not self._any_static(granting=True):
+            return False
         return bool(interpreter.static_keywords(self, slot) & keyword)
 
     def ask(self) -> Ask | None:
@@ -851,7 +856,8 @@ class GammaState(ZoneState):
         """A seat's cards in play that are a `what` (Pylons apart; `hand_card`: the hand)."""
         if what == "hand_card":
             return self._zones[zone_of(seat, HAND)]
-        pile = self.pylons(seat) if what == "pylon" else self.cards_in_play(seat)
+        zones = self._zones  # no copy of the Pylons: a condition counts them at every leaf
+        pile = zones[zone_of(seat, PYLONS)] if what == "pylon" else self.cards_in_play(seat)
         kinds, ident = self._book.kinds.get(what, frozenset()), self._ident
         return [s for s in pile if ident[s] in kinds]
 
