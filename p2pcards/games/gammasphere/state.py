@@ -335,7 +335,7 @@ class GammaState(ZoneState):
     def _of_kind(self, seat: int, what: str) -> list[int]:
         # By the book's kinds of each type: read at every node (attacks, the evaluation).
         kinds, ident = self._book.kinds[what], self._ident
-        return [s for s in self._zones[zone_of(seat, FIELD)] if ident[s] in kinds]
+        return [s for s in self._zones[seat * PER_SEAT + FIELD] if ident[s] in kinds]
 
     def pylons(self, seat: int) -> list[int]:
         """A seat's Pylons."""
@@ -343,7 +343,12 @@ class GammaState(ZoneState):
 
     def jiggawatts(self, seat: int) -> int:
         """How many Jiggawatts a seat can pay now: its untapped Pylons (line 20)."""
-        return sum(1 for s in self._zones[zone_of(seat, PYLONS)] if not self._tapped[s])
+        tapped = self._tapped  # a loop, no generator: read for every menu
+        untapped = 0
+        for s in self._zones[seat * PER_SEAT + PYLONS]:
+            if not tapped[s]:
+                untapped += 1
+        return untapped
 
     def mode(self, slot: int) -> int:
         """ATTACK_MODE or DEFENSE_MODE."""
@@ -512,8 +517,9 @@ class GammaState(ZoneState):
     def _begin_turn(self, seat: int) -> None:
         """Untap, draw (not on the game's first turn), gain gas (rules.md)."""
         self._turn += 1
+        base = seat * PER_SEAT  # zone_of, inlined here and below: a step of every turn
         for offset in (FIELD, PYLONS, GEAR):
-            for slot in self._zones[zone_of(seat, offset)]:
+            for slot in self._zones[base + offset]:
                 self._tapped[slot] = False
                 self._switched[slot] = False
                 self._used[slot] = 0
@@ -539,7 +545,7 @@ class GammaState(ZoneState):
 
     def _go_on(self) -> None:
         """Every queued ability has resolved: the turn goes on where it was."""
-        seat = self.turn_seat()
+        seat = (self._turn - 1) % 2  # turn_seat, inlined: after every step
         self._current = seat
         if self._then == "end":
             self._finish_turn(seat)
@@ -699,24 +705,25 @@ class GammaState(ZoneState):
             ask, self._ask = self._ask, None
             interpreter.answer(self, ask, action)
             self._resolve()
-        elif isinstance(action, Activate):
-            interpreter.activate(self, action.slot, action.ability)
-            self._resolve()
+        # The kinds of action by how often a search makes them, so that few are tried.
         elif isinstance(action, Play):
             self._play(seat, action)
+        elif isinstance(action, End):
+            interpreter.fire_all(self, "end_of_turn", (seat,))
+            self._then = "end"
+            self._resolve()
         elif isinstance(action, Attack):
             self._attack(seat, action)
         elif isinstance(action, Switch):
             self._mode[action.slot] ^= 1
             self._switched[action.slot] = True
+        elif isinstance(action, Activate):
+            interpreter.activate(self, action.slot, action.ability)
+            self._resolve()
         elif isinstance(action, Discard):
             self._show(action.slot, action.card, 3)
             self._move(action.slot, zone_of(seat, DISCARD))
             self._finish_turn(seat)
-        elif isinstance(action, End):
-            interpreter.fire_all(self, "end_of_turn", (seat,))
-            self._then = "end"
-            self._resolve()
 
     def _pay(self, seat: int, card: Card) -> None:
         """Gas, and Jiggawatts by tapping that many untapped Pylons (line 9, line 20)."""
@@ -725,7 +732,7 @@ class GammaState(ZoneState):
 
     def _tap_pylons(self, seat: int, owed: int) -> None:
         """Pay Jiggawatts: all Pylons are alike, so the first untapped ones."""
-        for slot in self._zones[zone_of(seat, PYLONS)]:
+        for slot in self._zones[seat * PER_SEAT + PYLONS]:  # zone_of, inlined: every play
             if owed and not self._tapped[slot]:
                 self._tapped[slot] = True
                 owed -= 1
@@ -857,7 +864,7 @@ class GammaState(ZoneState):
         if what == "hand_card":
             return self._zones[zone_of(seat, HAND)]
         zones = self._zones  # no copy of the Pylons: a condition counts them at every leaf
-        pile = zones[zone_of(seat, PYLONS)] if what == "pylon" else self.cards_in_play(seat)
+        pile = zones[seat * PER_SEAT + PYLONS] if what == "pylon" else self.cards_in_play(seat)
         kinds, ident = self._book.kinds.get(what, frozenset()), self._ident
         return [s for s in pile if ident[s] in kinds]
 
