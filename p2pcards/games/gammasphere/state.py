@@ -124,12 +124,13 @@ SLOT_COLUMNS = SlotColumns(
         -1,
         unkeyed_because="an entity's weapon is the weapon it is the holder of: _holder has it",
     ),
-    SlotColumn("_atk_p", 0),  # modifiers while in play
-    SlotColumn("_def_p", 0),
-    SlotColumn("_atk_t", 0, this_turn=True),  # and this turn's
-    SlotColumn("_def_t", 0, this_turn=True),
-    SlotColumn("_kw_p", 0),  # keywords granted while in play
-    SlotColumn("_kw_t", 0, this_turn=True),  # and this turn
+    # The modifiers, changed by few steps (`modifiers` claims them), are shared by clones.
+    SlotColumn("_atk_p", 0, copy_on_write=True),  # modifiers while in play
+    SlotColumn("_def_p", 0, copy_on_write=True),
+    SlotColumn("_atk_t", 0, this_turn=True, copy_on_write=True),  # and this turn's
+    SlotColumn("_def_t", 0, this_turn=True, copy_on_write=True),
+    SlotColumn("_kw_p", 0, copy_on_write=True),  # keywords granted while in play
+    SlotColumn("_kw_t", 0, this_turn=True, copy_on_write=True),  # and this turn
     SlotColumn("_used", 0),  # activated abilities used this turn, one bit each
 )
 """Per-card state; the order is the digest's (`slot_rows`)."""
@@ -917,9 +918,10 @@ class GammaState(ZoneState):
 
     def modifiers(self, permanent: bool) -> Modifiers:
         """Attack, defense and keywords given while in play, or this turn."""
+        claim = self._claim  # the caller changes them (copy on write: SLOT_COLUMNS)
         if permanent:
-            return Modifiers(self._atk_p, self._def_p, self._kw_p)
-        return Modifiers(self._atk_t, self._def_t, self._kw_t)
+            return Modifiers(claim("_atk_p"), claim("_def_p"), claim("_kw_p"))
+        return Modifiers(claim("_atk_t"), claim("_def_t"), claim("_kw_t"))
 
     def gain(self, seat: int, amount: int) -> None:
         """Vespene Gas an ability gives."""
