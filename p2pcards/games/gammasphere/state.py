@@ -116,22 +116,24 @@ PLAY_ZONES = tuple(zone_of(seat, offset) for seat in (0, 1) for offset in (FIELD
 SLOT_COLUMNS = SlotColumns(
     SlotColumn("_mode", ATTACK_MODE),
     SlotColumn("_tapped", False),
-    SlotColumn("_switched", False),  # switched mode this turn (once a turn: rules.md)
+    SlotColumn("_switched", False, copy_on_write=True),  # switched mode this turn (rules.md)
     SlotColumn("_level", 0),
-    SlotColumn("_holder", -1),  # a weapon's entity
+    SlotColumn("_holder", -1, copy_on_write=True),  # a weapon's entity
     SlotColumn(
         "_weapon",
         -1,
         unkeyed_because="an entity's weapon is the weapon it is the holder of: _holder has it",
+        copy_on_write=True,
     ),
-    # The modifiers, changed by few steps (`modifiers` claims them), are shared by clones.
+    # Copy on write (`_claim`): the modifiers, weapons, switches and abilities used, which
+    # few steps change.
     SlotColumn("_atk_p", 0, copy_on_write=True),  # modifiers while in play
     SlotColumn("_def_p", 0, copy_on_write=True),
     SlotColumn("_atk_t", 0, this_turn=True, copy_on_write=True),  # and this turn's
     SlotColumn("_def_t", 0, this_turn=True, copy_on_write=True),
     SlotColumn("_kw_p", 0, copy_on_write=True),  # keywords granted while in play
     SlotColumn("_kw_t", 0, this_turn=True, copy_on_write=True),  # and this turn
-    SlotColumn("_used", 0),  # activated abilities used this turn, one bit each
+    SlotColumn("_used", 0, copy_on_write=True),  # activated abilities used this turn, a bit each
 )
 """Per-card state; the order is the digest's (`slot_rows`)."""
 
@@ -522,8 +524,10 @@ class GammaState(ZoneState):
         for offset in (FIELD, PYLONS, GEAR):
             for slot in self._zones[base + offset]:
                 self._tapped[slot] = False
-                self._switched[slot] = False
-                self._used[slot] = 0
+                if self._switched[slot]:
+                    self._claim("_switched")[slot] = False
+                if self._used[slot]:
+                    self._claim("_used")[slot] = 0
         self._current = seat
         if self._turn == 1:
             self._income(seat)
@@ -717,7 +721,7 @@ class GammaState(ZoneState):
             self._attack(seat, action)
         elif isinstance(action, Switch):
             self._mode[action.slot] ^= 1
-            self._switched[action.slot] = True
+            self._claim("_switched")[action.slot] = True
         elif isinstance(action, Activate):
             interpreter.activate(self, action.slot, action.ability)
             self._resolve()
@@ -751,8 +755,8 @@ class GammaState(ZoneState):
         elif card.type == "weapon":
             assert play.host is not None
             self._move(slot, zone_of(seat, GEAR))
-            self._holder[slot] = play.host
-            self._weapon[play.host] = slot
+            self._claim("_holder")[slot] = play.host
+            self._claim("_weapon")[play.host] = slot
         else:
             self._move(slot, zone_of(seat, FIELD))
             self._mode[slot] = DEFENSE_MODE if play.defense else ATTACK_MODE
@@ -802,7 +806,7 @@ class GammaState(ZoneState):
             self._destroy(weapon)
         holder = self._holder[slot]
         if holder >= 0:
-            self._weapon[holder] = -1
+            self._claim("_weapon")[holder] = -1
         seat = self.controller(slot)
         self._move(slot, zone_of(self._home[slot], DISCARD))
         self._reset_slot(slot)
@@ -815,7 +819,7 @@ class GammaState(ZoneState):
             self._destroy(weapon)
         holder = self._holder[slot]
         if holder >= 0:
-            self._weapon[holder] = -1
+            self._claim("_weapon")[holder] = -1
         self._move(slot, zone_of(self._home[slot], HAND))
         self._reset_slot(slot)
 
@@ -987,7 +991,7 @@ class GammaState(ZoneState):
 
     def mark_used(self, slot: int, index: int) -> None:
         """An activated ability was used this turn."""
-        self._used[slot] |= 1 << index
+        self._claim("_used")[slot] |= 1 << index
 
     def _frames_public(self) -> list[list[int]]:
         """The queue for digests, as it was digested before the one interpreter: a draw,
