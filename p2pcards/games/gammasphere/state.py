@@ -113,11 +113,12 @@ _SWITCH = functools.cache(Switch)
 FIELD_ZONES = (zone_of(0, FIELD), zone_of(1, FIELD))
 PLAY_ZONES = tuple(zone_of(seat, offset) for seat in (0, 1) for offset in (FIELD, PYLONS, GEAR))
 
+# Every column copy on write (`_claim`): a step of a search changes few of them.
 SLOT_COLUMNS = SlotColumns(
-    SlotColumn("_mode", ATTACK_MODE),
-    SlotColumn("_tapped", False),
+    SlotColumn("_mode", ATTACK_MODE, copy_on_write=True),
+    SlotColumn("_tapped", False, copy_on_write=True),
     SlotColumn("_switched", False, copy_on_write=True),  # switched mode this turn (rules.md)
-    SlotColumn("_level", 0),
+    SlotColumn("_level", 0, copy_on_write=True),
     SlotColumn("_holder", -1, copy_on_write=True),  # a weapon's entity
     SlotColumn(
         "_weapon",
@@ -125,8 +126,6 @@ SLOT_COLUMNS = SlotColumns(
         unkeyed_because="an entity's weapon is the weapon it is the holder of: _holder has it",
         copy_on_write=True,
     ),
-    # Copy on write (`_claim`): the modifiers, weapons, switches and abilities used, which
-    # few steps change.
     SlotColumn("_atk_p", 0, copy_on_write=True),  # modifiers while in play
     SlotColumn("_def_p", 0, copy_on_write=True),
     SlotColumn("_atk_t", 0, this_turn=True, copy_on_write=True),  # and this turn's
@@ -523,7 +522,8 @@ class GammaState(ZoneState):
         base = seat * PER_SEAT  # zone_of, inlined here and below: a step of every turn
         for offset in (FIELD, PYLONS, GEAR):
             for slot in self._zones[base + offset]:
-                self._tapped[slot] = False
+                if self._tapped[slot]:
+                    self._claim("_tapped")[slot] = False
                 if self._switched[slot]:
                     self._claim("_switched")[slot] = False
                 if self._used[slot]:
@@ -720,7 +720,7 @@ class GammaState(ZoneState):
         elif isinstance(action, Attack):
             self._attack(seat, action)
         elif isinstance(action, Switch):
-            self._mode[action.slot] ^= 1
+            self._claim("_mode")[action.slot] ^= 1
             self._claim("_switched")[action.slot] = True
         elif isinstance(action, Activate):
             interpreter.activate(self, action.slot, action.ability)
@@ -737,9 +737,12 @@ class GammaState(ZoneState):
 
     def _tap_pylons(self, seat: int, owed: int) -> None:
         """Pay Jiggawatts: all Pylons are alike, so the first untapped ones."""
+        if not owed:
+            return
+        tapped = self._claim("_tapped")
         for slot in self._zones[seat * PER_SEAT + PYLONS]:  # zone_of, inlined: every play
-            if owed and not self._tapped[slot]:
-                self._tapped[slot] = True
+            if owed and not tapped[slot]:
+                tapped[slot] = True
                 owed -= 1
 
     def _play(self, seat: int, play: Play) -> None:
@@ -749,7 +752,8 @@ class GammaState(ZoneState):
         self._pay(seat, card)
         if card.type == "pylon":
             self._move(slot, zone_of(seat, PYLONS))
-            self._tapped[slot] = False
+            if self._tapped[slot]:
+                self._claim("_tapped")[slot] = False
         elif card.type == "event":
             self._move(slot, zone_of(seat, DISCARD))  # its ability resolves from there
         elif card.type == "weapon":
@@ -759,9 +763,10 @@ class GammaState(ZoneState):
             self._claim("_weapon")[play.host] = slot
         else:
             self._move(slot, zone_of(seat, FIELD))
-            self._mode[slot] = DEFENSE_MODE if play.defense else ATTACK_MODE
-            self._tapped[slot] = False
-            self._level[slot] = card.level
+            self._claim("_mode")[slot] = DEFENSE_MODE if play.defense else ATTACK_MODE
+            if self._tapped[slot]:
+                self._claim("_tapped")[slot] = False
+            self._claim("_level")[slot] = card.level
         if card.type != "pylon":
             interpreter.fire_played(self, slot, seat)
             self._resolve()
@@ -769,7 +774,7 @@ class GammaState(ZoneState):
     def _attack(self, seat: int, attack: Attack) -> None:
         """Lines 35–39 and rules.md: the attacker taps; the outcome by mode and values."""
         attacker, target = attack.attacker, attack.target
-        self._tapped[attacker] = True
+        self._claim("_tapped")[attacker] = True
         other = 1 - seat
         power = self.attack(attacker)
         if target == DIRECT:
@@ -838,7 +843,8 @@ class GammaState(ZoneState):
 
     def _change_level(self, slot: int, by: int) -> None:
         """A level moves only by effects, within 1..10 (line 14, rules.md)."""
-        self._level[slot] = max(LOWEST_LEVEL, min(HIGHEST_LEVEL, self._level[slot] + by))
+        level = self._claim("_level")
+        level[slot] = max(LOWEST_LEVEL, min(HIGHEST_LEVEL, level[slot] + by))
 
     # ------------------------------------------- the abilities (p2pcards/interpreter.py)
 
@@ -947,9 +953,9 @@ class GammaState(ZoneState):
             if e.do == "level" and is_character:
                 self._change_level(t, e.amount if isinstance(e.amount, int) else 0)
             elif e.do == "mode" and is_character:
-                self._mode[t] ^= 1
+                self._claim("_mode")[t] ^= 1
             elif e.do in ("tap", "untap"):
-                self._tapped[t] = e.do == "tap"
+                self._claim("_tapped")[t] = e.do == "tap"
         return True
 
     def own_ask_actions(self, ask: Ask) -> list[Action]:
@@ -979,9 +985,9 @@ class GammaState(ZoneState):
         """Tap this card or its holder, pay gas and Jiggawatts."""
         seat = self.controller(slot)
         if cost.tap:
-            self._tapped[slot] = True
+            self._claim("_tapped")[slot] = True
         if cost.holder_tap:
-            self._tapped[self._holder[slot]] = True
+            self._claim("_tapped")[self._holder[slot]] = True
         self._gas[seat] -= cost.resource
         self._tap_pylons(seat, cost.jiggawatts)
 
