@@ -375,12 +375,16 @@ class ZoneState(State):
 
     __slots__ = (
         "_chance", "_claimed", "_current", "_deck_zones", "_digest_parts", "_generation",
-        "_home", "_ident", "_journal", "_known", "_layout", "_listener", "_menu", "_n", "_pools",
-        "_private", "_rules", "_shown_on_arrival", "_where", "_whole_key", "_zone_index",
-        "_zones", "viewer",
+        "_home", "_ident", "_journal", "_known", "_layout", "_listener", "_menu", "_n",
+        "_owns_pools", "_pools", "_private", "_rules", "_shown_on_arrival", "_where",
+        "_whole_key", "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
+    share_pools: ClassVar[bool] = False
+    """Whether a clone shares `_pools` until it or the state cloned learns or forgets a card
+    (`_writable_pools`): a search's step seldom does (a draw), and copying them was a part
+    of every clone. Only for a game that keeps no other name for a pool."""
     """The game's per-card columns; each is an attribute of the state (in its `__slots__`)."""
 
     play_zones: ClassVar[tuple[int, ...]] = ()
@@ -422,6 +426,7 @@ class ZoneState(State):
         self._home: list[int] = []
         self._where: list[int] = []
         self._pools: list[list[int] | None] = []
+        self._owns_pools = True
         self._private = private_decks
         self._generation = [0] * len(self._layout)
         self._chance: Step | None = None
@@ -962,7 +967,7 @@ class ZoneState(State):
         if self._ident[slot] == UNKNOWN:
             self._ident[slot] = k
             home = self._home[slot]
-            pool = self._pools[home] if home >= 0 else None
+            pool = self._writable_pools()[home] if home >= 0 else None
             if pool is not None:
                 pool[k] -= 1
 
@@ -1007,7 +1012,7 @@ class ZoneState(State):
         k = self._ident[slot]
         if k != UNKNOWN:
             home = self._home[slot]
-            pool = self._pools[home] if home >= 0 else None
+            pool = self._writable_pools()[home] if home >= 0 else None
             if pool is not None:
                 pool[k] += 1
             self._ident[slot] = UNKNOWN
@@ -1176,12 +1181,13 @@ class ZoneState(State):
         other._known = self._known[:]
         other._home = self._home  # only ever replaced (`_add_slot`), never changed in place
         other._where = self._where[:]
-        pools = self._pools  # copied in C where every pool is known (a search's worlds)
-        other._pools = (
-            list(map(list.copy, pools))  # type: ignore[arg-type]  # no pool is None
-            if None not in pools
-            else [None if pool is None else pool[:] for pool in pools]
-        )
+        pools = self._pools
+        if self.share_pools:
+            other._pools = pools
+            self._owns_pools = other._owns_pools = False
+        else:
+            other._pools = self._copied_pools()
+            other._owns_pools = True
         other._private = self._private
         other._generation = self._generation[:]
         other._chance = self._chance
@@ -1208,15 +1214,31 @@ class ZoneState(State):
             if k != UNKNOWN and not view._known[slot] >> seat & 1:
                 view._forget_identity(slot)
         if self._private:
-            for pool in range(len(view._pools)):
+            pools = view._writable_pools()
+            for pool in range(len(pools)):
                 if pool != seat:
-                    view._pools[pool] = None
+                    pools[pool] = None
         return view
+
+    def _copied_pools(self) -> list[list[int] | None]:
+        """A copy of every pool (in C where every pool is known: a search's worlds)."""
+        pools = self._pools
+        if None not in pools:
+            return list(map(list.copy, pools))  # type: ignore[arg-type]  # no pool is None
+        return [None if pool is None else pool[:] for pool in pools]
+
+    def _writable_pools(self) -> list[list[int] | None]:
+        """The pools, to change in place: copied first while a clone may share them
+        (`share_pools`)."""
+        if not self._owns_pools:
+            self._pools = self._copied_pools()
+            self._owns_pools = True
+        return self._pools
 
     def _forget_identity(self, slot: int) -> None:
         """This state stops knowing the slot's identity; who knows it stays as it was."""
         home = self._home[slot]
-        pool = self._pools[home] if home >= 0 else None
+        pool = self._writable_pools()[home] if home >= 0 else None
         if pool is not None:
             pool[self._ident[slot]] += 1
         self._ident[slot] = UNKNOWN
@@ -1244,9 +1266,10 @@ class ZoneState(State):
         full = self.clone()
         full.viewer = None
         ident, home = full._ident, full._home
-        for p, pool in enumerate(full._pools):
+        pools = full._writable_pools()
+        for p, pool in enumerate(pools):
             if pool is None:
-                full._pools[p] = full._modelled_pool(p, rng)
+                pools[p] = full._modelled_pool(p, rng)
         kinds = range(len(self._rules.card_ids))
         for slot, k in enumerate(ident):
             if k != UNKNOWN or not full._known[slot] or home[slot] < 0:

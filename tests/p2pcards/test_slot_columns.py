@@ -218,6 +218,24 @@ def test_gammasphere_shares_its_modifiers_with_a_clone_until_an_ability_changes_
     assert left._atk_p[slot] == 0 and state._atk_p[slot] != 0
 
 
+def test_gammasphere_shares_its_pools_with_a_clone_until_one_draws() -> None:
+    """Copy on write (`ZoneState.share_pools`): the unseen cards a draw takes out of a pool
+    leave it on the side that drew alone, whichever side that is."""
+    state = _position("gammasphere", 7)
+    dealer, rng = LocalDealer(7), random.Random(7)
+    while not state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    for clone_draws in (True, False):
+        clone = state.clone()
+        assert clone._pools is state._pools
+        before = [list(pool or ()) for pool in state._pools]
+        drawer, kept = (clone, state) if clone_draws else (state, clone)
+        drawer.apply_action(dealer.sample(drawer))
+        assert [list(pool or ()) for pool in kept._pools] == before
+        assert [list(pool or ()) for pool in drawer._pools] != before
+        state = kept if clone_draws else clone  # the one that has not drawn, to draw again
+
+
 def test_a_roll_draws_its_luck_from_every_column_in_full() -> None:
     # A search key leaves out a column every card of which holds its default (a cheaper
     # key to hash); the luck key of a chance step other than a draw, which seeds the search's

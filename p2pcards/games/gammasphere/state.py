@@ -221,6 +221,7 @@ class GammaState(ZoneState):
     )  # fmt: skip
 
     slot_columns = SLOT_COLUMNS
+    share_pools = True  # copy on write (`ZoneState.share_pools`): no other name for a pool
     play_zones = PLAY_ZONES
     _mode: list[int]
     _tapped: list[bool]
