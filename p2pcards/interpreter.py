@@ -380,10 +380,12 @@ def fire(st: Table, slot: int, trigger: str, controller: int, cause: int = -1) -
 def fire_all(st: Table, trigger: str, of: Sequence[int] | None = None) -> None:
     """Queue every ability in play that fires on `trigger` (start and end of turn): of the
     seats in `of` (whose turn it is), or of every seat."""
+    triggers, ident = st._book.triggers, st._ident
     for controller, slots in st.in_play():
         if of is None or controller in of:
             for slot in slots:
-                fire(st, slot, trigger, controller)
+                if trigger in triggers[ident[slot]]:  # `fire`'s own check, without its call
+                    fire(st, slot, trigger, controller)
 
 
 def fire_others(st: Table, trigger: str, cause: int, seat: int) -> None:
@@ -453,10 +455,13 @@ def activations(st: Activating, seat: int) -> list[Activated]:
     """The activated abilities `seat` can use now: each once a turn, its cost payable, and
     a target for it if it targets (`has_target`)."""
     out = []
-    abilities = st._book.abilities
+    abilities, triggers, ident = st._book.abilities, st._book.triggers, st._ident
     for _, slots in st.in_play(seat):
         for slot in slots:
-            for i, ab in enumerate(abilities[st._ident[slot]]):
+            k = ident[slot]
+            if "activated" not in triggers[k]:  # most cards: listed at every menu
+                continue
+            for i, ab in enumerate(abilities[k]):
                 if (
                     ab.trigger == "activated"
                     and not st.used(slot) >> i & 1

@@ -136,6 +136,8 @@ SLOT_COLUMNS = SlotColumns(
 )
 """Per-card state; the order is the digest's (`slot_rows`)."""
 
+_UNIQUE_ZONES = tuple(zone_of(seat, z) for z in (FIELD, GEAR) for seat in (0, 1))
+"""Where a unique card may be only once, across both sides (line 9)."""
 _WORKING = tuple((seat, (zone_of(seat, FIELD), zone_of(seat, GEAR))) for seat in (0, 1))
 """Each seat's zones whose cards' abilities work, in the order their triggers resolve."""
 _WORKING_ZONES = tuple(z for _, zones in _WORKING for z in zones)
@@ -591,8 +593,9 @@ class GammaState(ZoneState):
             hand = self._zones[zone_of(cur, HAND)]
             return [Discard(s, self.card(s).id) for s in hand]
         out: list[Action] = list(self._plays(cur))
-        out += self._attacks(cur)
-        out += [_SWITCH(s) for s in self._switchable(cur)]
+        mine = self.characters(cur)  # read once for attacks and switches
+        out += self._attacks(cur, mine)
+        out += [_SWITCH(s) for s in self._switchable(cur, mine)]
         out += self._activations(cur)
         out.append(END)
         return out
@@ -601,21 +604,21 @@ class GammaState(ZoneState):
         """Every play the seat can afford now (line 29), of one hand slot if `only`."""
         out: list[Play] = []
         gas, jw = self._gas[seat], self.jiggawatts(seat)
-        hand = self._zones[zone_of(seat, HAND)] if only is None else [only]
-        in_play = {
-            self._ident[s]
-            for z in (FIELD, GEAR)
-            for p in (0, 1)
-            for s in self._zones[zone_of(p, z)]
-        }
+        zones, ident, cards = self._zones, self._ident, self._rules_g.cards
+        hand = zones[seat * PER_SEAT + HAND] if only is None else [only]
+        in_play: set[int] | None = None  # the kinds on the field: read once a unique needs it
         listed: set[int] = set()
         for slot in hand:
-            card = self.card(slot)
-            if card.gas > gas or card.jw > jw or self._ident[slot] in listed:
+            k = ident[slot]
+            card = cards[k] if k != UNKNOWN else self.card(slot)  # which says what is unknown
+            if card.gas > gas or card.jw > jw or k in listed:
                 continue  # copies of a card are alike: the menu offers the first (any may go)
-            listed.add(self._ident[slot])
-            if card.unique and self._ident[slot] in in_play:
-                continue  # line 9: one copy on the field, across both sides
+            listed.add(k)
+            if card.unique:
+                if in_play is None:
+                    in_play = {ident[s] for z in _UNIQUE_ZONES for s in zones[z]}
+                if k in in_play:
+                    continue  # line 9: one copy on the field, across both sides
             if card.type == "character":
                 out += [_PLAY(slot, card.id, False, None), _PLAY(slot, card.id, True, None)]
             elif card.type == "weapon":
@@ -628,18 +631,21 @@ class GammaState(ZoneState):
                 out.append(_PLAY(slot, card.id, False, None))
         return out
 
-    def _switchable(self, seat: int) -> list[int]:
-        """Characters that may switch mode: untapped (line 29), once a turn (rules.md)."""
-        return [s for s in self.characters(seat) if not self._tapped[s] and not self._switched[s]]
+    def _switchable(self, seat: int, mine: list[int] | None = None) -> list[int]:
+        """Characters that may switch mode: untapped (line 29), once a turn (rules.md);
+        `mine`: the seat's characters, if the caller has them."""
+        characters = self.characters(seat) if mine is None else mine
+        return [s for s in characters if not self._tapped[s] and not self._switched[s]]
 
-    def _attacks(self, seat: int) -> list[Attack]:
+    def _attacks(self, seat: int, mine: list[int] | None = None) -> list[Attack]:
         """Attacks (lines 32–35, rules.md): none on the game's first turn; an untapped
-        character in Attack Mode at a character, else a building, else the player."""
+        character in Attack Mode at a character, else a building, else the player; `mine`:
+        the seat's characters, if the caller has them."""
         if self._turn == 1:
             return []
         attackers = [
             s
-            for s in self.characters(seat)
+            for s in (self.characters(seat) if mine is None else mine)
             if not self._tapped[s]
             and self._mode[s] == ATTACK_MODE
             and not self.has(s, CANNOT_ATTACK)
