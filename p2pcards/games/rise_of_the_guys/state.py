@@ -179,6 +179,7 @@ class GuysState(ZoneState):
     )  # fmt: skip
 
     slot_columns = SLOT_COLUMNS
+    share_pools = True  # copy on write (`ZoneState.share_pools`): no other name for a pool
     play_zones = PLAY_ZONES
     _damage: list[int]
     _atk: list[int]
