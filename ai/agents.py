@@ -10,6 +10,7 @@ import random
 import typing
 from collections.abc import Callable
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Protocol
 
 # The built-in agents: name -> factory, or "module:attribute" until first used (the search
@@ -55,9 +56,12 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, weights: str | None = None) -> None:
+        """`weights`: a weights file for the game's evaluation instead of the shipped one
+        (ai/weights/), to play two fits against each other (as expectimax's `weights`)."""
         self.seed = seed
         self.rng = random.Random(seed)
+        self.weights = None if weights is None else Path(weights)
 
     def act(self, observation: State) -> Action:
         """The best legal action by one-step evaluation; ties broken by the seeded generator.
@@ -78,7 +82,7 @@ class GreedyAgent:
         if self.seed is not None:
             self.rng = random.Random(f"{self.seed}/{observation.public_digest()}")
         seat = observation.current_player()
-        evaluate = evaluation(observation.game.name)
+        evaluate = evaluation(observation.game.name, self.weights)
         scored = []
         for action in observation.legal_actions():
             after = observation.clone()

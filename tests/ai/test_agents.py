@@ -9,7 +9,7 @@ from rpg_helpers import play_of, react_of
 
 from ai.agents import GreedyAgent, RandomAgent, make_agent
 from ai.errors import AgentSpecError
-from ai.evaluation import WeightsError, relative, weighted
+from ai.evaluation import WEIGHTS_DIR, WeightsError, relative, weighted
 from ai.match import play_match, seating, simulate
 from ai.rpg_battle_eval import (
     RPG_BATTLE_FEATURES,
@@ -49,6 +49,24 @@ def test_greedy_finishes_off_a_weakened_character() -> None:
     assert state.hp("mystra") == 5
     # Kalen (STR 3) holds Attack II: 6 damage KOs Mystra, anywhere else it only wounds.
     assert GreedyAgent(0).act(state.observation(0)) == play_of(state, "attack-ii", "mystra")
+
+
+def test_greedy_plays_by_a_weights_file_when_given_one(tmp_path: Path) -> None:
+    # `greedy:weights=FILE` (two fits against each other): the shipped weights copied play
+    # the same move; turned upside down (`scale` negated), greedy no longer finishes Mystra.
+    shipped = (WEIGHTS_DIR / "rpg-battle.toml").read_text(encoding="utf-8")
+    same, upside_down = tmp_path / "same.toml", tmp_path / "upside-down.toml"
+    same.write_text(shipped, encoding="utf-8")
+    upside_down.write_text(shipped.replace("scale = 100.0", "scale = -100.0"), encoding="utf-8")
+    state = two_seat_position(
+        ["attack-iii", "attack-ii", "heal", "heal", "heal"],
+        ["heal-ii", "heal-ii", "heal-ii", "revive", "revive"],
+    )
+    state.apply_action(play_of(state, "attack-iii", "mystra"))
+    state.apply_action(Pass())
+    finish = play_of(state, "attack-ii", "mystra")
+    assert make_agent(f"greedy:weights={same}", seed=0).act(state.observation(0)) == finish
+    assert make_agent(f"greedy:weights={upside_down}", seed=0).act(state.observation(0)) != finish
 
 
 def test_greedy_dodges_a_lethal_hit() -> None:
