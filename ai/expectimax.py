@@ -276,15 +276,17 @@ class _World:
         made: list[tuple[State | None, list[float]]] = []
         last = len(actions) - 1
         remade = False  # some child must be made again if chosen, from `state`
+        tick, liking = self.budget.tick, self._liking
         for i, action in enumerate(actions):
-            self.budget.tick()
+            tick()
             kept: State | None
             if i == last and not remade:  # one copy saved per beam
-                child = _moved(state, action)
-                kept = child
+                state.apply_legal(action)
+                child = kept = state
                 values = self._settled_values(child.clone() if child.is_chance_node() else child)
             else:
-                child = self._child(state, action)
+                child = state.clone()  # `_child`, inlined: once for every move a beam ranks
+                child.apply_legal(action)
                 # A child at a chance step is valued where it stands, its draws sampled on
                 # it (not on a copy), and made again if chosen: a copy saved for every child
                 # the beam leaves out (a pass, which deals the next turn, is a fifth).
@@ -292,8 +294,10 @@ class _World:
                 remade = remade or kept is None
                 values = self._settled_values(child)
             made.append((kept, values))
-            scores.append(self._liking(values, mover))
-        order = sorted(range(len(actions)), key=lambda i: -scores[i])
+            scores.append(liking(values, mover))
+        # Best first, ties in the actions' order (a reversed sort keeps its ties in order):
+        # keyed in C, not by a Python function called once per action.
+        order = sorted(range(len(actions)), key=scores.__getitem__, reverse=True)
         chosen = order[:width]
         children = {}
         for i in chosen:
@@ -328,7 +332,9 @@ class _World:
     def _settled_values(self, state: State) -> list[float]:
         """Every seat's evaluation once pending chance steps are sampled: on `state` itself,
         which the caller reads no more."""
-        return self.evaluation.values(self._settle(state))
+        if state.is_chance_node():
+            state = self._settle(state)
+        return self.evaluation.values(state)
 
     def _settle(self, state: State) -> State:
         """`state` itself once its pending chance steps are sampled (one generator for the
@@ -481,7 +487,8 @@ class _TwoSided(_World):
         `state` is used up (its last move is made on it, not on a copy): pass a state that
         nothing reads afterwards."""
         self.budget.tick()
-        known = self._known_values(state)
+        found = self.ranked.pop(id(state), None)  # `_known_values`, inlined: every node
+        known = found[1] if found is not None and found[0] is state else None
         if state.is_terminal():
             return (self._settled_values(state) if known is None else known)[self.seat]
         continues = self._continues(state, last, streak)
@@ -551,8 +558,11 @@ class _TwoSided(_World):
             rest_high -= p * high
             child_alpha = (alpha - searched - rest_high) / p
             child_beta = (beta - searched - rest_low) / p
-            window = max(child_alpha, LOSS), min(child_beta, WIN)
-            v = self.value(child, depth, *window, True, last, streak)
+            # The window kept inside (LOSS, WIN), by comparisons: max() and min() are calls
+            # that cost more than the comparisons, at every chance child searched.
+            low = LOSS if child_alpha < LOSS else child_alpha
+            high = WIN if child_beta > WIN else child_beta
+            v = self.value(child, depth, low, high, True, last, streak)
             searched += p * v
             if v <= child_alpha:
                 return searched + rest_high  # fails low whatever the rest gives
@@ -640,10 +650,12 @@ class _TwoSided(_World):
             v = self.value(child, after, alpha, beta, False, mover, streak)
             if maximising and v > best_value:
                 best_value, best = v, i
-                alpha = max(alpha, v)
+                if v > alpha:  # max(alpha, v), without the call
+                    alpha = v
             elif not maximising and v < best_value:
                 best_value, best = v, i
-                beta = min(beta, v)
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         self._forget(made)

@@ -13,7 +13,7 @@ from pathlib import Path
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from ai.tuning import OwnDecks
 from p2pcards.engine import State
-from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, Stats
+from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, SeatTotals, Stats
 
 GAMMA_FEATURES = (
     "power", "danger", "attack", "defense", "buildings", "pylons", "gas", "hand", "deck",
@@ -43,77 +43,79 @@ def gamma_features(
     return both_features(state, state.field_stats() if stats is None else stats)[seat]
 
 
+BASIC = GAMMA_FEATURES.index("kills")
+"""The features of one seat's own position alone (those before `kills`)."""
+
+
+def basic_features(totals: SeatTotals) -> tuple[float, ...]:
+    """One seat's first BASIC features, as `both_features` has them, from its
+    `state.seat_totals()`."""
+    power = totals.power
+    danger = 3000 - power
+    return (
+        power / 1000,
+        (danger if danger > 0 else 0) / 1000,  # max() without the call: every leaf
+        totals.attack / 1000,
+        totals.defense / 1000,
+        totals.walls / 1000,
+        float(totals.pylons),
+        totals.gas / 1000,
+        float(totals.hand),
+        float(totals.deck),
+    )
+
+
 def both_features(
     state: GammaState, stats: dict[int, Stats]
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Both seats' features (GAMMA_FEATURES), each field read once (this runs at every leaf
-    of a search); `stats`: `state.field_stats()`."""
-    # Sums of ints (exact, as the floats they were once added up in).
-    sums: list[tuple[int, int, int, int]] = []  # attack, defense, walls, strongest
+    """Both seats' features (GAMMA_FEATURES); `stats`: `state.field_stats()`. (A search
+    reads only the first BASIC of them, at every leaf: `GammaEvaluation`.)"""
     guards: list[list[int]] = []  # each character's stat an attack must beat, by its mode
     guarded: list[bool] = []  # whether anything of the seat's is in play to be attacked
+    strongest: list[int] = []  # the most attack of the seat's characters in Attack Mode
     weakest: list[int] = []  # the least attack of the seat's characters in Attack Mode, or 0
     for seat in (0, 1):
         characters, buildings = state.field_kinds(seat)
-        attack = defense = walls = strongest = 0
         guard = []
-        least = 0
+        most = least = 0
         for slot in characters:
             slot_attack, slot_defense = stats[slot]
-            defense += slot_defense
             if state.mode(slot) == ATTACK_MODE:
-                attack += slot_attack
-                if slot_attack > strongest:
-                    strongest = slot_attack
+                most = max(most, slot_attack)
                 if not least or slot_attack < least:
                     least = slot_attack
                 guard.append(slot_attack)
             else:
                 guard.append(slot_defense)
-        for slot in buildings:
-            walls += stats[slot].defense
-        sums.append((attack, defense, walls, strongest))
         guards.append(guard)
         guarded.append(bool(characters or buildings))
+        strongest.append(most)
         weakest.append(least)
     out = []
     turn = state.turn_seat()
-    for seat, (attack, defense, walls, strongest) in enumerate(sums):
+    for seat, totals in enumerate(state.seat_totals()):
         other = 1 - seat
-        kills = 0.0  # the opponent's characters our strongest attacker would destroy
-        if strongest:
-            for guard_stat in guards[other]:
-                if guard_stat < strongest:
-                    kills += 1.0
-        power = state.power(seat)
+        attack, most = totals.attack, strongest[seat]
+        # the opponent's characters our strongest attacker would destroy
+        kills = float(sum(1 for guard_stat in guards[other] if guard_stat < most))
         # What our attackers would take off the opponent's Power Level unopposed, when the
         # opponent has nothing in play to guard it (rules.md, choice 13), and whether that
         # ends the game: a threat greedy games seldom show, which the search must weigh.
         direct = pressure = 0.0
         if attack and not guarded[other]:
             direct = attack / 1000
-        elif weakest[other] and strongest > weakest[other]:
+        elif weakest[other] and most > weakest[other]:
             # Our strongest attacker against their weakest in Attack Mode: the difference
             # comes off their Power Level (rules.md, choice 11).
-            pressure = (strongest - weakest[other]) / 1000
-        out.append(
-            (
-                power / 1000,
-                max(0, 3000 - power) / 1000,
-                attack / 1000,
-                defense / 1000,
-                walls / 1000,
-                float(state.pylon_count(seat)),
-                state.gas(seat) / 1000,
-                float(state.hand_size(seat)),
-                float(state.deck_size(seat)),
-                kills,
-                1.0 if seat == turn else 0.0,
-                direct,
-                1.0 if direct and attack >= state.power(other) else 0.0,
-                pressure,
-            )
+            pressure = (most - weakest[other]) / 1000
+        extras = (
+            kills,
+            1.0 if seat == turn else 0.0,
+            direct,
+            1.0 if direct and attack >= state.power(other) else 0.0,
+            pressure,
         )
+        out.append(basic_features(totals) + extras)
     return out[0], out[1]
 
 
@@ -122,14 +124,24 @@ class GammaEvaluation:
 
     def __init__(self, weights: GammaWeights) -> None:
         self.weights = weights
+        # The features after the first BASIC read the opponent's field against ours, most of
+        # a leaf's work; at weight 0 (the shipped weights) they add nothing to a score, so
+        # they are left out of it (a sum of the same terms, zeros aside: the same value).
+        self._basic = not any(weights.vector[BASIC:])
+        self._basic_vector = weights.vector[:BASIC]
 
     def values(self, state: State) -> list[float]:
         """Both seats' values; terminal states by their returns."""
         assert isinstance(state, GammaState)
         if state.is_terminal():
             return [terminal_value(state, s) for s in range(2)]
-        vector = self.weights.vector
-        first, second = both_features(state, state.field_stats())
+        if self._basic:
+            vector = self._basic_vector
+            mine, theirs = state.seat_totals()
+            first, second = basic_features(mine), basic_features(theirs)
+        else:
+            vector = self.weights.vector
+            first, second = both_features(state, state.field_stats())
         scores = [weighted(vector, first), weighted(vector, second)]
         return relative(scores, self.weights.scale)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from ai.tuning import OwnDecks
 from p2pcards.engine import State
-from p2pcards.games.rise_of_the_guys.state import GuysState, LanePair
+from p2pcards.games.rise_of_the_guys.state import BoardSums, GuysState
 from p2pcards.interpreter import Bonus
 
 GUYS_FEATURES = (
@@ -38,60 +38,33 @@ class GuysWeights:
 
 
 def guys_features(
-    state: GuysState,
-    seat: int,
-    bonuses: dict[int, Bonus] | None = None,
-    lanes: list[LanePair] | None = None,
+    state: GuysState, seat: int, bonuses: dict[int, Bonus] | None = None
 ) -> tuple[float, ...]:
     """One seat's features (GUYS_FEATURES), from what `state` knows; `bonuses`: the static
-    bonuses (`GuysState.bonuses`), and `lanes` the Guys lane by lane
-    (`GuysState.lane_pairs`), if the caller has them."""
-    if lanes is None:
-        lanes = state.lane_pairs(state.bonuses() if bonuses is None else bonuses)
-    return both_features(state, lanes)[seat]
+    bonuses (`GuysState.bonuses`), if the caller has them."""
+    boards = state.board_sums(state.bonuses() if bonuses is None else bonuses)
+    return both_features(state, boards)[seat]
 
 
 def both_features(
-    state: GuysState, lanes: list[LanePair]
+    state: GuysState, boards: tuple[BoardSums, BoardSums]
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Both seats' features (GUYS_FEATURES), the lanes (`GuysState.lane_pairs`) read once:
-    this runs at every leaf of a search."""
-    # Per seat: attack, health left, hidden Guys, pressure, kills (GUYS_FEATURES' board part).
-    sums = [[0.0] * 5, [0.0] * 5]
-    for pair in lanes:
-        for seat in (0, 1):
-            guy = pair[seat]
-            if guy is None:
-                continue
-            board = sums[seat]
-            if guy.hidden:
-                board[2] += 1.0
-                continue
-            atk = guy.attack
-            board[0] += atk
-            board[1] += max(0, guy.health - guy.damage)
-            if guy.prepared:
-                continue
-            foe = pair[1 - seat]
-            if foe is None:
-                board[3] += atk
-            elif not foe.face_down and atk >= foe.health - foe.damage:
-                board[4] += 1.0  # the Guy opposite dies at the next combat
+    """Both seats' features (GUYS_FEATURES), from their `GuysState.board_sums`: this runs
+    at every leaf of a search."""
     out = []
-    for seat in (0, 1):
-        attack, health, hidden, pressure, kills = sums[seat]
-        life = state.life(seat)
+    for attack, health, hidden, pressure, kills, life, hand, deck, vest in boards:
+        danger = 6 - life
         out.append(
             (
                 float(life),
-                float(max(0, 6 - life)),
+                float(danger if danger > 0 else 0),  # max() without the call: every leaf
                 attack,
                 health,
                 hidden,
                 pressure,
-                float(state.hand_size(seat)),
-                float(state.deck_size(seat)),
-                1.0 if state.vest(seat) >= 0 else 0.0,
+                float(hand),
+                float(deck),
+                1.0 if vest else 0.0,
                 kills,
             )
         )
@@ -110,7 +83,7 @@ class GuysEvaluation:
         if state.is_terminal():
             return [terminal_value(state, s) for s in range(2)]
         vector = self.weights.vector
-        first, second = both_features(state, state.lane_pairs(state.bonuses()))
+        first, second = both_features(state, state.board_sums(state.bonuses()))
         scores = [weighted(vector, first), weighted(vector, second)]
         return relative(scores, self.weights.scale)
 

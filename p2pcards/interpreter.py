@@ -21,6 +21,7 @@ effects only one game's board can carry (a lane, a level) are that game's own co
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol, cast, get_args
@@ -74,6 +75,16 @@ class Frame(NamedTuple):
     targets: tuple[int, ...] = ()
     picked: bool = False
     stage: int = 0
+
+    # Both made outright (one call in C): `_replace`, by keywords in Python, cost several
+    # times as much, at a step of nearly every effect a search resolves.
+    def chosen(self, targets: tuple[int, ...], picked: bool) -> Frame:
+        """This frame with these targets, all chosen if `picked`."""
+        return tuple.__new__(Frame, (*self[:7], targets, picked, self[9]))
+
+    def staged(self, stage: int) -> Frame:
+        """This frame at another stage of its effect."""
+        return tuple.__new__(Frame, (*self[:9], stage))
 
 
 class Bonus(NamedTuple):
@@ -194,6 +205,7 @@ class Table(Protocol):
     _where: list[int]
     _pools: list[list[int] | None]
     _listener: Listener | None
+    _n: int  # num_players, read without a property's call where every selector reads it
 
     @property
     def num_players(self) -> int: ...
@@ -317,7 +329,7 @@ def current_effect(st: Table) -> Effect:
 def seats(st: Table, relation: str, controller: int) -> tuple[int, ...]:
     """The seats a relation names from `controller`'s side, in the game's order: you; each
     opponent (in turn order from your left); every seat; the seat to your left."""
-    key = (st.num_players, st._book.seat_order, relation, controller)
+    key = (st._n, st._book.seat_order, relation, controller)
     found = _SEATS.get(key)
     if found is None:
         found = _SEATS[key] = _relation(*key)
@@ -358,6 +370,8 @@ def queue(st: Table, slot: int, k: int, index: int, controller: int, cause: int 
 def fire(st: Table, slot: int, trigger: str, controller: int, cause: int = -1) -> None:
     """Queue the abilities of the card in `slot` that fire on `trigger`."""
     k = st._ident[slot]
+    if trigger not in st._book.triggers[k]:  # most cards: every play fires "played"
+        return
     for i, a in enumerate(st._book.abilities[k]):
         if a.trigger == trigger:
             queue(st, slot, k, i, controller, cause)
@@ -366,10 +380,12 @@ def fire(st: Table, slot: int, trigger: str, controller: int, cause: int = -1) -
 def fire_all(st: Table, trigger: str, of: Sequence[int] | None = None) -> None:
     """Queue every ability in play that fires on `trigger` (start and end of turn): of the
     seats in `of` (whose turn it is), or of every seat."""
+    triggers, ident = st._book.triggers, st._ident
     for controller, slots in st.in_play():
         if of is None or controller in of:
             for slot in slots:
-                fire(st, slot, trigger, controller)
+                if trigger in triggers[ident[slot]]:  # `fire`'s own check, without its call
+                    fire(st, slot, trigger, controller)
 
 
 def fire_others(st: Table, trigger: str, cause: int, seat: int) -> None:
@@ -439,10 +455,13 @@ def activations(st: Activating, seat: int) -> list[Activated]:
     """The activated abilities `seat` can use now: each once a turn, its cost payable, and
     a target for it if it targets (`has_target`)."""
     out = []
-    abilities = st._book.abilities
+    abilities, triggers, ident = st._book.abilities, st._book.triggers, st._ident
     for _, slots in st.in_play(seat):
         for slot in slots:
-            for i, ab in enumerate(abilities[st._ident[slot]]):
+            k = ident[slot]
+            if "activated" not in triggers[k]:  # most cards: listed at every menu
+                continue
+            for i, ab in enumerate(abilities[k]):
                 if (
                     ab.trigger == "activated"
                     and not st.used(slot) >> i & 1
@@ -637,14 +656,17 @@ def holds(st: Table, cond: Condition, f: Frame, *, static: bool = False) -> bool
 
 
 def _plus(bonus: Bonus, e: Effect, bits: Mapping[str, int]) -> Bonus:
+    attack, health, defense, keywords = bonus
     if e.do == "grant":
-        return bonus._replace(keywords=bonus.keywords | bits[e.keyword or ""])
-    return Bonus(
-        bonus.attack + (e.attack or 0),
-        bonus.health + (e.health or 0),
-        bonus.defense + (e.defense or 0),
-        bonus.keywords,
+        return _BONUS((attack, health, defense, keywords | bits[e.keyword or ""]))
+    return _BONUS(
+        (attack + (e.attack or 0), health + (e.health or 0), defense + (e.defense or 0), keywords)
     )
+
+
+_BONUS = functools.partial(tuple.__new__, Bonus)
+"""Bonus made in one call in C: its class's own `__new__` (and `_replace`) are calls in
+Python, and a search adds up the static abilities at nearly every leaf."""
 
 
 Sources = Sequence[tuple[int, Sequence[int]]]
@@ -776,16 +798,16 @@ def _pick(st: Table, f: Frame, sel: Selector) -> Frame | None:
     optional, it takes them all without asking."""
     found = select(st, sel, f)
     if sel.ref is not None or sel.pick == "all":
-        return f._replace(targets=tuple(found), picked=True)
+        return f.chosen(tuple(found), True)
     left = [t for t in found if t not in f.targets]
     need = sel.count - len(f.targets)
     if need <= 0 or not left:
-        return f._replace(picked=True)
+        return f.chosen(f.targets, True)
     if sel.pick == "random":
         st._ask_chance(Step("roll", sides=len(left)))
         return None
     if len(left) <= need and not sel.optional:
-        return f._replace(targets=f.targets + tuple(left), picked=True)
+        return f.chosen(f.targets + tuple(left), True)
     _ask(st, Ask("target", f.controller, tuple(left), sel.optional))
     return None
 
@@ -798,9 +820,9 @@ def after_chance(st: Table, step_: Step, value: int) -> None:
         sel = current_effect(st).target
         assert sel is not None
         left = [t for t in select(st, sel, f) if t not in f.targets]
-        st._frames[0] = f._replace(targets=(*f.targets, left[value]))
+        st._frames[0] = f.chosen((*f.targets, left[value]), f.picked)
         return
-    st._frames[0] = f._replace(stage=f.stage + 1)
+    st._frames[0] = f.staged(f.stage + 1)
 
 
 def _deck(st: Table, seat: int) -> int:
@@ -882,7 +904,7 @@ def _draw(st: Table, f: Frame, e: Effect) -> bool:
             return _draw_one(st, seat)
         if not st.deck_out(seat):
             return False
-        f = st._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
+        f = st._frames[0] = f.staged((f.stage // amount + 1) * amount)
     return True
 
 
@@ -903,7 +925,7 @@ def _discard(st: Table, f: Frame, e: Effect) -> bool:
         seat = discarding[f.stage // amount]
         hand = st._zones[_hand(st, seat)]
         if not hand:
-            f = st._frames[0] = f._replace(stage=(f.stage // amount + 1) * amount)
+            f = st._frames[0] = f.staged((f.stage // amount + 1) * amount)
             continue
         if e.how == "random":
             step_ = Step("pick", _hand(st, seat), _discard_pile(st, seat), st._everyone)
@@ -1014,16 +1036,16 @@ def answer(st: Table, ask: Ask, action: Action) -> None:
     f = st._frames[0]
     if ask.kind == "target":
         if isinstance(action, Decline):
-            st._frames[0] = f._replace(picked=True)
+            st._frames[0] = f.chosen(f.targets, True)
         else:
             assert isinstance(action, Target | TargetPlayer)
             chosen = action.slot if isinstance(action, Target) else player(action.seat)
-            st._frames[0] = f._replace(targets=(*f.targets, chosen))
+            st._frames[0] = f.chosen((*f.targets, chosen), f.picked)
     elif ask.kind == "discard":
         assert isinstance(action, Discard)
         st._show(action.slot, action.card, st._everyone)
         st._move(action.slot, _discard_pile(st, ask.seat))
-        st._frames[0] = f._replace(stage=f.stage + 1)
+        st._frames[0] = f.staged(f.stage + 1)
     elif ask.kind == "search":
         assert isinstance(action, Take)
         deck = _deck(st, ask.seat)
@@ -1031,6 +1053,6 @@ def answer(st: Table, ask: Ask, action: Action) -> None:
             st._shuffle(deck)
         else:
             st._search(deck, _hand(st, ask.seat), st._kind(action.card), st._everyone)
-        st._frames[0] = f._replace(stage=f.stage + 1)
+        st._frames[0] = f.staged(f.stage + 1)
     else:
         st.own_answer(ask, action)

@@ -219,6 +219,11 @@ class SlotColumn(NamedTuple):
     unkeyed_because: str | None = None
     """Why the search key leaves it out (None: the key holds it). Only a column that
     cannot tell apart two positions that play on differently may be left out."""
+    copy_on_write: bool = False
+    """Shared with a clone until one of them changes it: for a column few steps change
+    (modifiers), whose copy at every clone of a search cost more than a copy at the rare
+    change. The game changes it in place only through `ZoneState._claim` (the columns'
+    own growth, reset and turn's end claim it themselves)."""
 
 
 class SlotColumns:
@@ -227,15 +232,20 @@ class SlotColumns:
 
     __slots__ = (
         "columns", "copy", "defaults", "get_all", "get_keyed", "get_public", "keyed_defaults",
-        "names", "turn",
+        "names", "shared", "turn", "turn_shared",
     )  # fmt: skip
 
     def __init__(self, *columns: SlotColumn) -> None:
         self.columns = columns
         self.names = tuple(c.name for c in columns)
-        self.copy = _copier(self.names)
+        # Each copy-on-write column's bit in a state's `_claimed`.
+        self.shared = {c.name: 1 << i for i, c in enumerate(c for c in columns if c.copy_on_write)}
+        self.copy = _copier(
+            tuple(c.name for c in columns if not c.copy_on_write), tuple(self.shared)
+        )
         self.defaults = tuple(c.default for c in columns)
         self.turn = tuple((c.name, c.default) for c in columns if c.this_turn)
+        self.turn_shared = sum(self.shared.get(name, 0) for name, _ in self.turn)
         # attrgetter reads every column in one call: clone and search key run at each node.
         self.get_all = _getter(self.names)
         self.get_public = _getter(tuple(c.name for c in columns if c.public))
@@ -243,16 +253,23 @@ class SlotColumns:
         self.keyed_defaults = tuple(c.default for c in columns if c.unkeyed_because is None)
 
 
-def _copier(names: tuple[str, ...]) -> Callable[[object, object], None]:
-    """A function giving a clone its own copy of each named column of a state.
+def _copier(
+    names: tuple[str, ...], shared: tuple[str, ...] = ()
+) -> Callable[[object, object], None]:
+    """A function giving a clone its own copy of each named column of a state, and the
+    `shared` columns themselves (copy on write: neither state owns them any more).
 
     Its source is made here and compiled once, as `dataclasses` makes an `__init__`: clone
     runs at every node of a search, and a loop of `setattr` calls over the columns made
     Rise of the Guys' clone about a fifth slower than these plain assignments."""
-    for name in names:
+    for name in names + shared:
         if not name.isidentifier():
             raise ValueError(f"a column's name must be an identifier, not {name!r}")
-    body = "".join(f"    other.{name} = state.{name}[:]\n" for name in names) or "    pass\n"
+    body = "".join(f"    other.{name} = state.{name}[:]\n" for name in names)
+    body += "".join(f"    other.{name} = state.{name}\n" for name in shared)
+    if shared:
+        body += "    state._claimed = other._claimed = 0\n"
+    body = body or "    pass\n"
     scope: dict[str, Callable[[object, object], None]] = {}
     exec(f"def copy(state, other):\n{body}", scope)
     return scope["copy"]
@@ -357,12 +374,17 @@ class ZoneState(State):
     """A state whose cards are slots in zones (see the module docstring)."""
 
     __slots__ = (
-        "_chance", "_current", "_deck_zones", "_digest_parts", "_generation", "_home", "_ident",
-        "_journal", "_known", "_layout", "_listener", "_menu", "_n", "_pools", "_private",
-        "_rules", "_shown_on_arrival", "_where", "_whole_key", "_zone_index", "_zones", "viewer",
+        "_chance", "_claimed", "_current", "_deck_zones", "_digest_parts", "_generation",
+        "_home", "_ident", "_journal", "_known", "_layout", "_listener", "_menu", "_n",
+        "_owns_pools", "_pools", "_private", "_rules", "_shown_on_arrival", "_where",
+        "_whole_key", "_zone_index", "_zones", "viewer",
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
+    share_pools: ClassVar[bool] = False
+    """Whether a clone shares `_pools` until it or the state cloned learns or forgets a card
+    (`_writable_pools`): a search's step seldom does (a draw), and copying them was a part
+    of every clone. Only for a game that keeps no other name for a pool."""
     """The game's per-card columns; each is an attribute of the state (in its `__slots__`)."""
 
     play_zones: ClassVar[tuple[int, ...]] = ()
@@ -404,6 +426,7 @@ class ZoneState(State):
         self._home: list[int] = []
         self._where: list[int] = []
         self._pools: list[list[int] | None] = []
+        self._owns_pools = True
         self._private = private_decks
         self._generation = [0] * len(self._layout)
         self._chance: Step | None = None
@@ -430,6 +453,7 @@ class ZoneState(State):
             self._zones[z] += range(start, start + size)
         for name, default in zip(self.slot_columns.names, self.slot_columns.defaults, strict=True):
             setattr(self, name, [default] * len(self._ident))
+        self._claimed = -1  # every copy-on-write column its own (every bit set)
 
     def _add_slot(self, kind: int, known: int, home: int, zone: int) -> int:
         slot = len(self._ident)
@@ -943,7 +967,7 @@ class ZoneState(State):
         if self._ident[slot] == UNKNOWN:
             self._ident[slot] = k
             home = self._home[slot]
-            pool = self._pools[home] if home >= 0 else None
+            pool = self._writable_pools()[home] if home >= 0 else None
             if pool is not None:
                 pool[k] -= 1
 
@@ -988,7 +1012,7 @@ class ZoneState(State):
         k = self._ident[slot]
         if k != UNKNOWN:
             home = self._home[slot]
-            pool = self._pools[home] if home >= 0 else None
+            pool = self._writable_pools()[home] if home >= 0 else None
             if pool is not None:
                 pool[k] += 1
             self._ident[slot] = UNKNOWN
@@ -1047,25 +1071,46 @@ class ZoneState(State):
 
     # ------------------------------------------------------------ per-card columns
 
+    def _claim(self, name: str) -> list[int]:
+        """A copy-on-write column (`SlotColumn.copy_on_write`) this state may change in
+        place: copied first while a clone may share it."""
+        bit = self.slot_columns.shared[name]
+        values: list[int] = getattr(self, name)
+        if not self._claimed & bit:
+            values = values[:]
+            setattr(self, name, values)
+            self._claimed |= bit
+        return values
+
     def _grow(self) -> None:
         """Every per-card column covers every slot (tokens add slots): new ones get the
         column's default."""
         n = len(self._ident)
         columns = self.slot_columns
+        for name in columns.shared:
+            self._claim(name)
         for values, default in zip(columns.get_all(self), columns.defaults, strict=True):
             values.extend([default] * (n - len(values)))
 
     def _reset_slot(self, slot: int) -> None:
         """A card left play: every per-card column of it is back to its default."""
         columns = self.slot_columns
-        for values, default in zip(columns.get_all(self), columns.defaults, strict=True):
-            values[slot] = default
+        shared = columns.shared
+        for name, values, default in zip(
+            columns.names, columns.get_all(self), columns.defaults, strict=True
+        ):
+            if values[slot] != default:
+                (self._claim(name) if name in shared else values)[slot] = default
 
     def _end_turn_columns(self) -> None:
-        """This turn's per-card state ends for every card (the columns marked `this_turn`)."""
+        """This turn's per-card state ends for every card (the columns marked `this_turn`):
+        new lists, this state's own."""
         n = len(self._ident)
-        for name, default in self.slot_columns.turn:
+        columns = self.slot_columns
+        for name, default in columns.turn:
             setattr(self, name, [default] * n)
+        if columns.turn_shared:
+            self._claimed |= columns.turn_shared
 
     def slot_rows(self, zones: Sequence[int] | None = None) -> Encoded:
         """The public per-card columns of every card in play (`zones`, by default
@@ -1136,7 +1181,13 @@ class ZoneState(State):
         other._known = self._known[:]
         other._home = self._home  # only ever replaced (`_add_slot`), never changed in place
         other._where = self._where[:]
-        other._pools = [None if pool is None else pool[:] for pool in self._pools]
+        pools = self._pools
+        if self.share_pools:
+            other._pools = pools
+            self._owns_pools = other._owns_pools = False
+        else:
+            other._pools = self._copied_pools()
+            other._owns_pools = True
         other._private = self._private
         other._generation = self._generation[:]
         other._chance = self._chance
@@ -1163,15 +1214,31 @@ class ZoneState(State):
             if k != UNKNOWN and not view._known[slot] >> seat & 1:
                 view._forget_identity(slot)
         if self._private:
-            for pool in range(len(view._pools)):
+            pools = view._writable_pools()
+            for pool in range(len(pools)):
                 if pool != seat:
-                    view._pools[pool] = None
+                    pools[pool] = None
         return view
+
+    def _copied_pools(self) -> list[list[int] | None]:
+        """A copy of every pool (in C where every pool is known: a search's worlds)."""
+        pools = self._pools
+        if None not in pools:
+            return list(map(list.copy, pools))  # type: ignore[arg-type]  # no pool is None
+        return [None if pool is None else pool[:] for pool in pools]
+
+    def _writable_pools(self) -> list[list[int] | None]:
+        """The pools, to change in place: copied first while a clone may share them
+        (`share_pools`)."""
+        if not self._owns_pools:
+            self._pools = self._copied_pools()
+            self._owns_pools = True
+        return self._pools
 
     def _forget_identity(self, slot: int) -> None:
         """This state stops knowing the slot's identity; who knows it stays as it was."""
         home = self._home[slot]
-        pool = self._pools[home] if home >= 0 else None
+        pool = self._writable_pools()[home] if home >= 0 else None
         if pool is not None:
             pool[self._ident[slot]] += 1
         self._ident[slot] = UNKNOWN
@@ -1199,9 +1266,10 @@ class ZoneState(State):
         full = self.clone()
         full.viewer = None
         ident, home = full._ident, full._home
-        for p, pool in enumerate(full._pools):
+        pools = full._writable_pools()
+        for p, pool in enumerate(pools):
             if pool is None:
-                full._pools[p] = full._modelled_pool(p, rng)
+                pools[p] = full._modelled_pool(p, rng)
         kinds = range(len(self._rules.card_ids))
         for slot, k in enumerate(ident):
             if k != UNKNOWN or not full._known[slot] or home[slot] < 0:

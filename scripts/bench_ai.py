@@ -241,7 +241,10 @@ def _same_moves_in(root: Path, args: argparse.Namespace) -> dict[str, dict[str, 
     command = [sys.executable, "-c", program, str(Path(__file__).parent), asked]
     command += [str(args.positions), str(args.nodes), str(args.playouts)]
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(root)}
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    if done.returncode != 0:  # an old tree whose engine or AI this script's code cannot drive
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SystemExit(f"error: the code under {root} cannot run the same-moves check: {last}")
     figures: dict[str, dict[str, object]] = json.loads(done.stdout)
     return figures
 

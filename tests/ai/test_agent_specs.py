@@ -42,7 +42,7 @@ BAD = [
     ("expectimax:nodes", "not 'nodes'"),
     ("expectimax:nodes=", "not 'nodes='"),
     ("expectimax:", "not ''"),
-    ("greedy:nodes=5", "greedy takes no options; not 'nodes=5'"),
+    ("greedy:nodes=5", "greedy takes weights; not 'nodes=5'"),
     ("random:seed=5", "random takes no options; not 'seed=5'"),
     ("expectimax:name=", "name= needs a label without commas"),
     ("greedy:name=a:name=b", "name= given twice"),

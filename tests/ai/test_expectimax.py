@@ -234,7 +234,8 @@ def test_a_luck_key_replays_the_very_draws_of_a_new_generator() -> None:
         ("expectimax:nodes=many", "needs a whole number"),
         ("expectimax:think_ms=soon", "needs a number"),
         ("expectimax:paranoid=maybe", "true or false"),
-        ("greedy:nodes=5", "takes no options"),
+        ("greedy:nodes=5", "greedy takes weights; not"),
+        ("random:nodes=5", "takes no options"),
     ],
 )
 def test_agent_options_are_checked(spec: str, message: str) -> None:

@@ -71,7 +71,7 @@ class Board:
     not dealt. It implements what the paths tested here read of `interpreter.Table`."""
 
     def __init__(self, seats: int, abilities: list[tuple[Ability, ...]]) -> None:
-        self.num_players = seats
+        self.num_players = self._n = seats  # the interpreter reads `_n` (Table)
         facts = [interpreter.Facts(f"card-{k}", "guy") for k in range(len(abilities))]
         self._book = interpreter.CardBook.of(
             abilities, facts, {}, seat_order="table", hidden_in_play=False

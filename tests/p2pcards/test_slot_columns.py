@@ -157,16 +157,26 @@ def _column_values(state: ZoneState, column: SlotColumn) -> list[int]:
     return values
 
 
+def _changeable(state: ZoneState, column: SlotColumn) -> list[int]:
+    """A column to change in place, as the game does: a copy-on-write one claimed first."""
+    return state._claim(column.name) if column.copy_on_write else _column_values(state, column)
+
+
 @pytest.mark.parametrize("name", COLUMN_GAMES)
 def test_clone_reset_growth_and_the_end_of_turn_follow_the_table(name: str) -> None:
     state = _position(name, 7)
     slot = state.slot_rows()[0][0]
     clone = state.clone()
     for column in state.slot_columns.columns:
-        values = _column_values(clone, column)
+        shared = _column_values(clone, column) is _column_values(state, column)
+        assert shared == column.copy_on_write, f"{column.name} shared: {shared}"
+        values = _changeable(clone, column)
         assert len(values) == state.slot_count()
         values[slot] = _changed(int(values[slot]))
         assert _column_values(state, column)[slot] != values[slot], f"{column.name} shared"
+        # The state cloned claims its own copy too: the clone keeps its change.
+        _changeable(state, column)[slot] = _changed(values[slot])
+        assert _column_values(clone, column)[slot] == values[slot], f"{column.name} shared"
     clone._reset_slot(slot)
     assert [_column_values(clone, c)[slot] for c in state.slot_columns.columns] == list(
         state.slot_columns.defaults
@@ -179,11 +189,51 @@ def test_clone_reset_growth_and_the_end_of_turn_follow_the_table(name: str) -> N
         assert _column_values(grown, column)[token] == column.default
     ended = state.clone()
     for column in state.slot_columns.columns:
-        _column_values(ended, column)[slot] = _changed(column.default)
+        _changeable(ended, column)[slot] = _changed(column.default)
     ended._end_turn_columns()
     for column in state.slot_columns.columns:
         ends = _column_values(ended, column)[slot] == column.default
         assert ends == column.this_turn, f"{column.name}: this_turn={column.this_turn}"
+
+
+def test_gammasphere_shares_its_modifiers_with_a_clone_until_an_ability_changes_them() -> None:
+    """Copy on write (`SlotColumn.copy_on_write`): an ability's modifier lands on the state
+    it resolves in alone, whichever of a state and its clone resolves it, and the reset of
+    a card leaving play too."""
+    state = _position("gammasphere", 7)
+    slot = state.slot_rows()[0][0]
+    for changes_clone in (True, False):
+        clone = state.clone()
+        before = (list(state._atk_p), list(state._atk_t), list(state._kw_p))
+        changed, kept = (clone, state) if changes_clone else (state, clone)
+        for permanent in (True, False):
+            changed.modifiers(permanent).attack[slot] += 300
+        changed.modifiers(True).keywords[slot] |= 1
+        assert (list(kept._atk_p), list(kept._atk_t), list(kept._kw_p)) == before
+        assert changed._atk_p[slot] == before[0][slot] + 300
+        assert changed._atk_t[slot] == before[1][slot] + 300
+        state = changed if changes_clone else state
+    left = state.clone()
+    left._reset_slot(slot)
+    assert left._atk_p[slot] == 0 and state._atk_p[slot] != 0
+
+
+def test_gammasphere_shares_its_pools_with_a_clone_until_one_draws() -> None:
+    """Copy on write (`ZoneState.share_pools`): the unseen cards a draw takes out of a pool
+    leave it on the side that drew alone, whichever side that is."""
+    state = _position("gammasphere", 7)
+    dealer, rng = LocalDealer(7), random.Random(7)
+    while not state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    for clone_draws in (True, False):
+        clone = state.clone()
+        assert clone._pools is state._pools
+        before = [list(pool or ()) for pool in state._pools]
+        drawer, kept = (clone, state) if clone_draws else (state, clone)
+        drawer.apply_action(dealer.sample(drawer))
+        assert [list(pool or ()) for pool in kept._pools] == before
+        assert [list(pool or ()) for pool in drawer._pools] != before
+        state = kept if clone_draws else clone  # the one that has not drawn, to draw again
 
 
 def test_a_roll_draws_its_luck_from_every_column_in_full() -> None:

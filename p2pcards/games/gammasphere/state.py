@@ -113,27 +113,31 @@ _SWITCH = functools.cache(Switch)
 FIELD_ZONES = (zone_of(0, FIELD), zone_of(1, FIELD))
 PLAY_ZONES = tuple(zone_of(seat, offset) for seat in (0, 1) for offset in (FIELD, PYLONS, GEAR))
 
+# Every column copy on write (`_claim`): a step of a search changes few of them.
 SLOT_COLUMNS = SlotColumns(
-    SlotColumn("_mode", ATTACK_MODE),
-    SlotColumn("_tapped", False),
-    SlotColumn("_switched", False),  # switched mode this turn (once a turn: rules.md)
-    SlotColumn("_level", 0),
-    SlotColumn("_holder", -1),  # a weapon's entity
+    SlotColumn("_mode", ATTACK_MODE, copy_on_write=True),
+    SlotColumn("_tapped", False, copy_on_write=True),
+    SlotColumn("_switched", False, copy_on_write=True),  # switched mode this turn (rules.md)
+    SlotColumn("_level", 0, copy_on_write=True),
+    SlotColumn("_holder", -1, copy_on_write=True),  # a weapon's entity
     SlotColumn(
         "_weapon",
         -1,
         unkeyed_because="an entity's weapon is the weapon it is the holder of: _holder has it",
+        copy_on_write=True,
     ),
-    SlotColumn("_atk_p", 0),  # modifiers while in play
-    SlotColumn("_def_p", 0),
-    SlotColumn("_atk_t", 0, this_turn=True),  # and this turn's
-    SlotColumn("_def_t", 0, this_turn=True),
-    SlotColumn("_kw_p", 0),  # keywords granted while in play
-    SlotColumn("_kw_t", 0, this_turn=True),  # and this turn
-    SlotColumn("_used", 0),  # activated abilities used this turn, one bit each
+    SlotColumn("_atk_p", 0, copy_on_write=True),  # modifiers while in play
+    SlotColumn("_def_p", 0, copy_on_write=True),
+    SlotColumn("_atk_t", 0, this_turn=True, copy_on_write=True),  # and this turn's
+    SlotColumn("_def_t", 0, this_turn=True, copy_on_write=True),
+    SlotColumn("_kw_p", 0, copy_on_write=True),  # keywords granted while in play
+    SlotColumn("_kw_t", 0, this_turn=True, copy_on_write=True),  # and this turn
+    SlotColumn("_used", 0, copy_on_write=True),  # activated abilities used this turn, a bit each
 )
 """Per-card state; the order is the digest's (`slot_rows`)."""
 
+_UNIQUE_ZONES = tuple(zone_of(seat, z) for z in (FIELD, GEAR) for seat in (0, 1))
+"""Where a unique card may be only once, across both sides (line 9)."""
 _WORKING = tuple((seat, (zone_of(seat, FIELD), zone_of(seat, GEAR))) for seat in (0, 1))
 """Each seat's zones whose cards' abilities work, in the order their triggers resolve."""
 _WORKING_ZONES = tuple(z for _, zones in _WORKING for z in zones)
@@ -154,6 +158,22 @@ class Stats(NamedTuple):
         return Stats(max(0, self.attack + bonus.attack), max(0, self.defense + bonus.defense))
 
 
+class SeatTotals(NamedTuple):
+    """A seat's public numbers and its field summed: the attack of its characters in Attack
+    Mode, the defense of its characters, and that of its buildings."""
+
+    power: int  # as `GammaState.power` has it
+    gas: int
+    pylons: int
+    hand: int
+    deck: int
+    attack: int
+    defense: int
+    walls: int
+
+
+_SEAT_TOTALS = functools.partial(tuple.__new__, SeatTotals)
+"""SeatTotals made in one call in C (its class's own `__new__` is a call in Python)."""
 _STATS = functools.cache(Stats)
 """Stats, made once per different pair: a search's boards hold a few dozen between them, and
 making a NamedTuple costs several times the look-up."""
@@ -203,6 +223,7 @@ class GammaState(ZoneState):
     )  # fmt: skip
 
     slot_columns = SLOT_COLUMNS
+    share_pools = True  # copy on write (`ZoneState.share_pools`): no other name for a pool
     play_zones = PLAY_ZONES
     _mode: list[int]
     _tapped: list[bool]
@@ -319,7 +340,7 @@ class GammaState(ZoneState):
     def _of_kind(self, seat: int, what: str) -> list[int]:
         # By the book's kinds of each type: read at every node (attacks, the evaluation).
         kinds, ident = self._book.kinds[what], self._ident
-        return [s for s in self._zones[zone_of(seat, FIELD)] if ident[s] in kinds]
+        return [s for s in self._zones[seat * PER_SEAT + FIELD] if ident[s] in kinds]
 
     def pylons(self, seat: int) -> list[int]:
         """A seat's Pylons."""
@@ -327,7 +348,12 @@ class GammaState(ZoneState):
 
     def jiggawatts(self, seat: int) -> int:
         """How many Jiggawatts a seat can pay now: its untapped Pylons (line 20)."""
-        return sum(1 for s in self._zones[zone_of(seat, PYLONS)] if not self._tapped[s])
+        tapped = self._tapped  # a loop, no generator: read for every menu
+        untapped = 0
+        for s in self._zones[seat * PER_SEAT + PYLONS]:
+            if not tapped[s]:
+                untapped += 1
+        return untapped
 
     def mode(self, slot: int) -> int:
         """ATTACK_MODE or DEFENSE_MODE."""
@@ -363,15 +389,27 @@ class GammaState(ZoneState):
 
     def field_stats(self) -> dict[int, Stats]:
         """`stats` of every character and building on the field, the static abilities read
-        once for them all (what an evaluation reads at every leaf of a search)."""
-        bonuses = interpreter.static_bonuses(self) if self._any_static() else {}
-        # `_unmodified` and `Stats.plus` inlined, one pass: this is a third of a leaf's cost.
-        level, weapon = self._level, self._weapon
+        once for them all."""
+        out: dict[int, Stats] = {}
+        self.seat_totals(out)
+        return out
+
+    def seat_totals(self, stats: dict[int, Stats] | None = None) -> tuple[SeatTotals, SeatTotals]:
+        """Each seat's `SeatTotals` (what an evaluation reads at every leaf of a search), and
+        into `stats`, if given, `stats` of every character and building on the field: one
+        pass for both. Written for few steps, this being a third of a leaf's cost:
+        `_unmodified` and `Stats.plus` inlined, no bonus looked up where no static ability is
+        in force, `x if x > 0 else 0` for max()."""
+        bonuses = interpreter.static_bonuses(self) if self._any_static() else None
+        level, weapon, mode = self._level, self._weapon, self._mode
         atk_p, atk_t, def_p, def_t = self._atk_p, self._atk_t, self._def_p, self._def_t
         card, cards, ident = self.card, self._rules_g.cards, self._ident
-        out: dict[int, Stats] = {}
-        for z in FIELD_ZONES:
-            for slot in self._zones[z]:
+        characters, buildings = self._book.kinds["character"], self._book.kinds["building"]
+        zones, power, gas = self._zones, self._power, self._gas
+        sums = []
+        for seat, z in enumerate(FIELD_ZONES):
+            attacking = standing = walls = 0
+            for slot in zones[z]:
                 k = ident[slot]
                 kind = cards[k] if k != UNKNOWN else card(slot)  # `card` says what is unknown
                 levels = level[slot] - kind.level
@@ -380,17 +418,42 @@ class GammaState(ZoneState):
                 held = weapon[slot]
                 if held >= 0:
                     gear = card(held)
-                    attack, defense = attack + gear.attack, defense + gear.defense
-                bonus = bonuses.get(slot)
-                if bonus is not None:
-                    attack, defense = attack + bonus.attack, defense + bonus.defense
-                out[slot] = _STATS(max(0, attack), max(0, defense))
-        return out
+                    attack += gear.attack
+                    defense += gear.defense
+                if bonuses:
+                    bonus = bonuses.get(slot)
+                    if bonus is not None:
+                        attack += bonus.attack
+                        defense += bonus.defense
+                if attack < 0:
+                    attack = 0
+                if defense < 0:
+                    defense = 0
+                if stats is not None:
+                    stats[slot] = _STATS(attack, defense)
+                if k in characters:
+                    standing += defense
+                    if mode[slot] == ATTACK_MODE:
+                        attacking += attack
+                elif k in buildings:
+                    walls += defense
+            base = seat * PER_SEAT
+            pylons, hand, deck = zones[base + PYLONS], zones[base + HAND], zones[base + DECK]
+            left = power[seat]
+            totals = _SEAT_TOTALS(
+                (
+                    left if left > 0 else 0, gas[seat], len(pylons), len(hand), len(deck),
+                    attacking, standing, walls,
+                )
+            )  # fmt: skip
+            sums.append(totals)
+        return sums[0], sums[1]
 
-    def _any_static(self) -> bool:
-        """Whether a card whose abilities work has a static one: most positions have none,
-        and then no bonus need be worked out."""
-        statics, ident, zones = self._book.statics, self._ident, self._zones
+    def _any_static(self, *, granting: bool = False) -> bool:
+        """Whether a card whose abilities work has a static one (that grants a keyword, with
+        `granting`): most positions have none, and then no bonus need be worked out."""
+        book, ident, zones = self._book, self._ident, self._zones
+        statics = book.granting if granting else book.statics
         for z in _WORKING_ZONES:  # loops, not a generator: read at every leaf
             for s in zones[z]:
                 if statics[ident[s]]:
@@ -413,6 +476,10 @@ class GammaState(ZoneState):
         """Whether a card in play has a keyword (granted, or by a static ability)."""
         if (self._kw_p[slot] | self._kw_t[slot]) & keyword:
             return True
+        # Listing attacks asks this of every attacker and target: the statics that grant
+        # keywords are looked for before they are worked out.
+        if not self._any_static(granting=True):
+            return False
         return bool(interpreter.static_keywords(self, slot) & keyword)
 
     def ask(self) -> Ask | None:
@@ -455,11 +522,15 @@ class GammaState(ZoneState):
     def _begin_turn(self, seat: int) -> None:
         """Untap, draw (not on the game's first turn), gain gas (rules.md)."""
         self._turn += 1
+        base = seat * PER_SEAT  # zone_of, inlined here and below: a step of every turn
         for offset in (FIELD, PYLONS, GEAR):
-            for slot in self._zones[zone_of(seat, offset)]:
-                self._tapped[slot] = False
-                self._switched[slot] = False
-                self._used[slot] = 0
+            for slot in self._zones[base + offset]:
+                if self._tapped[slot]:
+                    self._claim("_tapped")[slot] = False
+                if self._switched[slot]:
+                    self._claim("_switched")[slot] = False
+                if self._used[slot]:
+                    self._claim("_used")[slot] = 0
         self._current = seat
         if self._turn == 1:
             self._income(seat)
@@ -482,7 +553,7 @@ class GammaState(ZoneState):
 
     def _go_on(self) -> None:
         """Every queued ability has resolved: the turn goes on where it was."""
-        seat = self.turn_seat()
+        seat = (self._turn - 1) % 2  # turn_seat, inlined: after every step
         self._current = seat
         if self._then == "end":
             self._finish_turn(seat)
@@ -522,8 +593,9 @@ class GammaState(ZoneState):
             hand = self._zones[zone_of(cur, HAND)]
             return [Discard(s, self.card(s).id) for s in hand]
         out: list[Action] = list(self._plays(cur))
-        out += self._attacks(cur)
-        out += [_SWITCH(s) for s in self._switchable(cur)]
+        mine = self.characters(cur)  # read once for attacks and switches
+        out += self._attacks(cur, mine)
+        out += [_SWITCH(s) for s in self._switchable(cur, mine)]
         out += self._activations(cur)
         out.append(END)
         return out
@@ -532,21 +604,21 @@ class GammaState(ZoneState):
         """Every play the seat can afford now (line 29), of one hand slot if `only`."""
         out: list[Play] = []
         gas, jw = self._gas[seat], self.jiggawatts(seat)
-        hand = self._zones[zone_of(seat, HAND)] if only is None else [only]
-        in_play = {
-            self._ident[s]
-            for z in (FIELD, GEAR)
-            for p in (0, 1)
-            for s in self._zones[zone_of(p, z)]
-        }
+        zones, ident, cards = self._zones, self._ident, self._rules_g.cards
+        hand = zones[seat * PER_SEAT + HAND] if only is None else [only]
+        in_play: set[int] | None = None  # the kinds on the field: read once a unique needs it
         listed: set[int] = set()
         for slot in hand:
-            card = self.card(slot)
-            if card.gas > gas or card.jw > jw or self._ident[slot] in listed:
+            k = ident[slot]
+            card = cards[k] if k != UNKNOWN else self.card(slot)  # which says what is unknown
+            if card.gas > gas or card.jw > jw or k in listed:
                 continue  # copies of a card are alike: the menu offers the first (any may go)
-            listed.add(self._ident[slot])
-            if card.unique and self._ident[slot] in in_play:
-                continue  # line 9: one copy on the field, across both sides
+            listed.add(k)
+            if card.unique:
+                if in_play is None:
+                    in_play = {ident[s] for z in _UNIQUE_ZONES for s in zones[z]}
+                if k in in_play:
+                    continue  # line 9: one copy on the field, across both sides
             if card.type == "character":
                 out += [_PLAY(slot, card.id, False, None), _PLAY(slot, card.id, True, None)]
             elif card.type == "weapon":
@@ -559,18 +631,21 @@ class GammaState(ZoneState):
                 out.append(_PLAY(slot, card.id, False, None))
         return out
 
-    def _switchable(self, seat: int) -> list[int]:
-        """Characters that may switch mode: untapped (line 29), once a turn (rules.md)."""
-        return [s for s in self.characters(seat) if not self._tapped[s] and not self._switched[s]]
+    def _switchable(self, seat: int, mine: list[int] | None = None) -> list[int]:
+        """Characters that may switch mode: untapped (line 29), once a turn (rules.md);
+        `mine`: the seat's characters, if the caller has them."""
+        characters = self.characters(seat) if mine is None else mine
+        return [s for s in characters if not self._tapped[s] and not self._switched[s]]
 
-    def _attacks(self, seat: int) -> list[Attack]:
+    def _attacks(self, seat: int, mine: list[int] | None = None) -> list[Attack]:
         """Attacks (lines 32–35, rules.md): none on the game's first turn; an untapped
-        character in Attack Mode at a character, else a building, else the player."""
+        character in Attack Mode at a character, else a building, else the player; `mine`:
+        the seat's characters, if the caller has them."""
         if self._turn == 1:
             return []
         attackers = [
             s
-            for s in self.characters(seat)
+            for s in (self.characters(seat) if mine is None else mine)
             if not self._tapped[s]
             and self._mode[s] == ATTACK_MODE
             and not self.has(s, CANNOT_ATTACK)
@@ -642,24 +717,25 @@ class GammaState(ZoneState):
             ask, self._ask = self._ask, None
             interpreter.answer(self, ask, action)
             self._resolve()
-        elif isinstance(action, Activate):
-            interpreter.activate(self, action.slot, action.ability)
-            self._resolve()
+        # The kinds of action by how often a search makes them, so that few are tried.
         elif isinstance(action, Play):
             self._play(seat, action)
-        elif isinstance(action, Attack):
-            self._attack(seat, action)
-        elif isinstance(action, Switch):
-            self._mode[action.slot] ^= 1
-            self._switched[action.slot] = True
-        elif isinstance(action, Discard):
-            self._show(action.slot, action.card, 3)
-            self._move(action.slot, zone_of(seat, DISCARD))
-            self._finish_turn(seat)
         elif isinstance(action, End):
             interpreter.fire_all(self, "end_of_turn", (seat,))
             self._then = "end"
             self._resolve()
+        elif isinstance(action, Attack):
+            self._attack(seat, action)
+        elif isinstance(action, Switch):
+            self._claim("_mode")[action.slot] ^= 1
+            self._claim("_switched")[action.slot] = True
+        elif isinstance(action, Activate):
+            interpreter.activate(self, action.slot, action.ability)
+            self._resolve()
+        elif isinstance(action, Discard):
+            self._show(action.slot, action.card, 3)
+            self._move(action.slot, zone_of(seat, DISCARD))
+            self._finish_turn(seat)
 
     def _pay(self, seat: int, card: Card) -> None:
         """Gas, and Jiggawatts by tapping that many untapped Pylons (line 9, line 20)."""
@@ -668,9 +744,12 @@ class GammaState(ZoneState):
 
     def _tap_pylons(self, seat: int, owed: int) -> None:
         """Pay Jiggawatts: all Pylons are alike, so the first untapped ones."""
-        for slot in self._zones[zone_of(seat, PYLONS)]:
-            if owed and not self._tapped[slot]:
-                self._tapped[slot] = True
+        if not owed:
+            return
+        tapped = self._claim("_tapped")
+        for slot in self._zones[seat * PER_SEAT + PYLONS]:  # zone_of, inlined: every play
+            if owed and not tapped[slot]:
+                tapped[slot] = True
                 owed -= 1
 
     def _play(self, seat: int, play: Play) -> None:
@@ -680,19 +759,21 @@ class GammaState(ZoneState):
         self._pay(seat, card)
         if card.type == "pylon":
             self._move(slot, zone_of(seat, PYLONS))
-            self._tapped[slot] = False
+            if self._tapped[slot]:
+                self._claim("_tapped")[slot] = False
         elif card.type == "event":
             self._move(slot, zone_of(seat, DISCARD))  # its ability resolves from there
         elif card.type == "weapon":
             assert play.host is not None
             self._move(slot, zone_of(seat, GEAR))
-            self._holder[slot] = play.host
-            self._weapon[play.host] = slot
+            self._claim("_holder")[slot] = play.host
+            self._claim("_weapon")[play.host] = slot
         else:
             self._move(slot, zone_of(seat, FIELD))
-            self._mode[slot] = DEFENSE_MODE if play.defense else ATTACK_MODE
-            self._tapped[slot] = False
-            self._level[slot] = card.level
+            self._claim("_mode")[slot] = DEFENSE_MODE if play.defense else ATTACK_MODE
+            if self._tapped[slot]:
+                self._claim("_tapped")[slot] = False
+            self._claim("_level")[slot] = card.level
         if card.type != "pylon":
             interpreter.fire_played(self, slot, seat)
             self._resolve()
@@ -700,7 +781,7 @@ class GammaState(ZoneState):
     def _attack(self, seat: int, attack: Attack) -> None:
         """Lines 35–39 and rules.md: the attacker taps; the outcome by mode and values."""
         attacker, target = attack.attacker, attack.target
-        self._tapped[attacker] = True
+        self._claim("_tapped")[attacker] = True
         other = 1 - seat
         power = self.attack(attacker)
         if target == DIRECT:
@@ -737,7 +818,7 @@ class GammaState(ZoneState):
             self._destroy(weapon)
         holder = self._holder[slot]
         if holder >= 0:
-            self._weapon[holder] = -1
+            self._claim("_weapon")[holder] = -1
         seat = self.controller(slot)
         self._move(slot, zone_of(self._home[slot], DISCARD))
         self._reset_slot(slot)
@@ -750,7 +831,7 @@ class GammaState(ZoneState):
             self._destroy(weapon)
         holder = self._holder[slot]
         if holder >= 0:
-            self._weapon[holder] = -1
+            self._claim("_weapon")[holder] = -1
         self._move(slot, zone_of(self._home[slot], HAND))
         self._reset_slot(slot)
 
@@ -769,7 +850,8 @@ class GammaState(ZoneState):
 
     def _change_level(self, slot: int, by: int) -> None:
         """A level moves only by effects, within 1..10 (line 14, rules.md)."""
-        self._level[slot] = max(LOWEST_LEVEL, min(HIGHEST_LEVEL, self._level[slot] + by))
+        level = self._claim("_level")
+        level[slot] = max(LOWEST_LEVEL, min(HIGHEST_LEVEL, level[slot] + by))
 
     # ------------------------------------------- the abilities (p2pcards/interpreter.py)
 
@@ -799,7 +881,8 @@ class GammaState(ZoneState):
         """A seat's cards in play that are a `what` (Pylons apart; `hand_card`: the hand)."""
         if what == "hand_card":
             return self._zones[zone_of(seat, HAND)]
-        pile = self.pylons(seat) if what == "pylon" else self.cards_in_play(seat)
+        zones = self._zones  # no copy of the Pylons: a condition counts them at every leaf
+        pile = zones[seat * PER_SEAT + PYLONS] if what == "pylon" else self.cards_in_play(seat)
         kinds, ident = self._book.kinds.get(what, frozenset()), self._ident
         return [s for s in pile if ident[s] in kinds]
 
@@ -852,9 +935,10 @@ class GammaState(ZoneState):
 
     def modifiers(self, permanent: bool) -> Modifiers:
         """Attack, defense and keywords given while in play, or this turn."""
+        claim = self._claim  # the caller changes them (copy on write: SLOT_COLUMNS)
         if permanent:
-            return Modifiers(self._atk_p, self._def_p, self._kw_p)
-        return Modifiers(self._atk_t, self._def_t, self._kw_t)
+            return Modifiers(claim("_atk_p"), claim("_def_p"), claim("_kw_p"))
+        return Modifiers(claim("_atk_t"), claim("_def_t"), claim("_kw_t"))
 
     def gain(self, seat: int, amount: int) -> None:
         """Vespene Gas an ability gives."""
@@ -876,9 +960,9 @@ class GammaState(ZoneState):
             if e.do == "level" and is_character:
                 self._change_level(t, e.amount if isinstance(e.amount, int) else 0)
             elif e.do == "mode" and is_character:
-                self._mode[t] ^= 1
+                self._claim("_mode")[t] ^= 1
             elif e.do in ("tap", "untap"):
-                self._tapped[t] = e.do == "tap"
+                self._claim("_tapped")[t] = e.do == "tap"
         return True
 
     def own_ask_actions(self, ask: Ask) -> list[Action]:
@@ -908,9 +992,9 @@ class GammaState(ZoneState):
         """Tap this card or its holder, pay gas and Jiggawatts."""
         seat = self.controller(slot)
         if cost.tap:
-            self._tapped[slot] = True
+            self._claim("_tapped")[slot] = True
         if cost.holder_tap:
-            self._tapped[self._holder[slot]] = True
+            self._claim("_tapped")[self._holder[slot]] = True
         self._gas[seat] -= cost.resource
         self._tap_pylons(seat, cost.jiggawatts)
 
@@ -920,7 +1004,7 @@ class GammaState(ZoneState):
 
     def mark_used(self, slot: int, index: int) -> None:
         """An activated ability was used this turn."""
-        self._used[slot] |= 1 << index
+        self._claim("_used")[slot] |= 1 << index
 
     def _frames_public(self) -> list[list[int]]:
         """The queue for digests, as it was digested before the one interpreter: a draw,

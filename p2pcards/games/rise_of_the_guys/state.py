@@ -142,24 +142,23 @@ class Spend(NamedTuple):
     free: bool = False
 
 
-class LaneGuy(NamedTuple):
-    """A Guy in a lane as a state sees it: `hidden` if face down and unknown to it (then no
-    stats); else its attack and max health now (static abilities in), its damage."""
+class BoardSums(NamedTuple):
+    """A seat's Guys summed as a state sees them, with its public counts: what an evaluation
+    reads of the board. Counts of Guys and stats are floats, for an evaluation to weigh."""
 
-    face_down: bool
-    hidden: bool
-    attack: int = 0
-    health: int = 0
-    damage: int = 0
-    prepared: bool = False
+    attack: float  # of its Guys face up or known here (static abilities in)
+    health: float  # their health left
+    hidden: float  # its face-down Guys this state does not know
+    pressure: float  # the attack of its unprepared Guys no Guy opposes: the next combat's
+    kills: float  # its unprepared Guys that kill the face-up Guy opposite at the next combat
+    life: int
+    hand: int
+    deck: int
+    vest: bool  # whether a Pin is in its Vest
 
 
-LanePair = tuple[LaneGuy | None, LaneGuy | None]
-"""Seat 0's and seat 1's Guy in one lane (`GuysState.lane_pairs`)."""
-_HIDDEN_GUY = LaneGuy(True, True)
-_LANE_GUY = functools.cache(LaneGuy)
-"""LaneGuy, made once per different Guy: a search's boards hold a few dozen between them, and
-making a NamedTuple costs several times the look-up."""
+_UNSEEN_GUY = (True, 0, 0, False)
+"""A face-down Guy this state does not know, in `board_sums`' lane reading."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +179,7 @@ class GuysState(ZoneState):
     )  # fmt: skip
 
     slot_columns = SLOT_COLUMNS
+    share_pools = True  # copy on write (`ZoneState.share_pools`): no other name for a pool
     play_zones = PLAY_ZONES
     _damage: list[int]
     _atk: list[int]
@@ -319,37 +319,75 @@ class GuysState(ZoneState):
         bonus = bonuses.get(slot, NO_BONUS)
         atk = card.attack + self._atk[slot] + self._atk_t[slot] + bonus.attack
         hp = card.health + self._hp[slot] + self._hp_t[slot] + bonus.health
-        return max(0, atk), hp
+        return (atk if atk > 0 else 0), hp  # max() without the call: read at every combat
 
-    def lane_pairs(self, bonuses: dict[int, Bonus]) -> list[LanePair]:
-        """Both seats' Guys lane by lane, each seat's opposite the other's (None: nobody
-        there), in one pass over the columns: what an evaluation reads of the board, at every
-        leaf of a search; `bonuses`: `self.bonuses()`."""
+    def board_sums(self, bonuses: dict[int, Bonus]) -> tuple[BoardSums, BoardSums]:
+        """Each seat's `BoardSums`, the lanes read in one pass over the columns (this runs at
+        every leaf of a search); `bonuses`: `self.bonuses()`."""
         zones, known, everyone, ident = self._zones, self._known, self._public, self._ident
-        cards, get = self._rules_g.cards, bonuses.get
+        cards = self._rules_g.cards
         atk, hp, atk_t, hp_t = self._atk, self._hp, self._atk_t, self._hp_t
         damage, prepared = self._damage, self._prepared
-        out: list[LanePair] = []
+        sums = [[0.0] * 5, [0.0] * 5]  # as BoardSums (sums of ints: exact)
+        # A lane's two Guys: (face down, attack, health left, prepared); None: nobody there.
+        # (Written for few steps: `x if x > 0 else 0` for max(), no bonus looked up where
+        # none is in force, an empty lane passed at once.)
+        guys: list[tuple[bool, int, int, bool] | None] = [None, None]
         for lane in _LANE_PAIRS:
-            pair: list[LaneGuy | None] = []
-            for z in lane:
-                pile = zones[z]
+            if not zones[lane[0]] and not zones[lane[1]]:
+                continue
+            for seat in (0, 1):
+                pile = zones[lane[seat]]
                 if not pile:
-                    pair.append(None)
+                    guys[seat] = None
                     continue
                 guy = pile[0]
                 k = ident[guy]
                 face_down = known[guy] != everyone
                 if face_down and k == UNKNOWN:
-                    pair.append(_HIDDEN_GUY)
+                    guys[seat] = _UNSEEN_GUY
                     continue
                 card = cards[k]
-                bonus = get(guy, NO_BONUS)
-                attack = max(0, card.attack + atk[guy] + atk_t[guy] + bonus.attack)
-                health = card.health + hp[guy] + hp_t[guy] + bonus.health
-                pair.append(_LANE_GUY(face_down, False, attack, health, damage[guy], prepared[guy]))
-            out.append((pair[0], pair[1]))
-        return out
+                attack = card.attack + atk[guy] + atk_t[guy]
+                health = card.health + hp[guy] + hp_t[guy]
+                if bonuses:
+                    bonus = bonuses.get(guy)
+                    if bonus is not None:
+                        attack += bonus.attack
+                        health += bonus.health
+                attack = attack if attack > 0 else 0
+                guys[seat] = (face_down, attack, health - damage[guy], prepared[guy])
+            for seat in (0, 1):
+                found = guys[seat]
+                if found is None:
+                    continue
+                board = sums[seat]
+                if found is _UNSEEN_GUY:
+                    board[2] += 1.0
+                    continue
+                _, attack, left, ready = found
+                board[0] += attack
+                if left > 0:
+                    board[1] += left
+                if ready:
+                    continue
+                foe = guys[1 - seat]
+                if foe is None:
+                    board[3] += attack
+                elif not foe[0] and attack >= foe[2]:
+                    board[4] += 1.0  # the Guy opposite dies at the next combat
+        life = self._life
+        out = []
+        for seat in (0, 1):
+            base = seat * PER_SEAT
+            hand, deck, vest = zones[base + HAND], zones[base + DECK], zones[base + VEST]
+            board_attack, board_health, hidden, pressure, kills = sums[seat]
+            totals = BoardSums(
+                board_attack, board_health, hidden, pressure, kills, life[seat], len(hand),
+                len(deck), bool(vest),
+            )  # fmt: skip
+            out.append(totals)
+        return out[0], out[1]
 
     def bonuses(self) -> dict[int, Bonus]:
         """What the static abilities in force give, by slot (`interpreter.static_bonuses`),
@@ -596,10 +634,23 @@ class GuysState(ZoneState):
         Whether a Guy was destroyed."""
         safe = not self._rules_g.static_health_loss
         # Where no static lowers health, a Guy that survives without them survives, and
-        # usually no Guy is even near death (this runs twice an effect): no statics read.
-        destroyed = (not safe or self._raw_deaths()) and self._destroy_dead(safe)
-        if self._winners is None and min(self._life) <= 0:
-            self._end([s for s in (0, 1) if self._life[s] > 0])
+        # usually no Guy is even near death (this runs twice an effect): no statics read,
+        # and the Guys read here, not in a call of their own.
+        near = not safe
+        if safe:
+            damage, hp, hp_t = self._damage, self._hp, self._hp_t
+            zones, known, everyone = self._zones, self._known, self._public
+            cards, ident = self._rules_g.cards, self._ident
+            for z in ALL_LANE_ZONES:
+                for guy in zones[z]:
+                    if known[guy] == everyone and (
+                        damage[guy] >= cards[ident[guy]].health + hp[guy] + hp_t[guy]
+                    ):
+                        near = True
+        destroyed = near and self._destroy_dead(safe)
+        life = self._life
+        if self._winners is None and (life[0] <= 0 or life[1] <= 0):
+            self._end([s for s in (0, 1) if life[s] > 0])
         return destroyed
 
     def _destroy_dead(self, safe: bool) -> bool:
@@ -623,19 +674,6 @@ class GuysState(ZoneState):
                     bonuses = None  # a static may have left with it
                     destroyed = True
         return destroyed
-
-    def _raw_deaths(self) -> bool:
-        """Whether a face-up Guy's damage reaches its health before static abilities."""
-        damage, hp, hp_t = self._damage, self._hp, self._hp_t
-        zones, known, everyone = self._zones, self._known, self._public
-        cards, ident = self._rules_g.cards, self._ident
-        for z in ALL_LANE_ZONES:
-            for guy in zones[z]:
-                if known[guy] == everyone and (
-                    damage[guy] >= cards[ident[guy]].health + hp[guy] + hp_t[guy]
-                ):
-                    return True
-        return False
 
     # ------------------------------------------------------------ decisions
 
@@ -663,8 +701,11 @@ class GuysState(ZoneState):
         hosts: list[int] | None = None  # face-up Guys, both sides: read once a Pin needs them
         seen: set[int] = set()
         out: list[Play] = []
+        ident = self._ident
         for slot in zones[seat * PER_SEAT + HAND] if only is None else only:
-            k = self._kind_at(slot)
+            k = ident[slot]  # `_kind_at` where it is known: no call for each card in hand
+            if k == UNKNOWN:
+                k = self._kind_at(slot)  # which says what is hidden
             if k in seen:
                 continue
             seen.add(k)
@@ -875,11 +916,15 @@ class GuysState(ZoneState):
         order simultaneous triggers resolve: the Leading Player's side first, Guys lane by
         lane, the Vest, then Pins on Guys in the order they were pinned (docs/abilities.md)."""
         zones, known, everyone, n = self._zones, self._known, self._public, self._n
-        order = seats_from(self._leader, n) if seat is None else (seat,)
-        return [
-            (side, [s for z in SIDE_ZONES[side] for s in zones[z] if known[s] == everyone])
-            for side in order
-        ]
+        out = []
+        for side in seats_from(self._leader, n) if seat is None else (seat,):
+            slots = []
+            for z in SIDE_ZONES[side]:  # loops, not comprehensions: read at every step
+                for s in zones[z]:
+                    if known[s] == everyone:
+                        slots.append(s)
+            out.append((side, slots))
+        return out
 
     def pool(self, seat: int, what: str) -> list[int]:
         """A seat's Guys lane by lane, its Pins (the Vest's first), or its hand."""
@@ -1028,7 +1073,7 @@ class GuysState(ZoneState):
                     return False
                 if self.lane_of(guy) >= 0 and lanes:
                     self._move_guy(guy, lanes[0])
-                f = self._frames[0] = f._replace(stage=f.stage + 1)
+                f = self._frames[0] = f.staged(f.stage + 1)
         elif do == "loot":
             deck = zone_of(f.controller, DECK)
             n = min(amount, len(self._zones[deck]))
@@ -1037,7 +1082,7 @@ class GuysState(ZoneState):
                 return False
             if f.stage == n and n >= 2:
                 self._ask_seat(Ask("order", f.controller, (len(orders(n)),)))
-                self._frames[0] = f._replace(stage=n + 1)
+                self._frames[0] = f.staged(n + 1)
                 return False
         elif do == "token":
             return self._tokens(f, e)
@@ -1073,7 +1118,7 @@ class GuysState(ZoneState):
                     self._ask_seat(Ask("lane", f.controller, tuple(lanes)))
                     return False
                 self._place_token(e.card, seat, lanes[0])
-                f = self._frames[0] = f._replace(stage=f.stage + 1)
+                f = self._frames[0] = f.staged(f.stage + 1)
         return True
 
     def _ask_seat(self, ask: Ask) -> None:
@@ -1175,7 +1220,7 @@ class GuysState(ZoneState):
         """Apply an answer to this game's own questions (a mulligan is the turn's)."""
         f = self._frames[0]
         if isinstance(action, Decline):  # no more free plays from this effect
-            self._frames[0] = f._replace(stage=99)
+            self._frames[0] = f.staged(99)
         elif isinstance(action, Lane):
             e = interpreter.current_effect(self)
             if e.do == "move":
@@ -1183,13 +1228,13 @@ class GuysState(ZoneState):
             else:
                 assert e.card is not None
                 self._place_token(e.card, self._token_seat(e, f), action.lane)
-            self._frames[0] = self._frames[0]._replace(stage=f.stage + 1)
+            self._frames[0] = self._frames[0].staged(f.stage + 1)
         elif isinstance(action, Order):
             n = f.stage - 1  # the loot asked for the order with stage n + 1
             order = None if action.order is None else orders(n)[action.order]
             self._reorder_top(zone_of(f.controller, DECK), n, order)
         elif isinstance(action, Play):
-            self._frames[0] = f._replace(stage=f.stage + 1)
+            self._frames[0] = f.staged(f.stage + 1)
             self._play(ask.seat, action, free=True)
         else:
             raise AssertionError(action)
