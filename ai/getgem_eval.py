@@ -180,15 +180,13 @@ def _current(path: Path) -> tuple[float, list[float]]:
 
 def _header(outcome: Outcome) -> list[str]:
     """The weights file's comment."""
-    replaced = outcome.current_loss
-    before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
     return [
         "# Weights of the GETGEM evaluation (ai/getgem_eval.py), in log-odds of winning per",
         "# unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
         f"#     {outcome.command}",
         f"# to {outcome.games} two-seat {outcome.players()} games (epsilon {outcome.epsilon}),"
         " features of",
-        f"# the complete state; held-out log-loss {outcome.loss:.4f}{before}.",
+        f"# the complete state; held-out log-loss {outcome.loss:.4f}{outcome.replaced()}.",
         *constraints(outcome),
     ]
 

@@ -191,14 +191,12 @@ def _current(path: Path) -> tuple[float, list[float]]:
 
 def _header(outcome: Outcome) -> list[str]:
     """The weights file's comment."""
-    replaced = outcome.current_loss
-    before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
     return [
         "# Weights of the rpg-battle evaluation (ai/rpg_battle_eval.py), in log-odds of winning",
         "# per unit of each feature, times `scale`. Written by scripts/tune_weights.py",
         f"#     {outcome.command}",
         f"# from {outcome.games} {outcome.players()} games (epsilon {outcome.epsilon}); "
-        f"held-out log-loss {outcome.loss:.4f}{before}.",
+        f"held-out log-loss {outcome.loss:.4f}{outcome.replaced()}.",
         *constraints(outcome),
     ]
 

@@ -45,6 +45,12 @@ class Outcome:
     held: tuple[str, ...] = ()  # the features whose weight the signs held at 0
     pull: float = 0.0  # the L2 pull toward the weights the file held
 
+    def replaced(self) -> str:
+        """The replaced weights' held-out log-loss, as a header says it ("" when unknown)."""
+        if self.current_loss is None:
+            return ""
+        return f" (the weights it replaced: {self.current_loss:.4f})"
+
     def players(self) -> str:
         """Who played the games, for the file's header."""
         return (
@@ -129,8 +135,6 @@ class OwnDecks(Generic[S]):
 
     def header(self, outcome: Outcome) -> list[str]:
         """The weights file's comment."""
-        replaced = outcome.current_loss
-        before = "" if replaced is None else f" (the weights it replaced: {replaced:.4f})"
         return [
             f"# Weights of the {self.title} evaluation ({self.module}), in log-odds of winning",
             "# per unit of each feature, times `scale`. Fitted by scripts/tune_weights.py",
@@ -138,7 +142,7 @@ class OwnDecks(Generic[S]):
             f"# to {outcome.games} {outcome.players()} games (epsilon {outcome.epsilon}), each "
             f"pairing of the {len(self.pairings) ** 0.5:.0f} shipped",
             "# decks from each seat in turn, positions as the seat to move's replica sees them;",
-            f"# held-out log-loss {outcome.loss:.4f}{before}.",
+            f"# held-out log-loss {outcome.loss:.4f}{outcome.replaced()}.",
             *constraints(outcome),
         ]
 
