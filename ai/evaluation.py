@@ -8,6 +8,7 @@ games' evaluations are weighted sums of features whose weights live in
 
 from __future__ import annotations
 
+import math
 import operator
 import tomllib
 from collections.abc import Callable, Sequence
@@ -24,6 +25,7 @@ CLAMP = 0.9 * WIN
 """Non-terminal values stay inside this, so that any win beats any position."""
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
+MAX_WEIGHTS_BYTES = 1 << 20
 
 
 class WeightsError(P2PCardsError, ValueError):
@@ -41,14 +43,20 @@ class Evaluation(Protocol):
 def read_weights(path: Path, names: Sequence[str]) -> dict[str, float]:
     """The numbers `names` from a TOML weights file, every one required."""
     try:
+        if path.stat().st_size > MAX_WEIGHTS_BYTES:  # a weights file is a few kilobytes
+            raise WeightsError(f"weights {path} are over {MAX_WEIGHTS_BYTES} bytes")
         table = tomllib.loads(path.read_text(encoding="utf-8"))
         values = {name: table[name] for name in names}
-    except (OSError, tomllib.TOMLDecodeError) as err:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise WeightsError(f"cannot read weights {path}: {err}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and tables
+        raise WeightsError(f"cannot read weights {path}: nested too deep") from None
     except KeyError as err:
         raise WeightsError(f"weights {path} lack {err.args[0]!r}") from None
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values.values()):
         raise WeightsError(f"weights {path} must all be numbers")
+    if not all(math.isfinite(v) for v in values.values()):  # inf or nan poisons every value
+        raise WeightsError(f"weights {path} must all be finite")
     return {name: float(v) for name, v in values.items()}
 
 

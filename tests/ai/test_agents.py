@@ -9,7 +9,7 @@ from rpg_helpers import play_of, react_of
 
 from ai.agents import GreedyAgent, RandomAgent, make_agent
 from ai.errors import AgentSpecError
-from ai.evaluation import WEIGHTS_DIR, WeightsError, relative, weighted
+from ai.evaluation import MAX_WEIGHTS_BYTES, WEIGHTS_DIR, WeightsError, relative, weighted
 from ai.match import play_match, seating, simulate
 from ai.rpg_battle_eval import (
     RPG_BATTLE_FEATURES,
@@ -106,6 +106,19 @@ def test_a_broken_weights_file_is_a_clear_error(tmp_path: Path) -> None:
     malformed.write_text("alive = = 1\n")
     with pytest.raises(WeightsError, match="cannot read weights"):
         RpgBattleWeights.load(malformed)
+    huge = tmp_path / "huge.toml"
+    shipped_text = (WEIGHTS_DIR / "rpg-battle.toml").read_text()
+    huge.write_text(shipped_text.replace("scale = 100.0", "scale = 1e400"))
+    with pytest.raises(WeightsError, match="must all be finite"):  # 1e400 reads as inf
+        RpgBattleWeights.load(huge)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("alive = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(WeightsError, match="nested too deep"):
+        RpgBattleWeights.load(deep)
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (MAX_WEIGHTS_BYTES + 1) + "\n")
+    with pytest.raises(WeightsError, match="over"):
+        RpgBattleWeights.load(big)
     shipped = RpgBattleWeights.load()  # the committed file has every weight
     assert len(shipped.vector()) == len(RPG_BATTLE_FEATURES)
 
