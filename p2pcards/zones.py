@@ -381,11 +381,12 @@ class ZoneState(State):
     )  # fmt: skip
 
     slot_columns: ClassVar[SlotColumns] = NO_COLUMNS
+    """The game's per-card columns; each is an attribute of the state (in its `__slots__`)."""
+
     share_pools: ClassVar[bool] = False
     """Whether a clone shares `_pools` until it or the state cloned learns or forgets a card
     (`_writable_pools`): a search's step seldom does (a draw), and copying them was a part
     of every clone. Only for a game that keeps no other name for a pool."""
-    """The game's per-card columns; each is an attribute of the state (in its `__slots__`)."""
 
     play_zones: ClassVar[tuple[int, ...]] = ()
     """The zones whose cards' columns the digest hashes (`slot_rows`): the cards in play."""
