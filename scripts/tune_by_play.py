@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/tune_by_play.py --game rpg-get [--iterations 60] [--pairs 50]
                                              [--jobs 1] [--check 500] [--positions PATH]
-                                             [--seed 1] [--out PATH] [--dry-run]
+                                             [--seed 1] [--start PATH] [--out PATH]
+                                             [--dry-run]
 
 `scripts/tune_weights.py` fits weights that predict who wins a position; a fit that predicts
 well can still choose badly, because what comes with winning (a party spent on missions) is
@@ -159,6 +160,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--positions", type=Path, help="a tune_weights.py positions file to fit the size to"
     )
+    parser.add_argument(
+        "--start", type=Path, help="the weights to start from; default the shipped ones"
+    )
     parser.add_argument("--out", type=Path, help="default ai/weights/<game>.toml")
     parser.add_argument("--dry-run", action="store_true", help="print, do not write")
     args = parser.parse_args(argv)
@@ -166,10 +170,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be 1 or more")
     shipped = WEIGHTS_DIR / f"{args.game}.toml"
+    begun: Path = args.start or shipped
     out: Path = args.out or shipped
     with tempfile.TemporaryDirectory(prefix="tune-by-play-") as scratch:
         tuner = Tuner(args.game, Path(scratch), args.jobs, args.pairs, args.seed)
-        _, start = tuner.tuning.current(shipped)
+        _, start = tuner.tuning.current(begun)
         unit = sizes(start)
         total = sum(abs(v) / u for v, u in zip(start, unit, strict=True))
         w = list(start)
@@ -179,12 +184,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"iteration {k + 1}: plus side {net:+.2f}; " + fmt_short(tuner.tuning, w))
         tuned = tuner.write(w)
         # Game numbers apart from the tuning's, so the check is on deals it never saw.
-        check = [Duel(10**6 + j, str(tuned), str(shipped)) for j in range(args.check)]
+        check = [Duel(10**6 + j, str(tuned), str(begun)) for j in range(args.check)]
         points = play(args.game, check, args.jobs)
         low, high = wilson(points, 2 * args.check)
         versus = (
             f"greedy on them beat greedy on the weights they replaced {points:g}/"
             f"{2 * args.check} = {points / (2 * args.check):.1%} [95% {low:.1%}, {high:.1%}]"
+            + ("" if args.start is None else f" ({args.start})")
         )
         print(versus)
         factor = None
