@@ -17,8 +17,11 @@ import pytest
 from ai import guys_eval
 from ai.evaluation import WEIGHTS_DIR
 from ai.guys_eval import GuysWeights
+from ai.rpg_get_eval import RPG_GET_FEATURES
 from ai.tuning import SCALE, Outcome
 
+WIDTH = len(RPG_GET_FEATURES)  # the features of a position of RPG Get!
+PADDING = [0.0] * (WIDTH - 2)  # a position's features after the first two
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_weights.py"
 
 
@@ -181,7 +184,7 @@ def test_a_positions_file_keeps_each_game_played_and_a_rerun_plays_only_the_miss
 
     def fake_play(game: str, epsilon: float, number: int, agent: str) -> list[tuple[dict, float]]:
         played.append(number)
-        return [({0.0: [float(number), -1.5] + [0.0] * 11}, float(number % 2))] * (number % 3)
+        return [({0.0: [float(number), -1.5, *PADDING]}, float(number % 2))] * (number % 3)
 
     monkeypatch.setattr(tune, "play", fake_play)
     store = tmp_path / "positions.jsonl"
@@ -189,7 +192,7 @@ def test_a_positions_file_keeps_each_game_played_and_a_rerun_plays_only_the_miss
     assert played == [0, 1, 2, 3]
     again = tune.play_all("rpg-get", 6, 0.1, jobs=1, agent="greedy", store=store)
     assert played == [0, 1, 2, 3, 4, 5]  # the first four read back, not replayed
-    assert again[:4] == first and again[5] == [({0.0: [5.0, -1.5] + [0.0] * 11}, 1.0)] * 2
+    assert again[:4] == first and again[5] == [({0.0: [5.0, -1.5, *PADDING]}, 1.0)] * 2
     # A file played by another agent (or game, or epsilon) is not mixed into this run.
     with pytest.raises(tune.StoreError, match="expectimax"):
         tune.play_all("rpg-get", 6, 0.1, jobs=1, agent="expectimax:nodes=5", store=store)
@@ -206,8 +209,8 @@ def test_a_positions_file_keeps_each_game_played_and_a_rerun_plays_only_the_miss
         ('{"number": -5, "result": 1}', "0 or more"),
         ('{"number": 1.0e30, "result": 1}', "whole number"),
         ('{"number": 1, "result": 1e999}', "0 to 1"),
-        ('{"number": 1, "result": 1, "positions": [{"0": [1, 2]}]}', "13 finite numbers"),
-        ('{"number": 1, "result": 1, "positions": [{"7": ' + str([0] * 13) + "}]}", "by [0.0]"),
+        ('{"number": 1, "result": 1, "positions": [{"0": [1, 2]}]}', f"{WIDTH} finite numbers"),
+        ('{"number": 1, "result": 1, "positions": [{"7": ' + str([0] * WIDTH) + "}]}", "by [0.0]"),
     ],
 )
 def test_a_positions_file_out_of_range_is_refused_in_one_line(
