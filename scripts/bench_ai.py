@@ -15,7 +15,11 @@ move time within 20% of the budget; issue 28: at p99, which the line prints in C
 move's own process), with the moves over 1.2 times the budget. Issue 7 asks for 3-seat
 getgem figures. Games
 run in `--jobs` processes, one core each, so move times are those of an unshared
-core as long as jobs <= cores. The win rate counts a shared win as its share.
+core as long as jobs <= cores. The win rate counts a shared win as its share. A second
+line splits the wins by the expectimax seat and, in a game of own decks, its deck, and lists
+every game's result in order (1 won, 0 lost, h shared), so that two runs on the same game
+numbers compare game by game; `--ai greedy` puts greedy in that seat on the same deals
+(the baseline such a comparison needs: what the deals give without a search).
 
 `--oracle` measures what hidden cards cost (issue 28): each game number is played twice on
 the same deal and seeds, once by the search as it is (`--ai`) and once by the same search
