@@ -21,7 +21,7 @@ from p2pcards.games.rpg_get.state import ACTIVE, BANK, DECK, INVENTORY, RpgGetSt
 
 RPG_GET_FEATURES = (
     "vp", "counters", "party_hp", "party_attack", "characters", "inventory", "bank", "hand",
-    "deck", "attempt", "active_attack", "foes", "ailments",
+    "deck", "attempt", "active_attack", "foes", "ailments", "unmatched",
 )  # fmt: skip
 
 
@@ -65,6 +65,9 @@ def rpg_get_features(state: RpgGetState, seat: int) -> tuple[float, ...]:
         mission = card(on[0]).vp if on else 0
         for s in state.zone_slots("enemies"):
             foes += hp_left(s)
+    # Enemy HP the active party cannot fell in one round: unlike `active_attack`, it does
+    # not drop when the last enemy falls and the attempt ends.
+    unmatched = foes - active_attack if foes > active_attack else 0
     return (
         float(state.victory_points(seat)),
         float(state.counters(seat)),
@@ -79,6 +82,7 @@ def rpg_get_features(state: RpgGetState, seat: int) -> tuple[float, ...]:
         float(active_attack),
         float(foes),
         float(ailing),
+        float(unmatched),
     )
 
 
@@ -128,6 +132,11 @@ SENSES: dict[str, tuple[Sign, str]] = {
     "active_attack": ("nonnegative", "the strongest Attacks of the active party, X times Y each"),
     "foes": ("nonpositive", "HP left of the enemies against this seat's attempt"),
     "ailments": ("nonpositive", "status ailments on the party"),
+    "unmatched": (
+        "nonpositive",
+        "HP of the enemies against this seat's attempt beyond the active party's strongest"
+        " Attacks (X times Y each)",
+    ),
 }
 TUNING = FIT.tuning(
     RPG_GET_FEATURES,

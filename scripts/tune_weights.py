@@ -548,7 +548,12 @@ def held_at_zero(tuning: Tuning, w: Sequence[float]) -> tuple[str, ...]:
 
 def render(tuning: Tuning, outcome: Outcome, hyper: float, w: Sequence[float]) -> str:
     """The weights file."""
-    lines = [*tuning.header(outcome)]
+    return "\n".join(tuning.header(outcome)) + "\n" + render_weights(tuning, hyper, w)
+
+
+def render_weights(tuning: Tuning, hyper: float, w: Sequence[float]) -> str:
+    """A weights file's weights and settings, without its comment."""
+    lines = []
     for name, value in zip(tuning.features, w, strict=True):
         line = f"{name} = {value:.6f}"
         lines.append(f"{line:<24}  # {tuning.notes[name]}" if name in tuning.notes else line)

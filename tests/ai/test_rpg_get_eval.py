@@ -62,3 +62,21 @@ def test_a_character_an_attempt_and_a_defeated_enemy_are_worth_something() -> No
     t.act(t.find(lambda a: isinstance(a, Act) and a.targets))  # the Rag Rappy falls: scored
     assert st.victory_points(0) == 1
     assert EVAL.values(st)[0] > before
+
+
+def test_unmatched_counts_enemy_hp_beyond_the_active_partys_attacks() -> None:
+    """Line 47-59: the enemies played against an attempt and the active party's Attacks
+    (X times Y, line 122). `unmatched` is the enemy HP one round of those Attacks cannot
+    fell; it is 0 for the other seat and outside an attempt."""
+    t = Table([["ryudo", "clear-the-forest"], ["aika", "hildebear"]])
+    st = t.state
+    at = RPG_GET_FEATURES.index("unmatched")
+    t.pass_until("mission")
+    assert rpg_get_features(st, 0)[at] == 0
+    t.act(t.find(lambda a: isinstance(a, Attempt)))
+    t.act(t.find(lambda a: isinstance(a, Enlist)))
+    t.act(t.find(lambda a: a.kind == "oppose" and a.card == "hildebear"))
+    t.pass_until("party-attack")
+    # Ryudo's Attack 3(1) against the Hildebear's 7 HP.
+    assert rpg_get_features(st, 0)[at] == 7 - 3
+    assert rpg_get_features(st, 1)[at] == 0

@@ -1,0 +1,64 @@
+"""The tuner by games won (scripts/tune_by_play.py) on RPG Get!: an iteration perturbs, plays
+and moves the weights, keeps their signs and their size, and writes a file the evaluation
+loads."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ai.evaluation import WEIGHTS_DIR
+from ai.rpg_get_eval import SENSES, RpgGetWeights
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # tune_by_play imports tune_weights by name, as a script does
+    spec.loader.exec_module(module)
+    return module
+
+
+_load("tune_weights")
+play = _load("tune_by_play")
+
+
+def test_a_short_tuning_keeps_each_sign_and_the_size_and_writes_loadable_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "rpg-get.toml"
+    play.main(
+        ["--game", "rpg-get", "--iterations", "2", "--pairs", "1", "--check", "1", "--jobs", "1",
+         "--out", str(out)]
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "iteration 2: plus side" in printed and "greedy on them beat" in printed
+    tuned = RpgGetWeights.load(out)
+    start = RpgGetWeights.load(WEIGHTS_DIR / "rpg-get.toml")
+    for (name, (sign, _)), value in zip(SENSES.items(), tuned.vector, strict=True):
+        assert (sign != "nonnegative" or value >= 0) and (sign != "nonpositive" or value <= 0), name
+    assert tuned.vector != start.vector  # two iterations of ±30% steps moved something
+    # Greedy reads only the order of values, so the size (in units of the starting weights)
+    # is held where it started.
+    units = play.sizes(start.vector)
+    def size(w: tuple[float, ...]) -> float:
+        return sum(abs(v) / u for v, u in zip(w, units, strict=True))
+
+    assert size(tuned.vector) == pytest.approx(size(start.vector), rel=1e-4)
+
+
+@pytest.mark.parametrize("flag", ["--iterations", "--pairs", "--check", "--jobs"])
+def test_a_count_below_one_is_refused_in_a_line(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        play.main(["--game", "rpg-get", flag, "0", "--dry-run"])
+    assert exit_.value.code == 2
+    assert f"{flag} must be 1 or more" in capsys.readouterr().err
