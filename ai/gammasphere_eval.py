@@ -3,16 +3,23 @@ resources to play more (gas, Pylons, cards), per seat, minus the opponent's. The
 live in `ai/weights/gammasphere.toml`.
 
 It reads only what the state may know: the opponent's hand and deck by their sizes.
+
+With `threat` set in the weights file, a position is valued as it will stand once the seat
+whose turn it is has made the attacks on the board that pay (`attacks_made`). A search that
+plans whole turns ends its lines where a turn begins, so without it every leaf would count
+the mover's ready attackers as mere stats, blind to what they are about to destroy.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
-from ai.tuning import OwnDecks
+from ai.tuning import SCALE, OwnDecks
 from p2pcards.engine import State
+from p2pcards.games.gammasphere.cards import BATTLE_PROOF, CANNOT_ATTACK, UNATTACKABLE
 from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, SeatTotals, Stats
 
 GAMMA_FEATURES = (
@@ -27,12 +34,14 @@ class GammaWeights:
 
     vector: tuple[float, ...]
     scale: float
+    threat: float = 0.0  # not 0: a position is valued once the seat to move attacked
 
     @classmethod
     def load(cls, path: Path = WEIGHTS_DIR / "gammasphere.toml") -> GammaWeights:
         """The weights in a TOML file, every one required."""
-        values = read_weights(path, [*GAMMA_FEATURES, "scale"])
-        return cls(tuple(values[name] for name in GAMMA_FEATURES), values["scale"])
+        values = read_weights(path, [*GAMMA_FEATURES, "scale", "threat"])
+        vector = tuple(values[name] for name in GAMMA_FEATURES)
+        return cls(vector, values["scale"], values["threat"])
 
 
 def gamma_features(
@@ -119,6 +128,94 @@ def both_features(
     return out[0], out[1]
 
 
+def attacks_made(
+    state: GammaState,
+    stats: dict[int, Stats],
+    totals: tuple[SeatTotals, SeatTotals],
+    vector: tuple[float, ...],
+) -> tuple[SeatTotals, SeatTotals]:
+    """`totals` (`state.seat_totals(stats)`) once the seat whose turn it is has made the
+    attacks its ready characters can make without losing (rules.md, choices 10-13, 27): the
+    opponent's characters that can be attacked, the one worth most first (by `vector`'s
+    weights of attack and defense), each fall to the weakest attacker that beats it (an
+    equal attack against Attack Mode trades both); once none stands, the buildings the same
+    way; once nothing guards, the attackers left hit the player. Cards played or abilities
+    used before the attacks are not foreseen, nor an attack that loses (the attacker's own
+    Power Level would pay)."""
+    if state.turn() <= 1:  # no attacks on the game's first turn (choice 3)
+        return totals
+    mover = state.turn_seat()
+    attackers = sorted(
+        stats[s]
+        for s in state.field_kinds(mover)[0]
+        if state.mode(s) == ATTACK_MODE and not state.tapped(s) and not state.has(s, CANNOT_ATTACK)
+    )
+    if not attackers:
+        return totals
+    w_attack, w_defense = vector[2], vector[3]
+    their_chars, their_walls = state.field_kinds(1 - mover)
+    guards = []
+    for slot in their_chars:
+        if state.has(slot, UNATTACKABLE):
+            continue
+        attack, defense = stats[slot]
+        attacking = state.mode(slot) == ATTACK_MODE
+        worth = w_defense * defense + (w_attack * attack if attacking else 0.0)
+        guards.append((worth, attack if attacking else defense, attacking, slot))
+    guards.sort(reverse=True)
+    lost_attack = lost_defense = lost_walls = damage = 0
+    my_attack = my_defense = 0
+    standing = False  # a guard no attacker beats: the rest of the field stays guarded
+    for _, bar, attacking, slot in guards:
+        if state.has(slot, BATTLE_PROOF):
+            standing = True
+            continue
+        for i, (attack, defense) in enumerate(attackers):
+            if attack > bar or (attack == bar and attacking):
+                del attackers[i]
+                lost_defense += stats[slot].defense
+                if attacking:
+                    lost_attack += stats[slot].attack
+                    damage += attack - bar
+                    if attack == bar:  # equal attacks: both fall (choice 10)
+                        my_attack += attack
+                        my_defense += defense
+                break
+        else:
+            standing = True
+    if not standing and their_walls:
+        walls = sorted(
+            (stats[s].defense for s in their_walls if not state.has(s, UNATTACKABLE)),
+            reverse=True,
+        )
+        for wall in walls:
+            for i, (attack, _) in enumerate(attackers):
+                if attack > wall:
+                    del attackers[i]
+                    lost_walls += wall
+                    break
+            else:
+                standing = True
+        standing = standing or len(walls) < len(their_walls)
+    if not standing:
+        damage += sum(attack for attack, _ in attackers)
+    if not (lost_attack or lost_defense or lost_walls or damage or my_attack):
+        return totals
+    out = list(totals)
+    them = totals[1 - mover]
+    left = them.power - damage
+    out[1 - mover] = them._replace(
+        power=left if left > 0 else 0,
+        attack=them.attack - lost_attack,
+        defense=them.defense - lost_defense,
+        walls=them.walls - lost_walls,
+    )
+    if my_attack:
+        me = totals[mover]
+        out[mover] = me._replace(attack=me.attack - my_attack, defense=me.defense - my_defense)
+    return out[0], out[1]
+
+
 class GammaEvaluation:
     """Each seat's weighted features minus the opponent's, in evaluation units."""
 
@@ -129,6 +226,7 @@ class GammaEvaluation:
         # they are left out of it (a sum of the same terms, zeros aside: the same value).
         self._basic = not any(weights.vector[BASIC:])
         self._basic_vector = weights.vector[:BASIC]
+        self._threat = weights.threat != 0
 
     def values(self, state: State) -> list[float]:
         """Both seats' values; terminal states by their returns."""
@@ -137,11 +235,20 @@ class GammaEvaluation:
             return [terminal_value(state, s) for s in range(2)]
         if self._basic:
             vector = self._basic_vector
-            mine, theirs = state.seat_totals()
+            if self._threat:
+                stats: dict[int, Stats] = {}
+                mine, theirs = attacks_made(state, stats, state.seat_totals(stats), vector)
+            else:
+                mine, theirs = state.seat_totals()
             first, second = basic_features(mine), basic_features(theirs)
         else:
             vector = self.weights.vector
-            first, second = both_features(state, state.field_stats())
+            stats = state.field_stats()
+            first, second = both_features(state, stats)
+            if self._threat:  # the seat's own features after the attacks, the rest as before
+                mine, theirs = attacks_made(state, stats, state.seat_totals(), vector)
+                first = basic_features(mine) + first[BASIC:]
+                second = basic_features(theirs) + second[BASIC:]
         scores = [weighted(vector, first), weighted(vector, second)]
         return relative(scores, self.weights.scale)
 
@@ -155,7 +262,7 @@ FIT = OwnDecks(
     "gammasphere", "Gammasphere", "ai/gammasphere_eval.py", GammaState, gamma_features,
     GammaWeights.load, lambda st: True,
 )  # fmt: skip
-TUNING = FIT.tuning(
+_FITTED = FIT.tuning(
     GAMMA_FEATURES,
     {
         "power": "per 1000 Power Level",
@@ -173,5 +280,10 @@ TUNING = FIT.tuning(
         "lethal": "when that direct attack would end the game",
         "pressure": "per 1000 attack our strongest has over their weakest in Attack Mode",
     },
+)
+TUNING = dataclasses.replace(
+    _FITTED,
+    # A fit reads the features as the position stands (no attacks made): so its file says.
+    settings=lambda _: {"scale": SCALE, "threat": 0.0},
 )
 """How scripts/tune_weights.py fits the weights (the registration's `tuning`)."""

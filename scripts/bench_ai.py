@@ -15,7 +15,11 @@ move time within 20% of the budget; issue 28: at p99, which the line prints in C
 move's own process), with the moves over 1.2 times the budget. Issue 7 asks for 3-seat
 getgem figures. Games
 run in `--jobs` processes, one core each, so move times are those of an unshared
-core as long as jobs <= cores. The win rate counts a shared win as its share.
+core as long as jobs <= cores. The win rate counts a shared win as its share. A second
+line splits the wins by the expectimax seat and, in a game of own decks, its deck, and lists
+every game's result in order (1 won, 0 lost, h shared), so that two runs on the same game
+numbers compare game by game; `--ai greedy` puts greedy in that seat on the same deals
+(the baseline such a comparison needs: what the deals give without a search).
 
 `--oracle` measures what hidden cards cost (issue 28): each game number is played twice on
 the same deal and seeds, once by the search as it is (`--ai`) and once by the same search
@@ -86,6 +90,8 @@ class GameFigures:
     depths: list[int]
     nodes: int
     searching: float
+    seat: int  # the expectimax seat
+    deck: str  # its deck in an own-deck game ("" otherwise)
 
 
 def play(
@@ -102,7 +108,6 @@ def play(
     each side plays each deck from each seat. An `oracle` expectimax is handed the complete
     state instead of its seat's observation; any other watches the other seats' decisions."""
     ai = make_agent(ai_spec, seed=number)
-    assert isinstance(ai, ExpectimaxAgent)
     ai_seat = number % num_seats
     seats = [
         ai if s == ai_seat else make_agent(opponent, seed=10_000 * (s + 1) + number)
@@ -113,6 +118,7 @@ def play(
         turn = (number // num_seats) % len(decks)
         options["decks"] = [decks[(s + turn) % len(decks)] for s in range(num_seats)]
     state = games.load(game).new_initial_state(num_seats, round_cap=DEFAULT_ROUND_CAP, **options)
+    deck = _deck_name(game, options, ai_seat)
     dealer = LocalDealer(number)
     times: list[float] = []
     cpu_times: list[float] = []
@@ -127,16 +133,41 @@ def play(
         started, cpu_started = time.monotonic(), time.process_time()
         seen = state.clone() if oracle and seat == ai_seat else state.observation(seat)
         action = seats[seat].act(seen)
-        if seat == ai_seat and ai.last is not None and len(ai.last.values) > 1:
+        searched = ai.last if isinstance(ai, ExpectimaxAgent) else None
+        if seat == ai_seat and searched is not None and len(searched.values) > 1:
             times.append(time.monotonic() - started)
             cpu_times.append(time.process_time() - cpu_started)
-            depths.append(ai.last.depth)
-            nodes += ai.last.nodes
-            searching += ai.last.seconds
+            depths.append(searched.depth)
+            nodes += searched.nodes
+            searching += searched.seconds
         if not oracle:
             show_decision(seats, state, action)
         state.apply_action(action)
-    return GameFigures(state.returns()[ai_seat], times, cpu_times, depths, nodes, searching)
+    score = state.returns()[ai_seat]
+    return GameFigures(score, times, cpu_times, depths, nodes, searching, ai_seat, deck)
+
+
+def _deck_name(game: str, options: dict[str, list[str]], seat: int) -> str:
+    """The deck `seat` plays in an own-deck game (its game's default when none is given)."""
+    if "decks" in options:
+        return options["decks"][seat]
+    defaults: tuple[str, ...] = getattr(games.load(game), "default_decks", ())
+    return defaults[seat] if seat < len(defaults) else ""
+
+
+def breakdown(results: list[GameFigures], first: int) -> str:
+    """The expectimax seat's wins by its seat and deck, and every game's score in order
+    (1 won, 0 lost, h shared), so that two runs on the same game numbers compare game by
+    game."""
+    groups: dict[tuple[int, str], list[float]] = {}
+    for r in results:
+        groups.setdefault((r.seat, r.deck), []).append(r.score)
+    parts = []
+    for (seat, deck), scores in sorted(groups.items()):
+        name = f"seat {seat}" + (f" {deck}" if deck else "")
+        parts.append(f"{name} {sum(scores):g}/{len(scores)}")
+    marks = "".join("1" if r.score == 1 else "0" if r.score == 0 else "h" for r in results)
+    return f"  by seat: {', '.join(parts)} | games {first}-: {marks}"
 
 
 def positions(game: str, num_seats: int, count: int) -> list[State]:
@@ -339,7 +370,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--think-ms", type=float, default=200.0)
-    parser.add_argument("--ai", help="the expectimax spec (default expectimax:think_ms=THINK_MS)")
+    parser.add_argument(
+        "--ai", help="the expectimax spec (default expectimax:think_ms=THINK_MS; greedy: no search)"
+    )
     parser.add_argument("--opponents", default="greedy,random")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--game", default=None, help="default rpg-battle (calibrate: all)")
@@ -381,6 +414,10 @@ def main() -> None:
             depths = [d for r in results for d in r.depths]
             nodes = sum(r.nodes for r in results)
             searching = sum(r.searching for r in results)
+            if not cpu:  # a spec that does not search (greedy on the same deals)
+                print(f"{args.game}, {ai_spec} vs {opponent}: {wins:g}/{args.games}")
+                print(breakdown(results, args.start), flush=True)
+                continue
             low, high = wilson(wins, args.games)
             p95 = statistics.quantiles(times, n=100)[94] if len(times) > 1 else times[0]
             p99 = statistics.quantiles(cpu, n=100, method="inclusive")[98] if cpu[1:] else cpu[0]
@@ -396,6 +433,7 @@ def main() -> None:
                 f"{time.monotonic() - started:.0f} s on {args.jobs} jobs",
                 flush=True,
             )
+            print(breakdown(results, args.start), flush=True)
 
 
 if __name__ == "__main__":

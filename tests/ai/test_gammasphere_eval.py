@@ -4,14 +4,25 @@ read what the rules say attackers can do next (rules.md, choices 11 and 13)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from eval_helpers import assert_replicas_valued_in_bounds
 from gamma_helpers import Table
 
 from ai.evaluation import evaluation, relative, weighted
-from ai.gammasphere_eval import GAMMA_FEATURES, GammaEvaluation, both_features, gamma_features
+from ai.gammasphere_eval import (
+    BASIC,
+    GAMMA_FEATURES,
+    TUNING,
+    GammaEvaluation,
+    GammaWeights,
+    attacks_made,
+    basic_features,
+    both_features,
+    gamma_features,
+)
 from p2pcards.dealer import LocalDealer
-from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState
+from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, SeatTotals, Stats
 from p2pcards.interpreter import player
 
 EVAL = evaluation("gammasphere")
@@ -96,3 +107,88 @@ def test_pressure_is_what_our_strongest_takes_off_through_their_weakest_attacker
     t.pylons(3)
     t.play("saiyan-elite")
     assert feature(t.state, 0, "pressure") == 0.0
+
+
+def threatened() -> GammaEvaluation:
+    """The shipped weights with `threat` on: positions valued once the mover attacked."""
+    assert isinstance(EVAL, GammaEvaluation)
+    return GammaEvaluation(GammaWeights(EVAL.weights.vector, EVAL.weights.scale, threat=1.0))
+
+
+def made(state: GammaState) -> tuple[SeatTotals, SeatTotals]:
+    """Both seats' totals once the seat to move made its attacks (shipped weights)."""
+    stats: dict[int, Stats] = {}
+    totals = state.seat_totals(stats)
+    return attacks_made(state, stats, totals, EVAL.weights.vector)
+
+
+def test_the_mover_hits_an_empty_field_and_the_value_counts_it_but_not_on_turn_one() -> None:
+    """Choice 13: with nothing in play to guard, the player loses the attacker's attack;
+    choice 3: nothing attacks on the game's first turn."""
+    t = Table(["saiyan-elite"])
+    t.pylons(2)
+    elite = t.play("saiyan-elite")
+    assert made(t.state) == t.state.seat_totals()  # turn 1
+    t.to_turn(3)
+    st = t.state
+    before = st.seat_totals()
+    after = made(st)
+    assert after[1] == before[1]._replace(power=9000 - st.attack(elite))
+    assert after[0] == before[0]
+    weights = EVAL.weights.vector[:BASIC]
+    scores = [weighted(weights, basic_features(totals)) for totals in after]
+    assert threatened().values(st) == relative(scores, EVAL.weights.scale)
+    assert threatened().values(st)[0] > EVAL.values(st)[0]
+    # With every feature weighed, the seat's own ones are read after the attacks too.
+    every = GammaEvaluation(GammaWeights((0.1,) * len(GAMMA_FEATURES), 100.0, threat=1.0))
+    extras = both_features(st, st.field_stats())
+    scores = [
+        weighted(every.weights.vector, basic_features(totals) + rest[BASIC:])
+        for totals, rest in zip(after, extras, strict=True)
+    ]
+    assert every.values(st) == relative(scores, 100.0)
+
+
+def test_the_weakest_attacker_that_beats_a_guard_takes_it_and_the_rest_hit_the_player() -> None:
+    """Choice 11: a defender in Defense Mode weaker than the attack falls, its player
+    unhurt; choice 13: with it gone, the next attacker hits the player."""
+    t = Table(["saiyan-elite", "zealot"], ["zealot"])
+    t.pylons(3)
+    elite = t.play("saiyan-elite")
+    zealot = t.play("zealot")
+    t.end()
+    t.pylons(1)
+    guard = t.play("zealot", defense=True)
+    t.end()
+    st = t.state
+    assert st.attack(zealot) < st.attack(elite) and st.defense(guard) < st.attack(zealot)
+    before, after = st.seat_totals(), made(st)
+    assert after[1] == before[1]._replace(
+        power=9000 - st.attack(elite), defense=before[1].defense - st.defense(guard)
+    )
+
+
+def test_a_guard_no_attacker_beats_stops_every_attack() -> None:
+    """Choice 11: an attack below the defense would cost the attacker's player, so none is
+    made, and the guard keeps the player out of reach (choice 13)."""
+    t = Table(["saiyan-elite"], ["overlard"])
+    t.pylons(2)
+    elite = t.play("saiyan-elite")
+    t.end()
+    wall = t.play("overlard", defense=True)
+    t.end()
+    st = t.state
+    assert st.defense(wall) > st.attack(elite)
+    assert made(st) == st.seat_totals()
+    assert threatened().values(st) == EVAL.values(st)
+
+
+def test_a_fitted_weights_file_loads_with_the_position_valued_as_it_stands(tmp_path: Path) -> None:
+    """What scripts/tune_weights.py writes after the weights (`TUNING.settings`) is all the
+    evaluation asks beside them: the fit reads features before any attack, so threat 0."""
+    lines = [f"{name} = 0.5" for name in TUNING.features]
+    lines += [f"{name} = {value}" for name, value in TUNING.settings(0.0).items()]
+    path = tmp_path / "gammasphere.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    loaded = GammaWeights.load(path)
+    assert loaded.threat == 0.0 and loaded.vector == (0.5,) * len(GAMMA_FEATURES)
