@@ -91,12 +91,15 @@ def relative(scores: Sequence[float], scale: float) -> list[float]:
 _LOADED: dict[tuple[str, Path | None], Evaluation] = {}
 
 
-def evaluation(game_name: str, weights: Path | None = None) -> Evaluation:
+def evaluation(game_name: str, weights: Path | None = None, *, search: bool = False) -> Evaluation:
     """The evaluation function of a game, built by what its registration names
-    (`GameInfo.evaluation`) and its weights read once: the shipped ones, or the file
-    `weights` (to compare two fits side by side)."""
-    key = (game_name, weights)
+    (`GameInfo.evaluation`, or with `search` the search's `GameInfo.search_evaluation` where
+    it names one) and its weights read once: the shipped ones, or the file `weights` (to
+    compare two fits side by side)."""
+    info = games.info(game_name)
+    name = info.search_evaluation if search and info.search_evaluation else info.evaluation
+    key = (name, weights)
     if key not in _LOADED:
-        make = cast(Callable[..., Evaluation], games.resolve(games.info(game_name).evaluation))
+        make = cast(Callable[..., Evaluation], games.resolve(name))
         _LOADED[key] = make() if weights is None else make(weights)
     return _LOADED[key]

@@ -918,7 +918,8 @@ class ExpectimaxAgent:
         """A new determinized world of `observation` with its own search."""
         world = observation.determinize(rng) if self._worlds is None else self._worlds.draw(rng)
         seat, n = observation.current_player(), observation.num_players
-        evaluate, salt = evaluation(observation.game.name, self.weights), rng.getrandbits(64)
+        evaluate = evaluation(observation.game.name, self.weights, search=True)
+        salt = rng.getrandbits(64)
         two_sided = self.paranoid or (n == 2 and games.info(observation.game.name).zero_sum)
         turn_beam = self.turn_beam
         if turn_beam is None:

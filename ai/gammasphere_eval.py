@@ -4,10 +4,13 @@ live in `ai/weights/gammasphere.toml`.
 
 It reads only what the state may know: the opponent's hand and deck by their sizes.
 
-With `threat` set in the weights file, a position is valued as it will stand once the seat
-whose turn it is has made the attacks on the board that pay (`attacks_made`). A search that
-plans whole turns ends its lines where a turn begins, so without it every leaf would count
-the mover's ready attackers as mere stats, blind to what they are about to destroy.
+The search's leaves (`make_search_evaluation`, the registration's `search_evaluation`) value
+a position as it will stand once the seat whose turn it is has made the attacks on the board
+that pay (`attacks_made`). A search that plans whole turns ends its lines where a turn begins,
+so without it every leaf would count the mover's ready attackers as mere stats, blind to what
+they are about to destroy. Greedy, which looks one move ahead, reads the position as it
+stands: the projection made greedy itself much stronger, and greedy is the measure of the
+search (ai/weights/gammasphere.toml).
 """
 
 from __future__ import annotations
@@ -34,14 +37,12 @@ class GammaWeights:
 
     vector: tuple[float, ...]
     scale: float
-    threat: float = 0.0  # not 0: a position is valued once the seat to move attacked
 
     @classmethod
     def load(cls, path: Path = WEIGHTS_DIR / "gammasphere.toml") -> GammaWeights:
         """The weights in a TOML file, every one required."""
-        values = read_weights(path, [*GAMMA_FEATURES, "scale", "threat"])
-        vector = tuple(values[name] for name in GAMMA_FEATURES)
-        return cls(vector, values["scale"], values["threat"])
+        values = read_weights(path, [*GAMMA_FEATURES, "scale"])
+        return cls(tuple(values[name] for name in GAMMA_FEATURES), values["scale"])
 
 
 def gamma_features(
@@ -219,14 +220,15 @@ def attacks_made(
 class GammaEvaluation:
     """Each seat's weighted features minus the opponent's, in evaluation units."""
 
-    def __init__(self, weights: GammaWeights) -> None:
+    def __init__(self, weights: GammaWeights, *, threat: bool = False) -> None:
+        """`threat`: value a position once the seat to move has made its attacks."""
         self.weights = weights
         # The features after the first BASIC read the opponent's field against ours, most of
         # a leaf's work; at weight 0 (the shipped weights) they add nothing to a score, so
         # they are left out of it (a sum of the same terms, zeros aside: the same value).
         self._basic = not any(weights.vector[BASIC:])
         self._basic_vector = weights.vector[:BASIC]
-        self._threat = weights.threat != 0
+        self._threat = threat
 
     def values(self, state: State) -> list[float]:
         """Both seats' values; terminal states by their returns."""
@@ -256,6 +258,12 @@ class GammaEvaluation:
 def make_evaluation(path: Path | None = None) -> GammaEvaluation:
     """The evaluation with the shipped weights, or those of the file `path`."""
     return GammaEvaluation(GammaWeights.load() if path is None else GammaWeights.load(path))
+
+
+def make_search_evaluation(path: Path | None = None) -> GammaEvaluation:
+    """The search's leaf evaluation: `make_evaluation`'s, once the mover has attacked."""
+    weights = GammaWeights.load() if path is None else GammaWeights.load(path)
+    return GammaEvaluation(weights, threat=True)
 
 
 FIT = OwnDecks(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from eval_helpers import assert_replicas_valued_in_bounds
 from gamma_helpers import Table
 
@@ -110,9 +111,10 @@ def test_pressure_is_what_our_strongest_takes_off_through_their_weakest_attacker
 
 
 def threatened() -> GammaEvaluation:
-    """The shipped weights with `threat` on: positions valued once the mover attacked."""
-    assert isinstance(EVAL, GammaEvaluation)
-    return GammaEvaluation(GammaWeights(EVAL.weights.vector, EVAL.weights.scale, threat=1.0))
+    """The search's evaluation: positions valued once the mover attacked."""
+    searching = evaluation("gammasphere", search=True)
+    assert isinstance(searching, GammaEvaluation)
+    return searching
 
 
 def made(state: GammaState) -> tuple[SeatTotals, SeatTotals]:
@@ -140,7 +142,7 @@ def test_the_mover_hits_an_empty_field_and_the_value_counts_it_but_not_on_turn_o
     assert threatened().values(st) == relative(scores, EVAL.weights.scale)
     assert threatened().values(st)[0] > EVAL.values(st)[0]
     # With every feature weighed, the seat's own ones are read after the attacks too.
-    every = GammaEvaluation(GammaWeights((0.1,) * len(GAMMA_FEATURES), 100.0, threat=1.0))
+    every = GammaEvaluation(GammaWeights((0.1,) * len(GAMMA_FEATURES), 100.0), threat=True)
     extras = both_features(st, st.field_stats())
     scores = [
         weighted(every.weights.vector, basic_features(totals) + rest[BASIC:])
@@ -185,10 +187,18 @@ def test_a_guard_no_attacker_beats_stops_every_attack() -> None:
 
 def test_a_fitted_weights_file_loads_with_the_position_valued_as_it_stands(tmp_path: Path) -> None:
     """What scripts/tune_weights.py writes after the weights (`TUNING.settings`) is all the
-    evaluation asks beside them: the fit reads features before any attack, so threat 0."""
+    evaluation asks beside them."""
     lines = [f"{name} = 0.5" for name in TUNING.features]
     lines += [f"{name} = {value}" for name, value in TUNING.settings(0.0).items()]
     path = tmp_path / "gammasphere.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     loaded = GammaWeights.load(path)
-    assert loaded.threat == 0.0 and loaded.vector == (0.5,) * len(GAMMA_FEATURES)
+    assert loaded.vector == (0.5,) * len(GAMMA_FEATURES)
+
+
+@pytest.mark.parametrize("game", ["rpg-battle", "getgem", "rise-of-the-guys", "rpg-get"])
+def test_a_game_naming_no_search_evaluation_searches_on_the_one_greedy_reads(game: str) -> None:
+    """`GameInfo.search_evaluation` is Gammasphere's alone: elsewhere the search's leaves and
+    greedy read one evaluation, and the registration is what decides it."""
+    assert evaluation(game, search=True) is evaluation(game)
+    assert evaluation("gammasphere", search=True) is not evaluation("gammasphere")
