@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         points = play(args.game, check, args.jobs)
         low, high = wilson(points, 2 * args.check)
         versus = (
-            f"greedy on them beat greedy on the weights they replaced {points:g}/"
+            f"greedy on them beat greedy on the weights they started from {points:g}/"
             f"{2 * args.check} = {points / (2 * args.check):.1%} [95% {low:.1%}, {high:.1%}]"
             + ("" if args.start is None else f" ({args.start})")
         )
