@@ -37,13 +37,23 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-from tune_weights import best_factor, read_store, render_weights, tunable, tuning_of
+from tune_weights import (
+    Sample,
+    StoreError,
+    best_factor,
+    project,
+    read_store,
+    render_weights,
+    tunable,
+    tuning_of,
+)
 
 from ai.agents import make_agent
 from ai.evaluation import WEIGHTS_DIR
 from ai.ratings import wilson
 from ai.tuning import Tuning
 from p2pcards.dealer import LocalDealer
+from p2pcards.errors import P2PCardsError
 
 STEP = 0.3
 """How far a weight is perturbed, as a share of its starting size."""
@@ -92,16 +102,6 @@ def play(game: str, matches: list[Duel], jobs: int) -> float:
         return sum(pool.map(duel, [game] * len(matches), matches))
 
 
-def within_signs(tuning: Tuning, w: Sequence[float]) -> list[float]:
-    """`w` with each weight that breaks its sign set to 0."""
-    out = []
-    for sign, value in zip(tuning.sign_list(), w, strict=True):
-        if (sign == "nonnegative" and value < 0) or (sign == "nonpositive" and value > 0):
-            value = 0.0
-        out.append(value)
-    return out
-
-
 def sizes(start: Sequence[float]) -> list[float]:
     """Each weight's unit of steps: its starting size, or for a weight starting at 0 the
     median size of the others (a feature's unit is then a guess)."""
@@ -119,8 +119,11 @@ def resized(w: Sequence[float], unit: Sequence[float], total: float) -> list[flo
 class Tuner:
     """The SPSA iterations, their weights files written in a scratch folder."""
 
-    def __init__(self, game: str, folder: Path, jobs: int, pairs: int, seed: int) -> None:
-        self.game, self.folder, self.jobs, self.pairs = game, folder, jobs, pairs
+    def __init__(
+        self, game: str, hyper: float, folder: Path, jobs: int, pairs: int, seed: int
+    ) -> None:
+        """`hyper`: the evaluation's hyperparameter (rpg-battle's hp_scale), kept as it is."""
+        self.game, self.hyper, self.folder, self.jobs, self.pairs = game, hyper, folder, jobs, pairs
         self.tuning = tuning_of(game)
         self.rng = random.Random(seed)
         self.written = 0
@@ -130,7 +133,7 @@ class Tuner:
         if out is None:
             self.written += 1
             out = self.folder / f"w{self.written}.toml"
-        out.write_text(render_weights(self.tuning, 0.0, w), encoding="utf-8")
+        out.write_text(render_weights(self.tuning, self.hyper, w), encoding="utf-8")
         return out
 
     def step(self, k: int, w: list[float], unit: list[float]) -> tuple[list[float], float]:
@@ -140,7 +143,7 @@ class Tuner:
         def along(by: float) -> list[float]:
             """`w` moved `by` steps along the signs, within the tuning's signs."""
             moved = [v + by * u * s for v, u, s in zip(w, unit, signs, strict=True)]
-            return within_signs(self.tuning, moved)
+            return project(moved, self.tuning.sign_list())
 
         first, second = str(self.write(along(STEP))), str(self.write(along(-STEP)))
         matches = [Duel(k * self.pairs + j, first, second) for j in range(self.pairs)]
@@ -172,9 +175,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     shipped = WEIGHTS_DIR / f"{args.game}.toml"
     begun: Path = args.start or shipped
     out: Path = args.out or shipped
+    # Both files are read before any game is played, so that a bad one costs a line, not
+    # the run.
+    try:
+        hyper, start = tuning_of(args.game).current(begun)
+        samples = None if args.positions is None else positions_of(args.positions, args.game)
+    except P2PCardsError as err:
+        parser.error(str(err))  # exits 2
     with tempfile.TemporaryDirectory(prefix="tune-by-play-") as scratch:
-        tuner = Tuner(args.game, Path(scratch), args.jobs, args.pairs, args.seed)
-        _, start = tuner.tuning.current(begun)
+        tuner = Tuner(args.game, hyper, Path(scratch), args.jobs, args.pairs, args.seed)
         unit = sizes(start)
         total = sum(abs(v) / u for v, u in zip(start, unit, strict=True))
         w = list(start)
@@ -194,9 +203,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print(versus)
         factor = None
-        if args.positions is not None:
-            kept = read_store(args.positions, args.game, *_store_key(args.positions))
-            factor = best_factor(tuner.tuning, tuned, [s for game in kept.values() for s in game])
+        if samples is not None:
+            factor = best_factor(tuner.tuning, tuned, samples)
             if factor is not None and factor > 0:
                 w = [v * factor for v in w]
     words = sys.argv[1:] if argv is None else list(argv)
@@ -213,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"# Their size fitted by log-loss to the positions of {args.positions}: "
             f"x{factor:.3f}."
         )
-    text = "\n".join(header) + "\n" + render_weights(tuner.tuning, 0.0, w)
+    text = "\n".join(header) + "\n" + render_weights(tuner.tuning, hyper, w)
     print(text)
     if not args.dry_run:
         out.write_text(text, encoding="utf-8")
@@ -225,11 +233,20 @@ def fmt_short(tuning: Tuning, w: Sequence[float]) -> str:
     return " ".join(f"{n}={v:.3g}" for n, v in zip(tuning.features, w, strict=True))
 
 
-def _store_key(path: Path) -> tuple[float, str]:
-    """The epsilon and agent a positions file was played with (its first line says)."""
-    with path.open(encoding="utf-8") as lines:
-        first = json.loads(next(lines))
-    return float(first["epsilon"]), str(first["agent"])
+def positions_of(path: Path, game: str) -> list[Sample]:
+    """The positions a `scripts/tune_weights.py` positions file holds, whatever epsilon and
+    agent played them (its first line says which); StoreError if it holds none of `game`."""
+    try:
+        with path.open(encoding="utf-8") as lines:
+            first = json.loads(next(lines))
+        epsilon, agent = float(first["epsilon"]), str(first["agent"])
+    except StopIteration:
+        raise StoreError(f"positions {path}: empty") from None
+    except OSError as err:
+        raise StoreError(f"cannot read positions {path}: {err}") from None
+    except (ValueError, KeyError, TypeError, RecursionError) as err:
+        raise StoreError(f"cannot read positions {path}: line 1 is not a game ({err})") from None
+    return [s for played in read_store(path, game, epsilon, agent).values() for s in played]
 
 
 if __name__ == "__main__":

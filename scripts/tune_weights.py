@@ -260,10 +260,10 @@ def fit(xs: list[list[float]], ys: list[float], bounds: Bounded | None = None) -
     k = len(xs[0])
     bounds = bounds or Bounded(["free"] * k, [0.0] * k)
     if math.isinf(bounds.pull):
-        return _project(bounds.prior, bounds.signs)
+        return project(bounds.prior, bounds.signs)
     stiff = bounds.stiffness(xs)
     objective = functools.partial(_objective, xs, ys, bounds, stiff)
-    w = _project([0.0] * k, bounds.signs)
+    w = project([0.0] * k, bounds.signs)
     value = objective(w)
     for _ in range(100):
         grad, hess = _derivatives(xs, ys, bounds, stiff, w)
@@ -296,7 +296,7 @@ def _held(sign: Sign, weight: float, slope: float) -> bool:
     return False
 
 
-def _project(w: Sequence[float], signs: Sequence[Sign]) -> list[float]:
+def project(w: Sequence[float], signs: Sequence[Sign]) -> list[float]:
     """The nearest weights of the right signs."""
     return [
         max(0.0, v) if sign == "nonnegative" else min(0.0, v) if sign == "nonpositive" else v
@@ -316,7 +316,7 @@ def _descend(
     Armijo margin, with its value; None if none does."""
     t = 1.0
     for _ in range(40):
-        trial = _project([a + t * d for a, d in zip(w, step, strict=True)], signs)
+        trial = project([a + t * d for a, d in zip(w, step, strict=True)], signs)
         change = sum(g * (b - a) for g, a, b in zip(grad, w, trial, strict=True))
         if change < 0:
             trial_value = objective(trial)

@@ -5,6 +5,7 @@ loads."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -62,3 +63,30 @@ def test_a_count_below_one_is_refused_in_a_line(
         play.main(["--game", "rpg-get", flag, "0", "--dry-run"])
     assert exit_.value.code == 2
     assert f"{flag} must be 1 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flag", "text", "told"),
+    [
+        ("--start", "[/]", "cannot read weights"),
+        ("--start", "vp = 1", "lack 'counters'"),
+        ("--start", "INF", "must all be finite"),  # the shipped weights, vp = 1e400
+        ("--positions", "[/]", "line 1 is not a game"),
+        ("--positions", "[" * 100_000 + "]" * 100_000, "line 1 is not a game"),
+        ("--positions", "", "empty"),
+        ("--positions", '{"epsilon": 0.1, "agent": "greedy", "game": "getgem"}', "getgem"),
+    ],
+)
+def test_a_bad_file_is_refused_in_a_line_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, text: str, told: str
+) -> None:
+    if text == "INF":
+        shipped = (WEIGHTS_DIR / "rpg-get.toml").read_text(encoding="utf-8")
+        text = re.sub(r"^vp = .*$", "vp = 1e400", shipped, flags=re.M)
+    bad = tmp_path / "bad"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        play.main(["--game", "rpg-get", flag, str(bad), "--iterations", "1", "--dry-run"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr()
+    assert told in err.err and "iteration 1" not in err.out

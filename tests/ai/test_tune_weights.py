@@ -174,7 +174,7 @@ def test_shipped_weights_keep_to_the_signs_their_fit_declares(
     tuning = tune.tuning_of(game)
     assert tuning.signs[feature] == sign
     _, shipped = tuning.current(WEIGHTS_DIR / f"{game}.toml")
-    assert tune._project(shipped, tuning.sign_list()) == shipped
+    assert tune.project(shipped, tuning.sign_list()) == shipped
 
 
 def test_a_positions_file_keeps_each_game_played_and_a_rerun_plays_only_the_missing(
