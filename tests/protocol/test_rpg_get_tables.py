@@ -141,7 +141,9 @@ def mesh_of(seats: int, seed: int = 1) -> TableMesh:
 def test_a_bank_card_shown_that_is_not_the_card_banked_is_named(seats: int) -> None:
     """Line 36, 38: a banked card is face down; equipping it from the bank names it, and the
     card is proved against the one committed. The cheater names another Reward."""
-    mesh = mesh_of(seats)
+    # Seeded deals where the cheater equips from a bank still face down (at some, its bank was
+    # turned up first, and the other seats see the lie without a proof).
+    mesh = mesh_of(seats, seed={3: 1, 4: 3}[seats])
     mesh.agents[CHEATER] = FromTheBank(CHEATER)
     peer = mesh.peers[CHEATER]
 
