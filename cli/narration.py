@@ -26,6 +26,11 @@ def told_of(view: GameView, before: State, event: Event, after: State, seats: Se
     told = view.narrate(before, event, after, seats)
     telling = telling_of(view)
     if telling is not None:
+        # A view may tell what befell its fighters before the cards that moved because of it
+        # (RPG Get!: the last enemy defeated, then the mission scored).
+        opening = getattr(telling, "opening", None)
+        if opening is not None:
+            told += opening(before, after, seats)
         told += happened(telling, before, event, after, seats)
         told += telling.closing(before, after, seats)
     return told

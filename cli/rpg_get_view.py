@@ -666,10 +666,16 @@ def _passed(state: RpgGetState, seat: int, seats: Seats) -> str:
     return f"{seats.says(seat, 'pass')}: {PHASES[state.phase]} ends for {seats.label(seat)}."
 
 
+def opening(before: RpgGetState, after: RpgGetState, seats: Seats) -> list[Told]:
+    """Before what a step moved and scored: what befell the fighters (an enemy is defeated
+    before the mission it guarded is scored and its RP gained)."""
+    return [*_fighter_changes(before, after, seats)]
+
+
 def closing(before: RpgGetState, after: RpgGetState, seats: Seats) -> list[Told]:
-    """After what a step did: damage, healing, ailments, characters knocked out and enemies
-    defeated, a window opened, the attempt's end, a seat out, a new turn, or the result."""
-    told: list[Told] = [*_fighter_changes(before, after, seats)]
+    """After what a step did: a Defense that took all the damage, a window opened, the
+    attempt's end, a seat out, a new turn, or the result."""
+    told: list[Told] = []
     resolved = before.attack
     if resolved is not None and after.attack is None and resolved.amount > 0:
         for target in resolved.targets:  # a Defense took it all (line 116: never below 0)

@@ -277,3 +277,23 @@ def test_a_pass_in_the_window_opening_the_party_attack_step_declines_events() ->
     t.act(passing)
     said = told_of(view, before, witnessed(before, passing, seat), st, Seats(0))
     assert said[0] == f"Seat {seat} passes (no Event or Recovery).", said
+
+
+def test_the_last_enemy_defeated_is_told_before_the_mission_is_scored() -> None:
+    """Line 63-64: the attempt succeeds once every enemy is defeated, and only then is the
+    mission scored with its VP and RP; the log tells it in that order."""
+    t = Table([["ryudo", "clear-the-forest"], ["vyse", "rag-rappy"]])
+    st = t.state
+    t.pass_until("mission")
+    t.act(t.find(lambda a: isinstance(a, Attempt)))
+    t.act(t.find(lambda a: isinstance(a, Enlist)))
+    t.act(t.find(lambda a: isinstance(a, Oppose) and a.card == "rag-rappy"))
+    t.pass_until("party-attack")
+    before = st.clone()
+    attack = t.find(lambda a: isinstance(a, Act))
+    t.act(attack)
+    told = [s for s in told_of(view, before, Event(0, attack), st, Seats(1)) if isinstance(s, str)]
+    defeated = told.index("Your Rag Rappy is defeated.")
+    scored = told.index("Seat 0 scores 1 VP (0 → 1).")
+    completed = told.index("Seat 0 completes Clear the Forest and scores it.")
+    assert defeated < scored < completed, told
