@@ -234,13 +234,12 @@ _REGISTRY: dict[str, GameInfo] = {
             # counted in decisions (depth 3) the search scored 9/18 against greedy at 2 seats,
             # in turns (depth 1.4) 15/18 on the same game numbers (`bench_ai.py --game rpg-get
             # --decks sword-and-sorcery,sky-pirates,ragol-hunters`, 200 ms; a small sample);
-            # over games 0-200 at 18 nodes a CPU ms (a think_ms search was cut by its CPU
-            # ceiling), 174/201 = 86.6% [81.2, 90.6]. A lone expectimax against greedy seats,
-            # hand-set weights, at 11 and 8 nodes a CPU ms (before the faster search; `--seats
-            # 3` and `--seats 4`, 10 games a run from --start 0): at 3 seats 52.5/80 = 65.6%
-            # [54.7, 75.1] (issue 25 asks 50%); at 4 seats 39/80 = 48.8% [38.1, 59.5] (asks
-            # 37.5%; 31/70 [33.2, 55.9] before its last run of ten). On the weights fitted with
-            # signs, 2 seats: 13/20 (ai/weights/rpg-get.toml), not kept.
+            # on the weights tuned by play (ai/weights/rpg-get.toml), greedy on them too, at
+            # the node budget (`:exact=true`), games 0-199: 178/200 = 89.0% [83.9, 92.6]
+            # (issue 25 asks 65%). A lone expectimax against greedy seats (`--seats 3` and
+            # `--seats 4`, games 0-79): at 3 seats 54/80 = 67.5% [56.6, 76.8] (asks 50%), at 4
+            # seats 51/80 = 63.7% [52.8, 73.4] (asks 37.5%). The hand-set weights before them
+            # scored 174/201, 52.5/80 and 65/135.
             turn_beam=1,
             bench=Bench(seats=(2, 4)),
         ),
