@@ -211,7 +211,8 @@ def changes(
 class Telling(Protocol):
     """What a view gives to have its steps told from scenes (a collectible game's view):
     `scene`, `closing` (a new turn, the result), `slot_name`; `strikes(state, lane, seats)`
-    too where a board fights lane by lane."""
+    too where a board fights lane by lane, and `opening(before, after, seats)` where a view
+    tells its fighters in its own words before the scene's changes (cli/narration.py)."""
 
     def scene(self, state: Any, seats: Seats) -> Scene: ...
     def closing(self, before: Any, after: Any, seats: Seats) -> list[str]: ...
