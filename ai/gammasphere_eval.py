@@ -262,8 +262,7 @@ def make_evaluation(path: Path | None = None) -> GammaEvaluation:
 
 def make_search_evaluation(path: Path | None = None) -> GammaEvaluation:
     """The search's leaf evaluation: `make_evaluation`'s, once the mover has attacked."""
-    weights = GammaWeights.load() if path is None else GammaWeights.load(path)
-    return GammaEvaluation(weights, threat=True)
+    return GammaEvaluation(make_evaluation(path).weights, threat=True)
 
 
 FIT = OwnDecks(
