@@ -148,7 +148,12 @@ _REGISTRY: dict[str, GameInfo] = {
             # seats, games 0-399 (issue 28 asks 60%): depth in decisions (turn_beam 0), max-n,
             # 228/400 = 57.0% [52.1, 61.8]; whole turns (turn_beam=1) 211/400 = 52.8% [47.9,
             # 57.6], paired -4.2 points [-9.9, +1.4]; paranoid=true 227/400 = 56.8% [51.9,
-            # 61.5], paired -0.2 [-5.7, +5.2]. So neither is set here.
+            # 61.5], paired -0.2 [-5.7, +5.2]. So neither is set here. Nor is a search
+            # evaluation weighing a running declaration that shows all three gems (the
+            # evaluation's `ready`) at 1.0 on the leaves alone, a threat two or three turns
+            # beyond the search: 55/100 against the default's 47/100 on games 0-99, but
+            # 222/400 = 55.5% [50.6, 60.3] on games 0-399, its oracle 265/400 (gap +10.8
+            # points [+5.2, +16.4], where the default's is +6.5).
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
