@@ -300,6 +300,41 @@ class DigestPart(NamedTuple):
     """The rows' canonical encoding, without the brackets of a list around them."""
 
 
+class DigestParts:
+    """Each zone's digest rows (`DigestPart`), the newest two: a table reads one state
+    after another, where the newest would do, but two states read in turn (a state and its
+    child, as OpenSpiel's checks read them) would remake every zone that differs between
+    them at every read."""
+
+    __slots__ = ("_newest", "_older")
+
+    def __init__(self) -> None:
+        self._newest: dict[int, DigestPart] = {}
+        self._older: dict[int, DigestPart] = {}
+
+    def get(self, at: int, key: Hashable) -> DigestPart | None:
+        """The part kept at `at` made of `key`, if one is."""
+        part = self._newest.get(at)
+        if part is not None and part.key == key:
+            return part
+        older = self._older.get(at)
+        if older is None or older.key != key:
+            return None
+        assert part is not None  # an older part was the newest once
+        self._older[at], self._newest[at] = part, older
+        return older
+
+    def put(self, at: int, key: Hashable, rows: list[Any]) -> DigestPart:
+        """Encode `rows` made of `key` and keep them at `at` as the newest, the part they
+        replace as the older."""
+        part = DigestPart(key, rows, canonical_bytes(rows)[1:-1])
+        replaced = self._newest.get(at)
+        if replaced is not None:
+            self._older[at] = replaced
+        self._newest[at] = part
+        return part
+
+
 def _key_of(pile: list[int], columns: Sequence[list[int]]) -> Hashable:
     """A zone's slots and each column's values for them, read in C (`itemgetter`)."""
     if not pile:
@@ -434,7 +469,7 @@ class ZoneState(State):
         self._current = 0
         self._journal: list[Movement | Shown] | None = None
         self._menu: tuple[Action, ...] = ()
-        self._digest_parts: dict[int, DigestPart] = {}
+        self._digest_parts = DigestParts()
         self._deck_zones = tuple(self.zone(name) for name, _ in decks)
         self._whole_key = False  # `_cards_key`'s columns in full (for `luck_key`)
         for pool, (name, composition) in enumerate(decks):
@@ -685,12 +720,12 @@ class ZoneState(State):
         parts: list[DigestPart] = []
         for z, pile in enumerate(self._zones):
             key = _key_of(pile, (known, ident))
-            part = self._digest_parts.get(z)
-            if part is None or part[0] != key:
+            part = self._digest_parts.get(z, key)
+            if part is None:
                 rows: list[list[int | str | None]] = [
                     [s, ids[ident[s]] if known[s] == everyone else None, known[s]] for s in pile
                 ]
-                part = self._digest_parts[z] = DigestPart(key, rows, canonical_bytes(rows)[1:-1])
+                part = self._digest_parts.put(z, key, rows)
             parts.append(part)
         zones = b"],[".join(p.encoded for p in parts)
         return Encoded([p.rows for p in parts], b"[[" + zones + b"]]" if parts else b"[]")
@@ -1126,11 +1161,10 @@ class ZoneState(State):
             if not pile:
                 continue
             key = _key_of(pile, columns)
-            part = self._digest_parts.get(-1 - z)  # the zones' rows are at z
-            if part is None or part[0] != key:
+            part = self._digest_parts.get(-1 - z, key)  # the zones' rows are at z
+            if part is None:
                 made = [[s, *[int(values[s]) for values in columns]] for s in pile]
-                part = DigestPart(key, made, canonical_bytes(made)[1:-1])
-                self._digest_parts[-1 - z] = part
+                part = self._digest_parts.put(-1 - z, key, made)
             rows += part.rows
             encoded.append(part.encoded)
         return Encoded(rows, b"[" + b",".join(encoded) + b"]")

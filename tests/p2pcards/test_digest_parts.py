@@ -1,7 +1,8 @@
 """A zones game keeps each zone's digest rows and their encoding while the zone is unchanged
 (`ZoneState.zones_public`, `slot_rows`), and its copies share them: at every step of a game,
 the digests must be those of the plain sections, encoded whole, though a copy that went
-another way digested its own position meanwhile."""
+another way digested its own position meanwhile, and when the two are read in turn (each zone
+keeps its newest two parts)."""
 
 import json
 import random
@@ -11,6 +12,7 @@ import pytest
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.digest import section_digests
+from p2pcards.zones import DigestParts
 
 
 @pytest.mark.parametrize(
@@ -23,13 +25,16 @@ def test_kept_zone_encodings_give_the_digests_of_the_plain_sections(game: str, s
         if state.is_terminal():
             break
         fresh = state.clone()
-        fresh._digest_parts = {}  # nothing kept: every section made afresh, as plain lists
+        fresh._digest_parts = DigestParts()  # nothing kept: every section made afresh, as plain lists
         plain = json.loads(json.dumps(fresh.public_sections()))
         assert state.section_digests() == section_digests(plain)
         if step % 5 == 0 and not state.is_chance_node():
             other = state.clone()  # shares the parts, and puts its own in
             other.apply_action(rng.choice(other.legal_actions()))
-            other.section_digests()
+            theirs = other.section_digests()
+            for _ in range(2):  # in turn: each finds its own parts again, as the older ones
+                assert state.section_digests() == section_digests(plain)
+                assert other.section_digests() == theirs
         if state.is_chance_node():
             state.apply_action(dealer.sample(state))
         else:
