@@ -25,7 +25,7 @@ def test_kept_zone_encodings_give_the_digests_of_the_plain_sections(game: str, s
         if state.is_terminal():
             break
         fresh = state.clone()
-        fresh._digest_parts = DigestParts()  # nothing kept: every section made afresh, as plain lists
+        fresh._digest_parts = DigestParts()  # nothing kept: every section made afresh
         plain = json.loads(json.dumps(fresh.public_sections()))
         assert state.section_digests() == section_digests(plain)
         if step % 5 == 0 and not state.is_chance_node():
