@@ -153,7 +153,13 @@ _REGISTRY: dict[str, GameInfo] = {
             # evaluation's `ready`) at 1.0 on the leaves alone, a threat two or three turns
             # beyond the search: 55/100 against the default's 47/100 on games 0-99, but
             # 222/400 = 55.5% [50.6, 60.3] on games 0-399, its oracle 265/400 (gap +10.8
-            # points [+5.2, +16.4], where the default's is +6.5).
+            # points [+5.2, +16.4], where the default's is +6.5). The default measured again
+            # on 0dafd48: 228/400 again. Against it, paired on the same games: samples=3
+            # 208/400 (-5.0 points [-10.4, +0.4]), samples=12 216/400 (-3.0 [-8.1, +2.1]),
+            # chance_width=2 213/400 (-3.8 [-9.5, +2.0]), and a search evaluation taking the
+            # rivals' strongest as a soft maximum (T log sum exp(score/T) over the rivals, so
+            # that the second rival counts too), T 0.5 224/400 (-1.0 [-3.9, +1.9]), T 1.0
+            # 226/400 (-0.5 [-4.0, +3.0]). None kept.
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
