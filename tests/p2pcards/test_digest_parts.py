@@ -12,7 +12,14 @@ import pytest
 from p2pcards import games
 from p2pcards.dealer import LocalDealer
 from p2pcards.digest import section_digests
-from p2pcards.zones import DigestParts
+from p2pcards.zones import DigestParts, ZoneState
+
+
+def plain_digests(state: ZoneState) -> dict[str, str]:
+    """The digests of a copy that keeps nothing: every section made afresh, as plain lists."""
+    fresh = state.clone()
+    fresh._digest_parts = DigestParts()
+    return section_digests(json.loads(json.dumps(fresh.public_sections())))
 
 
 @pytest.mark.parametrize(
@@ -20,21 +27,20 @@ from p2pcards.zones import DigestParts
 )
 def test_kept_zone_encodings_give_the_digests_of_the_plain_sections(game: str, seats: int) -> None:
     state = games.load(game).new_initial_state(seats)
+    assert isinstance(state, ZoneState)
     dealer, rng = LocalDealer(7), random.Random(7)
     for step in range(250):
         if state.is_terminal():
             break
-        fresh = state.clone()
-        fresh._digest_parts = DigestParts()  # nothing kept: every section made afresh
-        plain = json.loads(json.dumps(fresh.public_sections()))
-        assert state.section_digests() == section_digests(plain)
+        plain = plain_digests(state)
+        assert state.section_digests() == plain
         if step % 5 == 0 and not state.is_chance_node():
             other = state.clone()  # shares the parts, and puts its own in
             other.apply_action(rng.choice(other.legal_actions()))
-            theirs = other.section_digests()
+            theirs = plain_digests(other)
             for _ in range(2):  # in turn: each finds its own parts again, as the older ones
-                assert state.section_digests() == section_digests(plain)
                 assert other.section_digests() == theirs
+                assert state.section_digests() == plain
         if state.is_chance_node():
             state.apply_action(dealer.sample(state))
         else:
