@@ -25,7 +25,8 @@ numbers compare game by game; `--ai greedy` puts greedy in that seat on the same
 the same deal and seeds, once by the search as it is (`--ai`) and once by the same search
 handed the complete state (an oracle: every hand open, the deck's order still chance),
 against the first of `--opponents`; it prints both win rates and the oracle's gap in points
-(the mean of the paired differences) with a 95% interval. `--ai` may list several specs,
+(the mean of the paired differences) with a 95% interval, then each side's line of games
+as the plain benchmark prints it. `--ai` may list several specs,
 comma-separated: each is paired with the same oracle games (the first spec's search).
 Targets: at most 3 points in rpg-battle (2 seats) and 6 in 3-seat GETGEM over 400 pairs or
 more. `--start` (here and in the plain benchmark) numbers the games from there, so that
@@ -320,8 +321,9 @@ def oracle_gap(args: argparse.Namespace, ai_spec: str, decks: tuple[str, ...]) -
             )
             for spec, oracle in [(specs[0], True)] + [(spec, False) for spec in specs]
         ]
-        told = [r.score for r in runs[0]]
-        searched = [[r.score for r in run] for run in runs[1:]]
+        played = [list(run) for run in runs]
+    told = [r.score for r in played[0]]
+    searched = [[r.score for r in run] for run in played[1:]]
     for spec, scores in zip(specs, searched, strict=True):
         print(
             f"{args.game}, {args.seats} seats, vs {opponent}, games {numbers.start}-"
@@ -329,6 +331,10 @@ def oracle_gap(args: argparse.Namespace, ai_spec: str, decks: tuple[str, ...]) -
             f"{time.monotonic() - started:.0f} s on {args.jobs} jobs",
             flush=True,
         )
+    # Every game's result, so that runs pair game by game with a plain run or another oracle
+    # run on the same numbers (the oracle is seeded as the search is).
+    for name, run in zip(["oracle", *specs], played, strict=True):
+        print(f"  {name}:{breakdown(run, args.start).removeprefix(' ')}", flush=True)
     for spec, scores in zip(specs[1:], searched[1:], strict=True):
         gain, half = paired_mean(searched[0], scores)
         gains = [a - b for a, b in zip(searched[0], scores, strict=True)]
