@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ai.agents import GreedyAgent, best_scored
@@ -100,8 +100,8 @@ class Belief:
         secrets = tuple(
             slot for slot, _, card, mask in before.slots() if card is None and mask >> mover & 1
         )
-        if secrets:
-            self.watched.append(Watched(self.seen, before, mover, action, secrets))
+        if secrets:  # a copy: a table shows its live replica, which the step then changes
+            self.watched.append(Watched(self.seen, before.clone(), mover, action, secrets))
         self.seen += 1
 
     def worlds(
@@ -181,4 +181,13 @@ def show_decision(agents: Sequence[object], state: State, action: Action) -> Non
     for seat, agent in enumerate(agents):
         watch = getattr(agent, "watch", None)
         if seat != mover and watch is not None:
-            watch(state.observation(seat), witnessed(state, action, seat).action)
+            show_step(watch, state.observation(seat), action)
+
+
+def show_step(watch: Callable[[State, Action], None], before: State, action: Action) -> None:
+    """Show a watching agent (its `watch`) one step of its table: `before` is its seat's view
+    just before `action`; a chance step or the seat's own decision is not shown (what a
+    networked table calls at every step, `show_decision` at every decision)."""
+    if before.is_chance_node() or before.current_player() == before.viewer:
+        return
+    watch(before, witnessed(before, action, before.viewer).action)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -111,6 +112,11 @@ def decider(spec: str | None, seed: int) -> Seating:
 
         close = getattr(agent, "close", None)
         finish = None if close is None else lambda final: close(final)
+        watch = getattr(agent, "watch", None)
+        if watch is not None:  # a reading agent weighs its worlds by the others' decisions
+            from ai.belief import show_step
+
+            return Seating(by_agent, functools.partial(show_step, watch), finish)
         witness = getattr(agent, "witness", None)
         if witness is None:
             return Seating(by_agent, None, finish)

@@ -1,5 +1,6 @@
 """Reading the opponents (ai/belief.py): worlds weighed by the decisions the other seats took."""
 
+import asyncio
 import random
 from typing import Any
 
@@ -7,12 +8,16 @@ import pytest
 from rpg_helpers import play, setup
 
 from ai import match
+from ai.agents import make_agent
 from ai.belief import FLOOR, Belief, Worlds, decision_probability, show_decision
 from ai.expectimax import ExpectimaxAgent
+from cli.table import decider
 from p2pcards import games
+from p2pcards.dealer import LocalDealer
 from p2pcards.engine import Action, State
 from p2pcards.errors import IllegalActionError
 from p2pcards.games.rpg_battle.actions import Pass, Play
+from p2pcards.history import witnessed
 
 
 def attacked_mystra() -> State:
@@ -139,3 +144,39 @@ def test_reading_agents_read_in_every_game(
     result = match.play_match(game, specs, 1, round_cap=4)
     assert result.status == "ok", result.error
     assert weighed and max(weighed) >= 1
+
+
+@pytest.mark.parametrize(("game", "seats"), [("rpg-battle", 2), ("getgem", 3)])
+def test_a_reading_agent_at_a_networked_table_reads_as_at_a_local_one(
+    game: str, seats: int
+) -> None:
+    # A networked seat is shown each step through its table's hook (`decider`'s watch, the
+    # table peer's `on_step`) with the seat's live replica, which the step then changes; a
+    # local match shows a fresh observation of each decision. The same agent must read the
+    # same worlds either way, so it plays the same moves.
+    spec = "expectimax:nodes=400:samples=3:read=true"
+    local = make_agent(spec, 7)
+    seating = decider(spec, 7)
+    assert seating.watch is not None
+    state = games.load(game).new_initial_state(seats, round_cap=6)
+    dealer = LocalDealer(3)
+    others = [make_agent("greedy", seat) for seat in range(seats)]
+    replica: State | None = None  # seat 0's, as a table keeps it: told actions applied
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = dealer.sample(state)
+        elif state.current_player() == 0:
+            action = local.act(state.observation(0))
+            assert asyncio.run(seating.decide(state.observation(0))) == action
+            moves += 1
+        else:
+            action = others[state.current_player()].act(state.observation(state.current_player()))
+            show_decision([local], state, action)
+        if replica is None:
+            replica = state.observation(0)
+        seating.watch(replica, witnessed(state, action, 0).action)
+        replica.apply_action(witnessed(state, action, 0).action)
+        state.apply_action(action)
+    assert isinstance(local, ExpectimaxAgent) and local.belief is not None
+    assert moves >= 3 and len(local.belief.watched) >= 3
