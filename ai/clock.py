@@ -42,9 +42,7 @@ class TimeControl:
                 f"60), not {text!r}"
             )
         moves, seconds, increment = found.groups()
-        tc = cls(
-            None if moves is None else int(moves), float(seconds), float(increment or 0)
-        )
+        tc = cls(None if moves is None else int(moves), float(seconds), float(increment or 0))
         if tc.moves is not None and not 1 <= tc.moves <= MAX_MOVES:
             raise ValueError(f"--tc: moves per period must be 1 to {MAX_MOVES}, not {tc.moves}")
         if not 0 < tc.seconds <= MAX_SECONDS or not tc.increment <= MAX_SECONDS:

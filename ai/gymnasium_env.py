@@ -70,9 +70,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self._advance()
         return self.table.observe(self.agent), {}
 
-    def step(
-        self, action: int
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """The learner's action; then the others play up to its next decision or the end."""
         self.table.step(action)
         self._advance()

@@ -843,9 +843,7 @@ class ZoneState(State):
         chances = self._pick_chances(self._zones[source], bool(entitled))
         return [(self._pick_outcome(*picked), p) for picked, p in chances]
 
-    def _pick_chances(
-        self, pile: list[int], entitled: bool
-    ) -> list[tuple[tuple[int, int], float]]:
+    def _pick_chances(self, pile: list[int], entitled: bool) -> list[tuple[tuple[int, int], float]]:
         """A random pick's outcomes from `pile`, each (position, kind) with its probability,
         in `chance_outcomes` order: the kind as known here (UNKNOWN where this state may not
         learn it), a card this state has not seen but may learn spread over its pool's

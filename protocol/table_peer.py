@@ -808,9 +808,7 @@ class TablePeer:
         seat that went may have sent its last move to some of us only, and the saves of
         one table should name one state, the one the history they all hold ends in."""
         present = set(range(self.num_seats)) - set(self.gone)
-        steps = min(
-            [len(self.steps), *(n for s, n in self._judged_steps.items() if s in present)]
-        )
+        steps = min([len(self.steps), *(n for s, n in self._judged_steps.items() if s in present)])
         return combined_digest(self.steps[steps - 1].digests if steps else self._first_digests)
 
     def _gone_ending_before_judged(self) -> Ended:

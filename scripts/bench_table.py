@@ -138,9 +138,7 @@ def networked_game(
     steps = len(rebuild(saved).steps)
     # The CPU figure spans steps 0 to n-1: n-1 steps' worth of work.
     per_steps = cpu * steps / max(1, steps - 1)
-    return Figures(
-        steps, len(saved.envelopes), per_steps, wall, latencies, setup, tuple(critical)
-    )
+    return Figures(steps, len(saved.envelopes), per_steps, wall, latencies, setup, tuple(critical))
 
 
 def local_game(game: str, seats: int, agent: str, seed: int) -> Figures:

@@ -146,7 +146,9 @@ class Stats:
     def dropped(self) -> int:
         """Every copy dropped, for whatever reason."""
         return (
-            self.dropped_loss + self.dropped_partition + self.dropped_unroutable
+            self.dropped_loss
+            + self.dropped_partition
+            + self.dropped_unroutable
             + self.dropped_write
         )
 
@@ -277,7 +279,12 @@ class _Hub:
     """The forwarding loop: one epoll over every TUN, a heap of copies keyed by due time."""
 
     def __init__(
-        self, fds: list[int], latency: float, jitter: float, loss: float, reorder: bool,
+        self,
+        fds: list[int],
+        latency: float,
+        jitter: float,
+        loss: float,
+        reorder: bool,
         seed: int | None,
     ) -> None:
         self.fds = fds
@@ -328,9 +335,16 @@ class _Hub:
     def stats(self) -> Stats:
         """A snapshot of the counters (read without locking; each is a plain int)."""
         return Stats(
-            self.received, self.forwarded, self.delayed, self.dropped_loss,
-            self.dropped_partition, self.dropped_unroutable, self.dropped_write,
-            len(self._heap), self.late_total / max(self.forwarded, 1), self.late_max,
+            self.received,
+            self.forwarded,
+            self.delayed,
+            self.dropped_loss,
+            self.dropped_partition,
+            self.dropped_unroutable,
+            self.dropped_write,
+            len(self._heap),
+            self.late_total / max(self.forwarded, 1),
+            self.late_max,
             self.cpu_seconds(),
             time.monotonic() - self._started,
         )
@@ -427,8 +441,15 @@ class NetLab:
     """
 
     def __init__(
-        self, hosts: int = 2, latency: float = 0.0, jitter: float = 0.0, loss: float = 0.0,
-        *, reorder: bool = False, seed: int | None = None, prefix: str = PREFIX,
+        self,
+        hosts: int = 2,
+        latency: float = 0.0,
+        jitter: float = 0.0,
+        loss: float = 0.0,
+        *,
+        reorder: bool = False,
+        seed: int | None = None,
+        prefix: str = PREFIX,
     ) -> None:
         if not 1 <= hosts <= 254:
             raise ValueError(f"hosts must be 1 to 254, not {hosts}")
@@ -533,7 +554,10 @@ class NetLab:
         return process
 
     def socket(
-        self, host: int, family: int = socket.AF_INET, type: int = socket.SOCK_STREAM,
+        self,
+        host: int,
+        family: int = socket.AF_INET,
+        type: int = socket.SOCK_STREAM,
         proto: int = 0,
     ) -> socket.socket:
         """A new socket in host `host`'s namespace, usable from this process."""
@@ -541,13 +565,17 @@ class NetLab:
         return in_namespace(name, lambda: socket.socket(family, type, proto))
 
     def configure(
-        self, latency: float | None = None, jitter: float | None = None,
-        loss: float | None = None, reorder: bool | None = None,
+        self,
+        latency: float | None = None,
+        jitter: float | None = None,
+        loss: float | None = None,
+        reorder: bool | None = None,
     ) -> None:
         """Change the link at run time; packets already queued keep their due time."""
         hub = self._running()
         _check_link(
-            hub.latency if latency is None else latency, hub.jitter if jitter is None else jitter,
+            hub.latency if latency is None else latency,
+            hub.jitter if jitter is None else jitter,
             hub.loss if loss is None else loss,
         )
         if latency is not None:
@@ -573,8 +601,11 @@ class NetLab:
             raise ValueError("a host is in two groups")
         pairs = {
             (a, b)
-            for i, one in enumerate(sets) for j, other in enumerate(sets) if i != j
-            for a in one for b in other
+            for i, one in enumerate(sets)
+            for j, other in enumerate(sets)
+            if i != j
+            for a in one
+            for b in other
         }
         self._block(frozenset(pairs), heal_after)
 
@@ -728,7 +759,11 @@ def _parser() -> argparse.ArgumentParser:
         "--timeout", type=_duration, default=None, help="kill the commands after this long"
     )
     run.add_argument(
-        "--on", nargs=2, action="append", metavar=("HOST", "CMD"), required=True,
+        "--on",
+        nargs=2,
+        action="append",
+        metavar=("HOST", "CMD"),
+        required=True,
         help="run CMD (with sh -c) in host HOST; repeatable",
     )
     bench = commands.add_parser(
@@ -870,9 +905,7 @@ def _bench(args: argparse.Namespace) -> int:
             receiver.stdout.readline()
             before = lab.stats()
             command = [sys.executable, "-c", _BENCH_SENDER, lab.address(1), str(rate)]
-            sender = lab.popen(
-                0, [*command, str(args.seconds)], stdout=subprocess.PIPE, text=True
-            )
+            sender = lab.popen(0, [*command, str(args.seconds)], stdout=subprocess.PIPE, text=True)
             sent = int(sender.communicate()[0])
             # Let the last packets through before reading the hub's clock.
             time.sleep(args.latency + args.jitter + 0.05)
@@ -920,7 +953,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"netlab: {problem}", file=sys.stderr)
             return 2
         with NetLab(
-            args.hosts, args.latency, args.jitter, args.loss, reorder=args.reorder,
+            args.hosts,
+            args.latency,
+            args.jitter,
+            args.loss,
+            reorder=args.reorder,
             seed=args.seed,
         ) as lab:
             timer = _schedule_partition(lab, args)

@@ -218,8 +218,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ]
     if factor is not None:
         header.append(
-            f"# Their size fitted by log-loss to the positions of {args.positions}: "
-            f"x{factor:.3f}."
+            f"# Their size fitted by log-loss to the positions of {args.positions}: x{factor:.3f}."
         )
     text = "\n".join(header) + "\n" + render_weights(tuner.tuning, hyper, w)
     print(text)

@@ -259,8 +259,7 @@ def decode_record(text: str | bytes) -> StateRecord:
         raise SerializationError(f"not a serialized state of format {RECORD_FORMAT!r}")
     if data["version"] != RECORD_VERSION:
         raise SerializationError(
-            f"serialized state version {data['version']} is not {RECORD_VERSION} (this "
-            "program's)"
+            f"serialized state version {data['version']} is not {RECORD_VERSION} (this program's)"
         )
     game = data["game"]
     if not isinstance(game, str) or game not in games.names():

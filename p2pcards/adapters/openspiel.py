@@ -310,8 +310,7 @@ class P2PCardsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type h
         record = decode_record(text)
         if record.table != self.settings:
             raise SerializationError(
-                f"the state is of another table ({str(record.table)[:200]}), not of "
-                f"{self.settings}"
+                f"the state is of another table ({str(record.table)[:200]}), not of {self.settings}"
             )
         return self.replay(record.history)
 

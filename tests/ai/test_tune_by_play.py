@@ -53,6 +53,7 @@ def test_a_short_tuning_keeps_each_sign_and_the_size_and_writes_loadable_weights
     # Greedy reads only the order of values, so the size (in units of the starting weights)
     # is held where it started.
     units = play.sizes(start.vector)
+
     def size(w: tuple[float, ...]) -> float:
         return sum(abs(v) / u for v, u in zip(w, units, strict=True))
 

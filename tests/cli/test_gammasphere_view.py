@@ -58,7 +58,8 @@ def test_no_seat_is_shown_a_card_of_the_other_hand(seed: int) -> None:
             seats = Seats(seat)
             secret = {view.name_of(state, card) for card in unseen_cards(state, seat)}
             hidden_named += len(secret)
-            told = told_of(view,
+            told = told_of(
+                view,
                 before.observation(seat),
                 witnessed(before, action, seat),
                 state.observation(seat),

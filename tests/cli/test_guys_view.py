@@ -53,7 +53,8 @@ def test_no_seat_is_shown_a_card_it_may_not_know(seed: int) -> None:
         for seat in (0, 1):
             seats = Seats(seat)
             secret = hidden_names(state, seat)  # still hidden once the step is done
-            told = told_of(view,
+            told = told_of(
+                view,
                 before.observation(seat),
                 witnessed(before, action, seat),
                 state.observation(seat),

@@ -16,9 +16,7 @@ KILLED = f'cmd:{sys.executable} -c "import os, signal; os.kill(os.getpid(), sign
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [P2PCARDS, *args], capture_output=True, text=True, timeout=300, env=ENV
-    )
+    return subprocess.run([P2PCARDS, *args], capture_output=True, text=True, timeout=300, env=ENV)
 
 
 def tournament(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:

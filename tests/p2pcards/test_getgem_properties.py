@@ -144,9 +144,7 @@ def test_every_card_is_accounted_for(num_players: int, seed: int, options: dict[
             g for g, o in zip(ELEMENTS, owners, strict=True) if o is not None
         )
         assert "curse" not in state.discard_pile()
-        assert not any(
-            isinstance(a, Discard) and a.card == "curse" for a in state.legal_actions()
-        )
+        assert not any(isinstance(a, Discard) and a.card == "curse" for a in state.legal_actions())
 
 
 @playouts(max_examples=10)

@@ -49,8 +49,11 @@ def test_openspiel_bots_play_every_game_to_the_end(name: str, seats: int) -> Non
             # Inconsistent action sets allowed: in getgem and RPG Get! a seat's legal actions
             # can depend on a card it cannot see (docs/adapters.md), which the default
             # ISMCTS takes for a broken game.
-            [ismcts.ISMCTSBot(game, rollout, 1.4, 8, random_state=rng,
-                              allow_inconsistent_action_sets=True)]
+            [
+                ismcts.ISMCTSBot(
+                    game, rollout, 1.4, 8, random_state=rng, allow_inconsistent_action_sets=True
+                )
+            ]
             + [mcts.MCTSBot(game, 1.4, 8, rollout, random_state=rng)]
             + [pyspiel.make_uniform_random_bot(s, s) for s in range(2, seats)]
         )
@@ -90,9 +93,7 @@ def test_views_hold_only_what_the_seat_knows() -> None:
     state = game.new_initial_state()
     rng = np.random.RandomState(3)
     while (
-        state.is_chance_node()
-        or state.current_player() != 0
-        or len(state.engine_state.hand(1)) < 3
+        state.is_chance_node() or state.current_player() != 0 or len(state.engine_state.hand(1)) < 3
     ):
         if state.is_chance_node():
             ids, probabilities = zip(*state.chance_outcomes(), strict=True)

@@ -132,9 +132,7 @@ def test_a_decision_larger_than_the_action_space_is_refused_by_name(
 ) -> None:
     table = env("getgem", players=2)
     table.reset(seed=0)
-    while table.game_state.current_player() != table.possible_agents.index(
-        table.agent_selection
-    ):
+    while table.game_state.current_player() != table.possible_agents.index(table.agent_selection):
         table.step(WAIT)
     assert len(table.legal_actions()) > 2
     table.reset(seed=0)

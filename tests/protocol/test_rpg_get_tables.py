@@ -149,9 +149,8 @@ def test_a_bank_card_shown_that_is_not_the_card_banked_is_named(seats: int) -> N
 
     def another_reward(body: dict[str, Any]) -> dict[str, Any] | None:
         action = body["payload"]["action"]  # signed before the cheater applies it
-        if action.get("kind") != "equip" or action["slot"] not in peer.replica.pile(
-            CHEATER, BANK  # type: ignore[attr-defined]
-        ):
+        banked = peer.replica.pile(CHEATER, BANK)  # type: ignore[attr-defined]
+        if action.get("kind") != "equip" or action["slot"] not in banked:
             return None
         real = GAME.db.by_id[action["card"]]  # type: ignore[attr-defined]
         other = next(r for r in REWARDS if r.id != real.id and r.rp <= real.rp)
@@ -169,9 +168,7 @@ def test_a_steered_roll_is_named(seats: int) -> None:
     target) comes from the table's beacon; a seat that reveals another value than the one it
     committed, to steer the roll, is named."""
     mesh = mesh_of(seats, seed=2)
-    fired = cheat_on(
-        mesh.peers[CHEATER], "beacon-reveal", 0, lambda b: {**b, "value": bytes(32)}
-    )
+    fired = cheat_on(mesh.peers[CHEATER], "beacon-reveal", 0, lambda b: {**b, "value": bytes(32)})
     mesh.run()
     assert fired[0]
     assert_named(mesh, "does not match its commitment")
@@ -223,7 +220,9 @@ def recruits(card_id: str) -> bool:
 
 
 RAPPIES = [
-    c.id for c in GAME.db.cards if c.type == "enemy" and c.tribe == "rappy"  # type: ignore[attr-defined]
+    c.id
+    for c in GAME.db.cards  # type: ignore[attr-defined]
+    if c.type == "enemy" and c.tribe == "rappy"
 ]
 
 

@@ -232,9 +232,7 @@ def _others(seats: int, seat: int) -> tuple[int, ...]:
 _MULTISETS: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[int, ...]]] = {}
 
 
-def _multisets(
-    counts: tuple[int, ...], kinds: tuple[int, ...], size: int
-) -> list[tuple[int, ...]]:
+def _multisets(counts: tuple[int, ...], kinds: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
     """Every multiset of `size` cards drawn from `counts`, restricted to `kinds` (ascending
     kinds, in lexicographic order). Shared and cached: callers must not change the result."""
     key = (counts, kinds, size)  # hashed in C: a key made in Python cost more than the walk

@@ -66,4 +66,3 @@ class RpgGetGame(OwnDecksBase, Game):
 
 
 GAME = RpgGetGame()
-
