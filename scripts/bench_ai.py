@@ -7,6 +7,7 @@
     .venv/bin/python scripts/bench_ai.py --calibrate [--think-ms 200] [--positions 60]
     .venv/bin/python scripts/bench_ai.py --same-moves [--against main] [--game G,...]
                                          [--positions 12] [--nodes 3000] [--playouts 100]
+    .venv/bin/python scripts/bench_ai.py --pair FIRST SECOND
 
 Expectimax in one seat, the opponent's kind in every other, the AI's seat turning
 round the table from game to game, each game seeded by its number. Targets (issue
@@ -32,6 +33,13 @@ Targets: at most 3 points in rpg-battle (2 seats) and 6 in 3-seat GETGEM over 40
 more. `--start` (here and in the plain benchmark) numbers the games from there, so that
 runs of separate numbers pool (each prints its sums).
 
+`--pair FIRST SECOND` compares two runs saved to files (their printed output; a file may
+hold several runs of other game numbers, as chunks pooled) on the games both played: each
+run's wins and the mean of FIRST minus SECOND, game by game, with a 95% interval. A file
+name may end in `@LABEL` to take, from an `--oracle` run's output, the lines of one side
+(`oracle`, or a spec as `--ai` gave it); without it a file's unlabelled lines are read
+(the plain benchmark's), or, if it has none, its only label's.
+
 `--calibrate` measures what each game's registration holds as `search_rates`
 (p2pcards/games/__init__.py, read by `ai.expectimax.node_budget`): the nodes a search
 covers per millisecond of CPU time, per game and seat count, in middle-game positions of
@@ -56,6 +64,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -372,6 +381,77 @@ def oracle_line(spec: str, searched: list[float], told: list[float]) -> str:
     )
 
 
+_GAMES_LINE = re.compile(
+    r"^ {2}(?:(?P<label>.+?): )?by seat: .* \| games (?P<first>\d+)-: (?P<marks>[01h]+)$"
+)
+_MARK_SCORE = {"1": 1.0, "0": 0.0, "h": 0.5}
+
+
+class PairError(Exception):
+    """A run to pair cannot be read: no file, no line of games, or an ambiguous label."""
+
+
+def read_run(source: str) -> dict[int, float]:
+    """Every game's score in a saved run, by game number, from its `games N-:` lines
+    (`source`: a file name, `@LABEL` to choose one side of an `--oracle` run)."""
+    path, at, label = source.rpartition("@")
+    if not at:
+        path, label = source, ""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise PairError(f"cannot read {path}: {exc.strerror or exc}") from None
+    found: dict[str | None, list[re.Match[str]]] = {}
+    for line in text.splitlines():
+        match = _GAMES_LINE.match(line)
+        if match is not None:
+            found.setdefault(match["label"], []).append(match)
+    if not found:
+        raise PairError(f"{path} has no line of games (`by seat: ... | games N-: ...`)")
+    if label:
+        chosen = found.get(label)
+        if chosen is None:
+            raise PairError(f"{path} has no line of games labelled {label!r} ({_labels(found)})")
+    elif None in found:
+        chosen = found[None]
+    elif len(found) == 1:
+        chosen = next(iter(found.values()))
+    else:
+        raise PairError(f"{path} holds several sides: name one as {path}@LABEL ({_labels(found)})")
+    scores: dict[int, float] = {}
+    for match in chosen:
+        first = int(match["first"])
+        for offset, mark in enumerate(match["marks"]):
+            number = first + offset
+            score = _MARK_SCORE[mark]
+            if scores.setdefault(number, score) != score:
+                raise PairError(f"{path} gives game {number} two different results")
+    return scores
+
+
+def _labels(found: dict[str | None, list[re.Match[str]]]) -> str:
+    """The labels found, for an error message."""
+    names = [repr(name) for name in found if name is not None]
+    return "labels: " + ", ".join(names) if names else "no labels"
+
+
+def pair_runs(first: str, second: str) -> str:
+    """Two saved runs compared on the games both played: their wins and the paired mean."""
+    a, b = read_run(first), read_run(second)
+    both = sorted(a.keys() & b.keys())
+    if not both:
+        raise PairError(f"{first} and {second} played no game number in common")
+    gain, half = paired_mean([a[n] for n in both], [b[n] for n in both])
+    only_a = sum(1 for n in both if a[n] > b[n])
+    only_b = sum(1 for n in both if a[n] < b[n])
+    return (
+        f"{len(both)} games in common ({both[0]}-{both[-1]}) | {first}: "
+        f"{sum(a[n] for n in both):g} | {second}: {sum(b[n] for n in both):g} | first minus "
+        f"second {gain * 100:+.1f} points [95% {(gain - half) * 100:+.1f}, "
+        f"{(gain + half) * 100:+.1f}] | better in {only_a}, worse in {only_b}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -394,7 +474,16 @@ def main() -> None:
     parser.add_argument("--against", help="with --same-moves: a git revision to compare with")
     parser.add_argument("--nodes", type=int, default=3000, help="with --same-moves: per move")
     parser.add_argument("--playouts", type=int, default=100, help="with --same-moves: per game")
+    parser.add_argument(
+        "--pair", nargs=2, metavar=("FIRST", "SECOND"), help="two saved runs, game by game"
+    )
     args = parser.parse_args()
+    if args.pair:
+        try:
+            print(pair_runs(*args.pair))
+        except PairError as exc:
+            sys.exit(f"bench_ai --pair: {exc}")
+        return
     if args.same_moves:
         args.positions = args.positions or 12
         sys.exit(check_same_moves(args))
