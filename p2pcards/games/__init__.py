@@ -159,7 +159,10 @@ _REGISTRY: dict[str, GameInfo] = {
             # chance_width=2 213/400 (-3.8 [-9.5, +2.0]), and a search evaluation taking the
             # rivals' strongest as a soft maximum (T log sum exp(score/T) over the rivals, so
             # that the second rival counts too), T 0.5 224/400 (-1.0 [-3.9, +1.9]), T 1.0
-            # 226/400 (-0.5 [-4.0, +3.0]). None kept.
+            # 226/400 (-0.5 [-4.0, +3.0]). None kept. The first above it: turn_beam=2 (the
+            # rest of a turn searched two moves wide) 236/400 = 59.0% [54.1, 63.7], paired
+            # +2.0 [-3.5, +7.5] (better in 66 games, worse in 58): not yet kept, its interval
+            # wide and its oracle not measured; games 400-799 and `--oracle` would settle it.
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
