@@ -589,13 +589,22 @@ class AiSeats:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+# The directory this program's packages were imported from. An AI seat's process must run the
+# very code of the table it joins (a joiner whose rules fingerprint differs is refused), so it
+# imports from here first, and `-P` keeps the working directory off its path: `-m cli` would
+# otherwise run any `cli` package the player happens to stand in.
+_SOURCE_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
 def _start_ai(home: Path, args: list[str]) -> subprocess.Popen[bytes]:
     home.mkdir(parents=True, exist_ok=True)
+    path = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([_SOURCE_ROOT, *([path] if path else [])])}
     with (home / "log.txt").open("ab") as log:
         bot = subprocess.Popen(
-            [sys.executable, "-m", "cli", *args, "--home", str(home), "--quiet"],
+            [sys.executable, "-P", "-m", "cli", *args, "--home", str(home), "--quiet"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
-            start_new_session=True,
+            start_new_session=True, env=env,
         )  # fmt: skip
     (home / "pid").write_text(str(bot.pid))
     return bot

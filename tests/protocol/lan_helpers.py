@@ -10,9 +10,12 @@ P2PCARDS = str(Path(sys.executable).with_name("p2pcards"))
 ENV = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
 
 
-def start(*args: str, stdin: bool = False, env: dict[str, str] = ENV) -> subprocess.Popen[str]:
+def start(
+    *args: str, stdin: bool = False, env: dict[str, str] = ENV, cwd: Path | None = None
+) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [P2PCARDS, *args],
+        cwd=cwd,
         stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -22,11 +25,16 @@ def start(*args: str, stdin: bool = False, env: dict[str, str] = ENV) -> subproc
 
 
 def open_table(
-    tmp: Path, seats: int, *extra: str, env: dict[str, str] = ENV, game: str = "rpg-battle"
+    tmp: Path,
+    seats: int,
+    *extra: str,
+    env: dict[str, str] = ENV,
+    game: str = "rpg-battle",
+    cwd: Path | None = None,
 ) -> tuple[subprocess.Popen[str], str]:
     host = start(
         "host", game, "--seats", str(seats), "--port", "0", "--agent", "greedy",
-        "--home", str(tmp / "host"), "--round-cap", "60", "--json", *extra, env=env,
+        "--home", str(tmp / "host"), "--round-cap", "60", "--json", *extra, env=env, cwd=cwd,
     )  # fmt: skip
     assert host.stdout is not None
     invite = json.loads(host.stdout.readline())["invite"]

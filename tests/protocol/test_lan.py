@@ -38,6 +38,21 @@ def test_the_host_fills_seats_with_ai_processes(tmp_path: Path) -> None:
     assert report["audit"] == "passed" and len(report["returns"]) == 3
 
 
+def test_ai_seats_run_the_hosts_code_whatever_directory_the_host_stands_in(
+    tmp_path: Path,
+) -> None:
+    """A player's working directory with a `cli` package of its own (another checkout, an
+    unrelated project): the AI seats' processes must not run it."""
+    decoy = tmp_path / "cli"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("")
+    (decoy / "__main__.py").write_text("raise SystemExit('the decoy ran')\n")
+    host, _ = open_table(tmp_path, 3, "--ai-seats", "2", cwd=tmp_path)
+    code, report, err = result(host)
+    assert code == 0, err
+    assert report["audit"] == "passed" and len(report["returns"]) == 3
+
+
 def test_a_person_plays_a_seat_through_stdin(tmp_path: Path) -> None:
     host, invite = open_table(tmp_path, 2)
     person = start("join", invite, "--home", str(tmp_path / "person"), stdin=True)
