@@ -159,10 +159,17 @@ _REGISTRY: dict[str, GameInfo] = {
             # chance_width=2 213/400 (-3.8 [-9.5, +2.0]), and a search evaluation taking the
             # rivals' strongest as a soft maximum (T log sum exp(score/T) over the rivals, so
             # that the second rival counts too), T 0.5 224/400 (-1.0 [-3.9, +1.9]), T 1.0
-            # 226/400 (-0.5 [-4.0, +3.0]). None kept. The first above it: turn_beam=2 (the
-            # rest of a turn searched two moves wide) 236/400 = 59.0% [54.1, 63.7], paired
-            # +2.0 [-3.5, +7.5] (better in 66 games, worse in 58): not yet kept, its interval
-            # wide and its oracle not measured; games 400-799 and `--oracle` would settle it.
+            # 226/400 (-0.5 [-4.0, +3.0]); a search averaging chances of winning rather than
+            # leads (each leaf's lead v as 900 tanh(v/200), as if v were log-odds times 100,
+            # which these hand-set weights are not) 203/400 (-6.2 [-10.6, -1.9]). None kept.
+            # Kept: turn_beam=2, the rest of a turn searched two moves wide, the one setting
+            # above the default: 236/400 on games 0-399, 114 against 110 on games 400-599 and
+            # 115 against 115 on games 600-799, so 465/800 = 58.1% [54.7, 61.5] against
+            # 453/800 = 56.6%, paired +1.5 points [-2.4, +5.4] (better in 135 games, worse in
+            # 123), move CPU p99 627-652 ms against 702-721 at the same nodes; its oracle
+            # 262/400 on games 0-399, a gap of +6.5 [+1.3, +11.7] as the default's (254/400).
+            # Not significant, but the better estimate at no cost.
+            turn_beam=2,
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
         ),
