@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import tempfile
@@ -596,10 +597,20 @@ class AiSeats:
 _SOURCE_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
+def _ai_environment() -> dict[str, str]:
+    """An AI seat's environment: ours, with our source root first on its path, unless that
+    is a site-packages directory (p2pcards installed), which is on the path already and would
+    otherwise come before the standard library."""
+    env = dict(os.environ)
+    if _SOURCE_ROOT not in site.getsitepackages():
+        path = env.get("PYTHONPATH")
+        env["PYTHONPATH"] = os.pathsep.join([_SOURCE_ROOT, *([path] if path else [])])
+    return env
+
+
 def _start_ai(home: Path, args: list[str]) -> subprocess.Popen[bytes]:
     home.mkdir(parents=True, exist_ok=True)
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([_SOURCE_ROOT, *([path] if path else [])])}
+    env = _ai_environment()
     with (home / "log.txt").open("ab") as log:
         bot = subprocess.Popen(
             [sys.executable, "-P", "-m", "cli", *args, "--home", str(home), "--quiet"],
