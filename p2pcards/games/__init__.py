@@ -168,7 +168,8 @@ _REGISTRY: dict[str, GameInfo] = {
             # 453/800 = 56.6%, paired +1.5 points [-2.4, +5.4] (better in 135 games, worse in
             # 123), move CPU p99 627-652 ms against 702-721 at the same nodes; its oracle
             # 262/400 on games 0-399, a gap of +6.5 [+1.3, +11.7] as the default's (254/400).
-            # Not significant, but the better estimate at no cost.
+            # Not significant, but the better estimate at no cost; three wide (turn_beam=3)
+            # fell back to 212/400 on games 0-399, paired -6.0 [-10.7, -1.3] against it.
             turn_beam=2,
             bench=Bench(cap="turn_cap", seats=(2, 5)),
             rules_version=3,  # 2: no turn cap unless one is asked for; 3: moves name slots
