@@ -602,7 +602,7 @@ def _ai_environment() -> dict[str, str]:
     is a site-packages directory (p2pcards installed), which is on the path already and would
     otherwise come before the standard library."""
     env = dict(os.environ)
-    if _SOURCE_ROOT not in site.getsitepackages():
+    if _SOURCE_ROOT not in {str(Path(p).resolve()) for p in site.getsitepackages()}:
         path = env.get("PYTHONPATH")
         env["PYTHONPATH"] = os.pathsep.join([_SOURCE_ROOT, *([path] if path else [])])
     return env
