@@ -10,14 +10,12 @@ sizes, everything in play (public) by its cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, weighted
 from ai.tuning import OwnDecks, Sign
 from p2pcards.engine import State
-from p2pcards.games.rpg_get.cards import Card
-from p2pcards.games.rpg_get.state import ACTIVE, BANK, DECK, INVENTORY, RpgGetState
+from p2pcards.games.rpg_get.state import RpgGetState
 
 RPG_GET_FEATURES = (
     "vp", "counters", "party_hp", "party_attack", "characters", "inventory", "bank", "hand",
@@ -39,51 +37,25 @@ class RpgGetWeights:
         return cls(tuple(values[name] for name in RPG_GET_FEATURES), values["scale"])
 
 
-@cache
-def _attack_power(card: Card) -> int:
-    """The most damage one of a card's Attacks deals at full targets (X times Y, line 122)."""
-    return max((a.amount * a.targets for a in card.actions if a.kind == "attack"), default=0)
-
-
 def rpg_get_features(state: RpgGetState, seat: int) -> tuple[float, ...]:
     """One seat's features (RPG_GET_FEATURES), from what `state` knows."""
-    # One pass over the party for its three sums, in plain loops: the search reads this at
-    # every leaf, and a generator a sum was half of an RPG Get! search.
-    party = state.party(seat)
-    hp = attack = ailing = 0
-    card, hp_left, ailments = state.card, state.hp_left, state.ailments
-    for s in party:
-        hp += hp_left(s)
-        attack += _attack_power(card(s))
-        ailing += ailments(s)
-    active_attack = 0
-    for s in state.pile(seat, ACTIVE):
-        active_attack += _attack_power(card(s))
+    has = state.seat_sums(seat)
     mission = foes = 0
     if state.attempter == seat:
         on = state.zone_slots("mission")
-        mission = card(on[0]).vp if on else 0
+        mission = state.card(on[0]).vp if on else 0
         for s in state.zone_slots("enemies"):
-            foes += hp_left(s)
+            foes += state.hp_left(s)
     # Enemy HP the active party cannot fell in one round: unlike `active_attack`, it does
     # not drop when the last enemy falls and the attempt ends.
-    unmatched = foes - active_attack if foes > active_attack else 0
+    active = has.active_attack
+    unmatched = foes - active if foes > active else 0
+    # Ints where the features are counts: a weight times an int is the same float as times
+    # that int made a float, and the search reads these at every leaf.
     return (
-        float(state.victory_points(seat)),
-        float(state.counters(seat)),
-        float(hp),
-        float(attack),
-        float(len(party)),
-        float(len(state.pile(seat, INVENTORY))),
-        float(len(state.pile(seat, BANK))),
-        float(state.hand_size(seat)),
-        float(len(state.pile(seat, DECK))),
-        float(mission),
-        float(active_attack),
-        float(foes),
-        float(ailing),
-        float(unmatched),
-    )
+        has.vp, has.counters, has.hp, has.attack, has.members, has.inventory, has.bank,
+        has.hand, has.deck, mission, active, foes, has.ailments, unmatched,
+    )  # fmt: skip
 
 
 class RpgGetEvaluation:

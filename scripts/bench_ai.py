@@ -7,6 +7,7 @@
     .venv/bin/python scripts/bench_ai.py --calibrate [--think-ms 200] [--positions 60]
     .venv/bin/python scripts/bench_ai.py --same-moves [--against main] [--game G,...]
                                          [--positions 12] [--nodes 3000] [--playouts 100]
+    .venv/bin/python scripts/bench_ai.py --same-moves --instructions [--against main] [--game G]
     .venv/bin/python scripts/bench_ai.py --pair FIRST SECOND
 
 Expectimax in one seat, the opponent's kind in every other, the AI's seat turning
@@ -55,9 +56,17 @@ after; the speeds say what the change bought. With `--against REF` it runs the s
 on the git revision REF too (extracted to a temporary directory) and says, per game,
 whether the hashes match. Both runs use PYTHONHASHSEED=0: a search key that holds strings
 hashes differently from process to process, and the search seeds its sampling with it.
+
+`--same-moves --instructions` counts instead of timing, for figures a loaded machine cannot
+move: the instructions and estimated cycles a search node costs (valgrind, as
+`scripts/bench_engine.py --instructions` counts a game), over the searches of `--positions`
+positions (default 4) at `--nodes`, less a run that only finds the positions. With
+`--against REF` it counts REF's tree too, with REF's own positions and search, and prints
+the change. Each game's two trees take a few minutes.
 """
 
 import argparse
+import contextlib
 import functools
 import hashlib
 import json
@@ -73,7 +82,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_engine import revision_tree
+from bench_engine import Costs, change_in_per_cent, revision_tree, valgrind_costs
 
 from ai.agents import make_agent
 from ai.belief import show_decision
@@ -290,6 +299,53 @@ def _same_moves_in(root: Path, args: argparse.Namespace) -> dict[str, dict[str, 
     return figures
 
 
+def node_costs(root: Path, game: str, args: argparse.Namespace) -> tuple[Costs, int]:
+    """What valgrind counts a search node of `game` costs under `root`, and the nodes counted:
+    the searches in `--positions` positions less a run that only finds them."""
+    # The tree's own `positions` (in every tree since issue 14) and search; the searches are
+    # left out of the baseline, which finds the positions alone.
+    program = (
+        "import sys; sys.path.insert(1, sys.argv[1]); import bench_ai; "
+        "from ai.expectimax import ExpectimaxAgent; "
+        "game, count, nodes, search = sys.argv[2], *map(int, sys.argv[3:]); spent = 0\n"
+        "for i, seen in enumerate(bench_ai.positions(game, 2, count)):\n"
+        "    if search:\n"
+        "        agent = ExpectimaxAgent(i, nodes=nodes); agent.act(seen)\n"
+        "        spent += agent.last.nodes\n"
+        "print(spent)"
+    )
+    scripts = str(root / "scripts")
+    runs = [
+        valgrind_costs(root, [program, scripts, game, str(args.positions), str(args.nodes), s])
+        for s in ("1", "0")
+    ]
+    (searched, printed), (found, _) = runs
+    spent = int(printed)
+    return Costs(*((a - b) / spent for a, b in zip(searched, found, strict=True))), spent
+
+
+def check_node_costs(args: argparse.Namespace) -> None:
+    """Print what a search node costs in instructions and estimated cycles, per game asked (and
+    under `--against`, with the change)."""
+    here = Path(__file__).resolve().parent.parent
+    with revision_tree(args.against) if args.against else contextlib.nullcontext() as there:
+        for game in (args.game or ",".join(games.names())).split(","):
+            mine, spent = node_costs(here, game, args)
+            line = (
+                f"{game}: {mine.instructions / 1e3:.1f}k instructions, {mine.cycles / 1e3:.1f}k "
+                f"cycles (est.) a node ({args.positions} positions, {spent} nodes)"
+            )
+            if there is not None:
+                theirs, _ = node_costs(there, game, args)
+                fewer = change_in_per_cent(mine.instructions, theirs.instructions)
+                line += (
+                    f" | {args.against}: {theirs.instructions / 1e3:.1f}k, "
+                    f"{theirs.cycles / 1e3:.1f}k; here {fewer} instructions, "
+                    f"{change_in_per_cent(mine.cycles, theirs.cycles)} cycles"
+                )
+            print(line, flush=True)
+
+
 def check_same_moves(args: argparse.Namespace) -> int:
     """Print the same-moves figures of this tree (and of `--against`); 1 if moves differ."""
     here = _same_moves_in(Path(__file__).resolve().parent.parent, args)
@@ -475,6 +531,11 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=3000, help="with --same-moves: per move")
     parser.add_argument("--playouts", type=int, default=100, help="with --same-moves: per game")
     parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="with --same-moves: a node's cost counted by valgrind (default 4 positions)",
+    )
+    parser.add_argument(
         "--pair", nargs=2, metavar=("FIRST", "SECOND"), help="two saved runs, game by game"
     )
     args = parser.parse_args()
@@ -483,6 +544,10 @@ def main() -> None:
             print(pair_runs(*args.pair))
         except PairError as exc:
             sys.exit(f"bench_ai --pair: {exc}")
+        return
+    if args.same_moves and args.instructions:
+        args.positions = args.positions or 4
+        check_node_costs(args)
         return
     if args.same_moves:
         args.positions = args.positions or 12

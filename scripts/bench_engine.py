@@ -46,6 +46,7 @@ import contextlib
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -131,13 +132,14 @@ def count_instructions(
         there = _per_game(ref_root, game, seats, count)
         line += (
             f" | {ref}: {there.instructions / 1e6:8.3f}M, {there.cycles / 1e6:8.3f}M; here "
-            f"{_change(here.instructions, there.instructions)} instructions, "
-            f"{_change(here.cycles, there.cycles)} cycles"
+            f"{change_in_per_cent(here.instructions, there.instructions)} instructions, "
+            f"{change_in_per_cent(here.cycles, there.cycles)} cycles"
         )
     print(line, flush=True)
 
 
-def _change(here: float, there: float) -> str:
+def change_in_per_cent(here: float, there: float) -> str:
+    """`here` against `there`, as a signed percentage."""
     return f"{100 * (here - there) / there:+.1f}%"
 
 
@@ -170,35 +172,50 @@ def _costs(root: Path, game: str, seats: int, count: int) -> Costs:
         "game, seats, count = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]); "
         "[bench_engine.playout(game, seats, seed) for seed in range(-1, count)]"
     )
-    command = [sys.executable, "-c", program, str(root / "scripts"), game, str(seats), str(count)]
+    return valgrind_costs(root, [program, str(root / "scripts"), game, str(seats), str(count)])[0]
+
+
+def valgrind_costs(root: Path, arguments: list[str]) -> tuple[Costs, str]:
+    """Costs valgrind counts and simulates in `python -c *arguments` run on the code under
+    `root` with PYTHONHASHSEED=0, and what the child printed."""
+    if shutil.which("valgrind") is None:
+        sys.exit("error: counting instructions needs valgrind (apt install valgrind)")
+    command = [sys.executable, "-c", *arguments]
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(root)}
-    # A first run compiles the tree's modules, so that both counted runs load the same files.
-    subprocess.run([*command[:-1], "0"], cwd=root, env=env, check=True)
-    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes"]
-    valgrind.append("--cachegrind-out-file=/dev/null")
-    done = subprocess.run(
-        valgrind + command, cwd=root, env=env, capture_output=True, text=True, check=True
-    )
+    # A first run compiles the tree's modules, so that every counted run loads the same files;
+    # it runs the program as counted, as the program's own arguments say what it loads.
+    for counted in (False, True):
+        valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes"]
+        valgrind.append("--cachegrind-out-file=/dev/null")
+        run = valgrind + command if counted else command
+        done = subprocess.run(run, cwd=root, env=env, capture_output=True, text=True)
+        if done.returncode != 0:  # an old tree that cannot play what is asked, say
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            sys.exit(f"error: the code under {root} cannot run the count: {last}")
     counts = {}
     for name in ("I   refs", "I1  misses", "D1  misses", "LL misses", "Mispredicts"):
         found = re.search(name + r":\s+([\d,]+)", done.stderr)
         if found is None:
             sys.exit(f"valgrind printed no {name.split()[0]} count: {done.stderr[-500:]}")
         counts[name] = int(found.group(1).replace(",", ""))
-    return Costs(
+    costs = Costs(
         counts["I   refs"],
         counts["I1  misses"] + counts["D1  misses"],
         counts["LL misses"],
         counts["Mispredicts"],
     )
+    return costs, done.stdout
 
 
 @contextlib.contextmanager
 def revision_tree(ref: str) -> Iterator[Path]:
     """The files of git revision `ref`, in a temporary directory while the block runs."""
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", ref], capture_output=True, check=True).stdout
-        Path(tmp, "tree.tar").write_bytes(archive)
+        archive = subprocess.run(["git", "archive", ref], capture_output=True)
+        if archive.returncode != 0:
+            told = archive.stderr.decode(errors="replace").strip().splitlines() or ["no message"]
+            sys.exit(f"error: cannot read the git revision {ref!r}: {told[-1]}")
+        Path(tmp, "tree.tar").write_bytes(archive.stdout)
         with tarfile.open(Path(tmp, "tree.tar")) as tar:
             tar.extractall(tmp, filter="data")
         yield Path(tmp)

@@ -147,6 +147,22 @@ class Attack(NamedTuple):
     """How many of the attack's coin flips are done (line 138, 140)."""
 
 
+class SeatSums(NamedTuple):
+    """What a seat has, added up in one pass (`RpgGetState.seat_sums`)."""
+
+    vp: int  # in the score pile
+    counters: int
+    hp: int  # HP left, over the party
+    attack: int  # the party's `attack_power`s
+    members: int  # of the party
+    inventory: int  # cards
+    bank: int
+    hand: int
+    deck: int
+    active_attack: int  # the Active characters' `attack_power`s alone
+    ailments: int  # over the party
+
+
 class Confused(NamedTuple):
     """A confused card's targeted action waiting for its targets, each a roll among every
     applicable target (line 174): whose, which action of which card used by whom, how many
@@ -191,7 +207,12 @@ class RpgGetRules(ZoneRules):
             k for k, c in enumerate(cards) if any(a.party for a in c.actions)
         )
         """The kinds with a Recovery on party members (line 125), usable outside attempts."""
-        """Whether a seat holding cards could answer a window with an Event (public)."""
+        self.attack_power = tuple(
+            max((a.amount * a.targets for a in c.actions if a.kind == "attack"), default=0)
+            for c in cards
+        )
+        """Each kind's most damage by one of its Attacks at full targets (X times Y, line
+        122), by kind: what `RpgGetState.seat_sums` adds up."""
 
 
 class RpgGetState(ZoneState):
@@ -422,6 +443,37 @@ class RpgGetState(ZoneState):
         151)."""
         base = seat * PER_SEAT
         return [*self._zones[base + PARTY], *self._zones[base + ACTIVE]]
+
+    def seat_sums(self, seat: int) -> SeatSums:
+        """What a seat has (its score, its party, its piles' sizes) in one pass: what an
+        evaluation reads at every leaf of a search, so `hp_left`, `ailments` and
+        `victory_points` are inlined."""
+        ident, cards, power = self._ident, self._g.cards, self._g.attack_power
+        damage, hp_p, hp_t, status = self._damage, self._hp_p, self._hp_t, self._status
+        zones, base = self._zones, seat * PER_SEAT
+        waiting, active = zones[base + PARTY], zones[base + ACTIVE]
+        hp = attack = ailing = active_attack = 0
+        for zone in (waiting, active):
+            for s in zone:
+                k = ident[s]
+                if k == UNKNOWN:
+                    k = self._kind_at(s)  # raises HiddenInformationError, naming the slot
+                most = cards[k].hp + hp_p[s] + hp_t[s]
+                left = (most if most > 1 else 1) - damage[s]
+                if left > 0:
+                    hp += left
+                attack += power[k]
+                ailing += status[s].bit_count()
+                if zone is active:
+                    active_attack += power[k]
+        vp = 0
+        for s in zones[base + SCORE]:
+            vp += self.card(s).vp
+        return SeatSums(
+            vp, self._counters[seat], hp, attack, len(waiting) + len(active),
+            len(zones[base + INVENTORY]), len(zones[base + BANK]), len(zones[base + HAND]),
+            len(zones[base + DECK]), active_attack, ailing,
+        )  # fmt: skip
 
     def returns(self) -> list[float]:
         if self._winners is None:
