@@ -316,6 +316,10 @@ def _path_tree(paths: tuple[Path, ...]) -> Tree:
     return tree
 
 
+FLOAT32_MAX = 3.4028234663852886e38
+"""The largest float32: the tensor's bound where the rules set none (an infinite bound
+would tell a learner nothing more, and Gymnasium's checker warns of it)."""
+
 PILE = 16
 """A list longer than this in the public state is a pile of slot ids, not numbers."""
 
@@ -357,6 +361,17 @@ class TensorLayout:
             ("zones", len(self.zones) * width, (len(self.zones), width)),
             ("numbers", len(self.numbers), (len(self.numbers),)),
         ]
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """Each entry's lowest and highest value: 0 to 1 for the one-hots, from 0 for the
+        counts of cards, and a public number anything a float32 holds (Power Level, gas and
+        the like have no bound in the rules)."""
+        low: list[float] = []
+        high: list[float] = []
+        for name, size, _ in self.pieces():
+            low += [0.0 if name != "numbers" else -FLOAT32_MAX] * size
+            high += [1.0 if name in ("seat", "current") else FLOAT32_MAX] * size
+        return low, high
 
     def values(self, state: State, seat: int) -> list[float]:
         """The tensor of `state` as `seat` sees it."""

@@ -206,10 +206,12 @@ class P2PCardsEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
         self.max_cycles = max_cycles
         self._renderer = renderer
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
-        size = self.layout.size
+        low, high = self.layout.bounds()
         self._observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                "observation": spaces.Box(
+                    np.array(low, np.float32), np.array(high, np.float32), dtype=np.float32
+                ),
                 "action_mask": spaces.Box(0, 1, (MAX_CHOICES + 1,), np.int8),
             }
         )

@@ -49,6 +49,26 @@ def play(table: pettingzoo.P2PCardsEnv, seed: int) -> list[int]:
     return taken
 
 
+@pytest.mark.parametrize(("name", "seats"), tables())
+def test_every_observation_lies_within_the_spaces_bounds(name: str, seats: int) -> None:
+    table = env(name, players=seats, round_cap=4)
+    space = table.observation_space(table.possible_agents[0])["observation"]
+    layout = table.layout
+    ends = np.cumsum([size for _, size, _ in layout.pieces()])
+    assert list(space.high[: ends[1]]) == [1.0] * int(ends[1])  # the one-hots
+    assert list(space.low[: ends[2]]) == [0.0] * int(ends[2])  # ... and the counts
+    table.reset(seed=3)
+    rng = np.random.default_rng(3)
+    seen = 0
+    for _ in table.agent_iter():
+        observation, _, terminated, truncated, _ = table.last()
+        assert space.contains(observation["observation"]), observation["observation"]
+        seen += 1
+        done = terminated or truncated
+        table.step(None if done else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert seen > 10
+
+
 def test_the_mask_allows_the_legal_actions_of_the_deciding_seat_and_waits_else() -> None:
     table = env("rpg-battle", players=3, round_cap=2)
     table.reset(seed=4)
