@@ -76,10 +76,14 @@ def basic_features(totals: SeatTotals) -> tuple[float, ...]:
 
 
 def both_features(
-    state: GammaState, stats: dict[int, Stats]
+    state: GammaState,
+    stats: dict[int, Stats],
+    totals: tuple[SeatTotals, SeatTotals] | None = None,
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Both seats' features (GAMMA_FEATURES); `stats`: `state.field_stats()`. (A search
-    reads only the first BASIC of them, at every leaf: `GammaEvaluation`.)"""
+    """Both seats' features (GAMMA_FEATURES); `stats`: `state.field_stats()`, `totals`
+    `state.seat_totals()` if the caller has them (both come of one pass: `seat_totals(stats)`).
+    (Where the weights after the first BASIC are 0, a search reads only those first BASIC
+    features, at every leaf: `GammaEvaluation`.)"""
     guards: list[list[int]] = []  # each character's stat an attack must beat, by its mode
     guarded: list[bool] = []  # whether anything of the seat's is in play to be attacked
     strongest: list[int] = []  # the most attack of the seat's characters in Attack Mode
@@ -91,7 +95,8 @@ def both_features(
         for slot in characters:
             slot_attack, slot_defense = stats[slot]
             if state.mode(slot) == ATTACK_MODE:
-                most = max(most, slot_attack)
+                if slot_attack > most:  # max() without the call: every leaf of a search
+                    most = slot_attack
                 if not least or slot_attack < least:
                     least = slot_attack
                 guard.append(slot_attack)
@@ -103,9 +108,9 @@ def both_features(
         weakest.append(least)
     out = []
     turn = state.turn_seat()
-    for seat, totals in enumerate(state.seat_totals()):
+    for seat, own in enumerate(state.seat_totals() if totals is None else totals):
         other = 1 - seat
-        attack, most = totals.attack, strongest[seat]
+        attack, most = own.attack, strongest[seat]
         # the opponent's characters our strongest attacker would destroy
         kills = float(sum(1 for guard_stat in guards[other] if guard_stat < most))
         # What our attackers would take off the opponent's Power Level unopposed, when the
@@ -125,7 +130,7 @@ def both_features(
             1.0 if direct and attack >= state.power(other) else 0.0,
             pressure,
         )
-        out.append(basic_features(totals) + extras)
+        out.append(basic_features(own) + extras)
     return out[0], out[1]
 
 
@@ -245,10 +250,11 @@ class GammaEvaluation:
             first, second = basic_features(mine), basic_features(theirs)
         else:
             vector = self.weights.vector
-            stats = state.field_stats()
-            first, second = both_features(state, stats)
+            stats = {}
+            totals = state.seat_totals(stats)  # one pass for the stats and the totals
+            first, second = both_features(state, stats, totals)
             if self._threat:  # the seat's own features after the attacks, the rest as before
-                mine, theirs = attacks_made(state, stats, state.seat_totals(), vector)
+                mine, theirs = attacks_made(state, stats, totals, vector)
                 first = basic_features(mine) + first[BASIC:]
                 second = basic_features(theirs) + second[BASIC:]
         scores = [weighted(vector, first), weighted(vector, second)]
