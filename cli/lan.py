@@ -185,10 +185,11 @@ def host(
     identity, directory = load_identity(home)
     if deck is not None:
         chosen_decks(g, seats, [deck])  # a bad deck is a usage error now, before any seat comes
-    decide, watch, finish = decider(agent, 0)
+    seating = decider(agent, 0)
     seat = LocalSeat(
-        identity, check_name(name or "host"), decide, directory, watch=watch, finish=finish,
-        test_seed=insecure_test_seed(), deck=deck,
+        identity, check_name(name or "host"), seating.decide, directory, watch=seating.watch,
+        watch_replayed=seating.replayed, finish=seating.finish, test_seed=insecure_test_seed(),
+        deck=deck,
     )  # fmt: skip
     plan = HostPlan(
         g.name, seats, options, bind, port, advertised, ai_seats, tuple(ai_specs), plan_seat,
@@ -265,10 +266,11 @@ def join(
     if deck is not None:
         check_deck_file(deck)
     identity, directory = load_identity(home)
-    decide, watch, finish = decider(agent, 1)
+    seating = decider(agent, 1)
     seat = LocalSeat(
-        identity, check_name(name or "player"), decide, directory, watch=watch, finish=finish,
-        test_seed=insecure_test_seed(), deck=deck,
+        identity, check_name(name or "player"), seating.decide, directory, watch=seating.watch,
+        watch_replayed=seating.replayed, finish=seating.finish, test_seed=insecure_test_seed(),
+        deck=deck,
     )  # fmt: skip
     with trace_file(trace) as trace_out:
         code_ = leave_cleanly(lambda: asyncio.run(run_join(target, seat, bind, plan, trace_out)))

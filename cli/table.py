@@ -92,6 +92,9 @@ class Seating(NamedTuple):
     decide: Decide
     watch: Callable[[State, Action], None] | None
     finish: Callable[[State], None] | None = None
+    # An agent's watch is shown the steps a resumed seat plays through again (its worlds, a
+    # bot's events, are rebuilt from them); a person's log showed them the first time.
+    replayed: bool = False
 
 
 def decider(spec: str | None, seed: int) -> Seating:
@@ -117,7 +120,7 @@ def decider(spec: str | None, seed: int) -> Seating:
         if watch is not None:  # a reading agent weighs its worlds by the others' decisions
             from ai.belief import show_step
 
-            return Seating(by_agent, functools.partial(show_step, watch), finish)
+            return Seating(by_agent, functools.partial(show_step, watch), finish, True)
         witness = getattr(agent, "witness", None)
         if witness is None:
             return Seating(by_agent, None, finish)
@@ -128,7 +131,7 @@ def decider(spec: str | None, seed: int) -> Seating:
 
             witness(witnessed(before, action, before.viewer))
 
-        return Seating(by_agent, tell, finish)
+        return Seating(by_agent, tell, finish, True)
 
     terminal = Terminal()
     return Seating(terminal.decide, terminal.watch)

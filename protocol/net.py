@@ -458,6 +458,9 @@ class LocalSeat:
     home: Path
     seal: X25519PrivateKey = field(default_factory=X25519PrivateKey.generate)
     watch: Callable[[State, Action], None] | None = None  # sees each step before it applies
+    # Whether `watch` also sees the steps a resumed seat plays through again: an agent's
+    # does (a reading agent's worlds, a bot's events); a person's log showed them already.
+    watch_replayed: bool = False
     # Told the seat's final replica when the game has ended (a bot's result message); it
     # may block (a program to reap), so it runs in a thread.
     finish: Callable[[State], None] | None = None
@@ -1156,7 +1159,8 @@ class Node:
         roster = self.roster
         assert roster is not None
         if saved is not None:
-            self.table = rebuild(saved, self.me.identity.key, self.me.test_seed)
+            again = self.me.watch if self.me.watch_replayed else None
+            self.table = rebuild(saved, self.me.identity.key, self.me.test_seed, again)
         else:
             keys = TableKeys(
                 self.me.identity.key,
@@ -1173,7 +1177,7 @@ class Node:
                 game, roster.options, roster.session_id, self.seat, keys, None, self.me.test_seed,
                 deck,
             )  # fmt: skip
-        self.table.on_step = self.me.watch  # from here on: replayed steps are old news
+        self.table.on_step = self.me.watch
         return self.table
 
     def resume_from(self, saved: SavedTable) -> TablePeer:

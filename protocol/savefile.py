@@ -23,7 +23,7 @@ other field. Any problem is a `SaveFileError` naming the file and the frame.
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from p2pcards import games
+from p2pcards.engine import Action, State
 from p2pcards.errors import P2PCardsError
 from protocol.audit import Fault
 from protocol.errors import ProtocolError
@@ -325,9 +326,13 @@ def load(path: Path, tolerate_cut: bool = False) -> SavedTable:
 
 
 def rebuild(
-    saved: SavedTable, signing: Ed25519PrivateKey | None = None, test_seed: int | None = None
+    saved: SavedTable,
+    signing: Ed25519PrivateKey | None = None,
+    test_seed: int | None = None,
+    on_step: Callable[[State, Action], None] | None = None,
 ) -> TablePeer:
-    """The saving seat's `TablePeer`, played through again from the file's signed messages.
+    """The saving seat's `TablePeer`, played through again from the file's signed messages
+    (`on_step` sees each step of it: a resumed agent learns the game so far).
 
     With its `signing` key it can play on (a resumed seat); without, it is the check of
     the evidence that `audit` and `replay` make. SaveFileError if it does not replay.
@@ -352,6 +357,7 @@ def rebuild(
             game, saved.roster.options, saved.table_id, saved.seat, keys,
             saved.own_secrets, saved.record, decisions, test_seed,
             judged_round=saved.roster.fresh,  # a table of before ended without that round
+            on_step=on_step,
         )  # fmt: skip
     except (P2PCardsError, ProtocolError, TypeError) as exc:
         raise SaveFileError(f"the saved table does not replay: {exc}") from None

@@ -1179,9 +1179,11 @@ class TablePeer:
         decisions: Sequence[Action],
         test_seed: int | None = None,
         judged_round: bool = True,
+        on_step: Callable[[State, Action], None] | None = None,
     ) -> TablePeer:
         """Rebuild a seat by playing its saved record through again (see `TablePeer.record`:
-        the envelopes it took, refused ones included, in order).
+        the envelopes it took, refused ones included, in order); `on_step` sees each step
+        played through again, as `TablePeer.on_step` sees each step of play.
 
         The other seats' messages are fed in the order they first arrived; ours are
         made again from the same secrets and decisions, each at its place in the
@@ -1195,6 +1197,7 @@ class TablePeer:
         peer = cls(
             game, options, table_id, seat, keys, saved_secrets, test_seed, deck, judged_round
         )
+        peer.on_step = on_step
         ours = [e for e in record if e.seat == seat]
         peer._sender.expect(ours)
         choices = iter(decisions)

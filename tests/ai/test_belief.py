@@ -157,7 +157,7 @@ def test_a_reading_agent_at_a_networked_table_reads_as_at_a_local_one(
     spec = "expectimax:nodes=400:samples=3:read=true"
     local = make_agent(spec, 7)
     seating = decider(spec, 7)
-    assert seating.watch is not None
+    assert seating.watch is not None and seating.replayed  # a resumed seat shows it the game
     state = games.load(game).new_initial_state(seats, round_cap=6)
     dealer = LocalDealer(3)
     others = [make_agent("greedy", seat) for seat in range(seats)]

@@ -6,6 +6,7 @@ import pytest
 
 from ai.agents import make_agent
 from p2pcards import games
+from p2pcards.engine import Action, State
 from protocol.inprocess import TableMesh
 from protocol.table_peer import TablePeer
 from protocol.transcript import Envelope
@@ -77,6 +78,25 @@ def test_a_seat_rebuilt_from_its_transcript_and_secrets_is_the_same_seat(with_ke
     assert rebuilt.sent == original.sent  # every message ours again, byte for byte
     assert rebuilt.finished and rebuilt.outcome == original.outcome
     assert [s.digests for s in rebuilt.steps] == [s.digests for s in original.steps]
+
+
+def test_a_rebuilt_seat_shows_its_watch_every_step_played_through_again() -> None:
+    """A resumed agent learns the game so far (a reading agent's worlds, a bot's events)."""
+    table = mesh(3, 7)
+    table.run()
+    original = table.peers[2]
+    seen: list[tuple[int | None, Action]] = []
+
+    def watch(replica: State, action: Action) -> None:
+        seen.append((replica.viewer, action))  # the seat's own replica, before the step
+
+    rebuilt = TablePeer.restore(
+        GAME, OPTIONS, original.table_id, 2, original.keys, dict(original.mental.secret_log),
+        [t.envelope for t in original.record], original.decisions, on_step=watch,
+    )  # fmt: skip
+    assert [action for _, action in seen] == [step.action for step in original.steps]
+    assert {viewer for viewer, _ in seen} == {2} and len(seen) > 10
+    assert rebuilt.on_step is watch  # and on, as the seat plays on
 
 
 def test_a_transcript_that_does_not_give_back_our_own_messages_is_refused() -> None:
