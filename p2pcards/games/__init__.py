@@ -167,7 +167,9 @@ _REGISTRY: dict[str, GameInfo] = {
             # 115 against 115 on games 600-799, so 465/800 = 58.1% [54.7, 61.5] against
             # 453/800 = 56.6%, paired +1.5 points [-2.4, +5.4] (better in 135 games, worse in
             # 123), move CPU p99 627-652 ms against 702-721 at the same nodes; its oracle
-            # 262/400 on games 0-399, a gap of +6.5 [+1.3, +11.7] as the default's (254/400).
+            # 262/400 on games 0-399, a gap of +6.5 [+1.3, +11.7] as the default's (254/400);
+            # over games 0-599 (400-599 added, the search's games replayed exactly) 375/600
+            # against the search's 350/600: +4.2 [-0.0, +8.4] (issue 28 asks at most 6).
             # Not significant, but the better estimate at no cost; three wide (turn_beam=3)
             # fell back to 212/400 on games 0-399, paired -6.0 [-10.7, -1.3] against it.
             turn_beam=2,
