@@ -539,6 +539,15 @@ def main() -> None:
         "--pair", nargs=2, metavar=("FIRST", "SECOND"), help="two saved runs, game by game"
     )
     args = parser.parse_args()
+    for name in ("games", "positions", "nodes", "jobs", "seats"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            parser.error(f"--{name} must be 1 or more")
+    if args.playouts < 0 or args.start < 0 or not args.think_ms > 0:
+        parser.error("--playouts and --start must be 0 or more, --think-ms more than 0")
+    unknown = [g for g in (args.game or "").split(",") if g and g not in games.names()]
+    if unknown:
+        parser.error(f"unknown game {unknown[0]!r}; known games: {', '.join(games.names())}")
     if args.pair:
         try:
             print(pair_runs(*args.pair))

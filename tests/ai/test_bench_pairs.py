@@ -1,4 +1,5 @@
-"""scripts/bench_ai.py --pair: two saved benchmark runs compared game by game."""
+"""scripts/bench_ai.py: --pair compares two saved benchmark runs game by game; bad arguments
+are refused in a line."""
 
 import subprocess
 import sys
@@ -52,4 +53,17 @@ def test_runs_that_cannot_be_paired_say_why(tmp_path: Path) -> None:
     ]:
         done = bench("--pair", f"{tmp_path}/{first}", f"{tmp_path}/two.txt@oracle")
         assert done.returncode == 1 and message in done.stderr, (first, done.stderr)
+        assert "Traceback" not in done.stderr
+
+
+def test_counts_and_games_it_cannot_run_are_refused_in_a_line() -> None:
+    # Before any work: --positions -1 once divided by the zero nodes it searched.
+    for args, told in [
+        (["--same-moves", "--instructions", "--positions", "-1"], "--positions must be 1 or more"),
+        (["--same-moves", "--nodes", "0"], "--nodes must be 1 or more"),
+        (["--game", "nosuch", "--games", "1"], "unknown game 'nosuch'"),
+        (["--think-ms", "nan"], "--think-ms more than 0"),
+    ]:
+        done = bench(*args)
+        assert done.returncode == 2 and told in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
