@@ -120,7 +120,7 @@ def decider(spec: str | None, seed: int) -> Seating:
         if watch is not None:  # a reading agent weighs its worlds by the others' decisions
             from ai.belief import show_step
 
-            return Seating(by_agent, functools.partial(show_step, watch), finish, True)
+            return Seating(by_agent, functools.partial(show_step, watch), finish, replayed=True)
         witness = getattr(agent, "witness", None)
         if witness is None:
             return Seating(by_agent, None, finish)
@@ -131,7 +131,7 @@ def decider(spec: str | None, seed: int) -> Seating:
 
             witness(witnessed(before, action, before.viewer))
 
-        return Seating(by_agent, tell, finish, True)
+        return Seating(by_agent, tell, finish, replayed=True)
 
     terminal = Terminal()
     return Seating(terminal.decide, terminal.watch)

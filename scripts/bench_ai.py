@@ -321,7 +321,7 @@ def node_costs(root: Path, game: str, args: argparse.Namespace) -> tuple[Costs, 
     ]
     (searched, printed), (found, _) = runs
     spent = int(printed)
-    return Costs(*((a - b) / spent for a, b in zip(searched, found, strict=True))), spent
+    return searched.less(found, spent), spent
 
 
 def check_node_costs(args: argparse.Namespace) -> None:

@@ -151,6 +151,11 @@ class Costs(NamedTuple):
     ll_misses: float  # last-level cache misses
     mispredicts: float  # mispredicted branches, conditional and indirect
 
+    def less(self, baseline: "Costs", per: int) -> "Costs":
+        """What this run cost beyond `baseline` (a run that only sets up), per unit of `per`
+        (games, search nodes)."""
+        return Costs(*((a - b) / per for a, b in zip(self, baseline, strict=True)))
+
     @property
     def cycles(self) -> float:
         """A rough estimate of the cycles spent (the module's docstring gives the weights)."""
@@ -161,7 +166,7 @@ class Costs(NamedTuple):
 def _per_game(root: Path, game: str, seats: int, count: int) -> Costs:
     """Costs a game of `count` seeded random games, played by the code under `root`."""
     runs = _costs(root, game, seats, count), _costs(root, game, seats, 0)
-    return Costs(*((a - b) / count for a, b in zip(*runs, strict=True)))
+    return runs[0].less(runs[1], count)
 
 
 def _costs(root: Path, game: str, seats: int, count: int) -> Costs:
