@@ -23,7 +23,13 @@ from ai.evaluation import WEIGHTS_DIR, read_weights, relative, terminal_value, w
 from ai.tuning import SCALE, OwnDecks
 from p2pcards.engine import State
 from p2pcards.games.gammasphere.cards import BATTLE_PROOF, CANNOT_ATTACK, UNATTACKABLE
-from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, SeatTotals, Stats
+from p2pcards.games.gammasphere.state import (
+    ATTACK_MODE,
+    AttackDefense,
+    GammaState,
+    SeatTotals,
+    seat_totals_of,
+)
 
 GAMMA_FEATURES = (
     "power", "danger", "attack", "defense", "buildings", "pylons", "gas", "hand", "deck",
@@ -46,7 +52,7 @@ class GammaWeights:
 
 
 def gamma_features(
-    state: GammaState, seat: int, stats: dict[int, Stats] | None = None
+    state: GammaState, seat: int, stats: dict[int, AttackDefense] | None = None
 ) -> tuple[float, ...]:
     """One seat's features (GAMMA_FEATURES), in thousands where they are Power-Level-like;
     `stats`: `state.field_stats()`, if the caller has it."""
@@ -75,9 +81,28 @@ def basic_features(totals: SeatTotals) -> tuple[float, ...]:
     )
 
 
+def basic_score(vector: tuple[float, ...], totals: SeatTotals) -> float:
+    """`weighted(vector, basic_features(totals))` without the features' tuple or the sum's
+    map: what a search with the shipped weights reads at every leaf, twice. The same terms in
+    the same order, so the same float."""
+    power, gas, pylons, hand, deck, attack, defense, walls = totals
+    danger = 3000 - power
+    return (
+        vector[0] * (power / 1000)
+        + vector[1] * ((danger if danger > 0 else 0) / 1000)
+        + vector[2] * (attack / 1000)
+        + vector[3] * (defense / 1000)
+        + vector[4] * (walls / 1000)
+        + vector[5] * pylons
+        + vector[6] * (gas / 1000)
+        + vector[7] * hand
+        + vector[8] * deck
+    )
+
+
 def both_features(
     state: GammaState,
-    stats: dict[int, Stats],
+    stats: dict[int, AttackDefense],
     totals: tuple[SeatTotals, SeatTotals] | None = None,
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Both seats' features (GAMMA_FEATURES); `stats`: `state.field_stats()`, `totals`
@@ -136,7 +161,7 @@ def both_features(
 
 def attacks_made(
     state: GammaState,
-    stats: dict[int, Stats],
+    stats: dict[int, AttackDefense],
     totals: tuple[SeatTotals, SeatTotals],
     vector: tuple[float, ...],
 ) -> tuple[SeatTotals, SeatTotals]:
@@ -151,37 +176,41 @@ def attacks_made(
     if state.turn() <= 1:  # no attacks on the game's first turn (choice 3)
         return totals
     mover = state.turn_seat()
-    attackers = sorted(
-        stats[s]
-        for s in state.field_kinds(mover)[0]
-        if state.mode(s) == ATTACK_MODE and not state.tapped(s) and not state.has(s, CANNOT_ATTACK)
-    )
+    attackers = []  # a loop, not a generator: every leaf
+    grants = None  # `state.grants_keywords()`, once, when a keyword is first asked about
+    for s in state.field_kinds(mover)[0]:
+        if state.mode(s) == ATTACK_MODE and not state.tapped(s):
+            if grants is None:
+                grants = state.grants_keywords()
+            if not state.has(s, CANNOT_ATTACK, grants):
+                attackers.append(stats[s])
     if not attackers:
         return totals
+    attackers.sort()
     w_attack, w_defense = vector[2], vector[3]
     their_chars, their_walls = state.field_kinds(1 - mover)
     guards = []
     for slot in their_chars:
-        if state.has(slot, UNATTACKABLE):
+        if state.has(slot, UNATTACKABLE, grants):
             continue
         attack, defense = stats[slot]
         attacking = state.mode(slot) == ATTACK_MODE
         worth = w_defense * defense + (w_attack * attack if attacking else 0.0)
-        guards.append((worth, attack if attacking else defense, attacking, slot))
+        guards.append((worth, attack if attacking else defense, attacking, slot, defense))
     guards.sort(reverse=True)
     lost_attack = lost_defense = lost_walls = damage = 0
     my_attack = my_defense = 0
     standing = False  # a guard no attacker beats: the rest of the field stays guarded
-    for _, bar, attacking, slot in guards:
-        if state.has(slot, BATTLE_PROOF):
+    for _, bar, attacking, slot, guard_defense in guards:
+        if state.has(slot, BATTLE_PROOF, grants):
             standing = True
             continue
         for i, (attack, defense) in enumerate(attackers):
             if attack > bar or (attack == bar and attacking):
                 del attackers[i]
-                lost_defense += stats[slot].defense
-                if attacking:
-                    lost_attack += stats[slot].attack
+                lost_defense += guard_defense
+                if attacking:  # its attack is the bar
+                    lost_attack += bar
                     damage += attack - bar
                     if attack == bar:  # equal attacks: both fall (choice 10)
                         my_attack += attack
@@ -190,11 +219,13 @@ def attacks_made(
         else:
             standing = True
     if not standing and their_walls:
-        walls = sorted(
-            (stats[s].defense for s in their_walls if not state.has(s, UNATTACKABLE)),
-            reverse=True,
-        )
-        for wall in walls:
+        defenses = []
+        for s in their_walls:
+            if not state.has(s, UNATTACKABLE, grants):
+                _, wall = stats[s]
+                defenses.append(wall)
+        defenses.sort(reverse=True)
+        for wall in defenses:
             for i, (attack, _) in enumerate(attackers):
                 if attack > wall:
                     del attackers[i]
@@ -202,23 +233,25 @@ def attacks_made(
                     break
             else:
                 standing = True
-        standing = standing or len(walls) < len(their_walls)
+        standing = standing or len(defenses) < len(their_walls)
     if not standing:
         damage += sum(attack for attack, _ in attackers)
     if not (lost_attack or lost_defense or lost_walls or damage or my_attack):
         return totals
     out = list(totals)
-    them = totals[1 - mover]
-    left = them.power - damage
-    out[1 - mover] = them._replace(
-        power=left if left > 0 else 0,
-        attack=them.attack - lost_attack,
-        defense=them.defense - lost_defense,
-        walls=them.walls - lost_walls,
-    )
+    power, gas, pylons, hand, deck, attack, defense, walls = totals[1 - mover]
+    power -= damage
+    out[1 - mover] = seat_totals_of(
+        (
+            power if power > 0 else 0, gas, pylons, hand, deck,
+            attack - lost_attack, defense - lost_defense, walls - lost_walls,
+        )
+    )  # fmt: skip
     if my_attack:
-        me = totals[mover]
-        out[mover] = me._replace(attack=me.attack - my_attack, defense=me.defense - my_defense)
+        power, gas, pylons, hand, deck, attack, defense, walls = totals[mover]
+        out[mover] = seat_totals_of(
+            (power, gas, pylons, hand, deck, attack - my_attack, defense - my_defense, walls)
+        )
     return out[0], out[1]
 
 
@@ -243,20 +276,20 @@ class GammaEvaluation:
         if self._basic:
             vector = self._basic_vector
             if self._threat:
-                stats: dict[int, Stats] = {}
+                stats: dict[int, AttackDefense] = {}
                 mine, theirs = attacks_made(state, stats, state.seat_totals(stats), vector)
             else:
                 mine, theirs = state.seat_totals()
-            first, second = basic_features(mine), basic_features(theirs)
-        else:
-            vector = self.weights.vector
-            stats = {}
-            totals = state.seat_totals(stats)  # one pass for the stats and the totals
-            first, second = both_features(state, stats, totals)
-            if self._threat:  # the seat's own features after the attacks, the rest as before
-                mine, theirs = attacks_made(state, stats, totals, vector)
-                first = basic_features(mine) + first[BASIC:]
-                second = basic_features(theirs) + second[BASIC:]
+            scores = [basic_score(vector, mine), basic_score(vector, theirs)]
+            return relative(scores, self.weights.scale)
+        vector = self.weights.vector
+        stats = {}
+        totals = state.seat_totals(stats)  # one pass for the stats and the totals
+        first, second = both_features(state, stats, totals)
+        if self._threat:  # the seat's own features after the attacks, the rest as before
+            mine, theirs = attacks_made(state, stats, totals, vector)
+            first = basic_features(mine) + first[BASIC:]
+            second = basic_features(theirs) + second[BASIC:]
         scores = [weighted(vector, first), weighted(vector, second)]
         return relative(scores, self.weights.scale)
 

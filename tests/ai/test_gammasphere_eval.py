@@ -23,7 +23,7 @@ from ai.gammasphere_eval import (
     gamma_features,
 )
 from p2pcards.dealer import LocalDealer
-from p2pcards.games.gammasphere.state import ATTACK_MODE, GammaState, SeatTotals, Stats
+from p2pcards.games.gammasphere.state import ATTACK_MODE, AttackDefense, GammaState, SeatTotals
 from p2pcards.interpreter import player
 
 EVAL = evaluation("gammasphere")
@@ -119,7 +119,7 @@ def threatened() -> GammaEvaluation:
 
 def made(state: GammaState) -> tuple[SeatTotals, SeatTotals]:
     """Both seats' totals once the seat to move made its attacks (shipped weights)."""
-    stats: dict[int, Stats] = {}
+    stats: dict[int, AttackDefense] = {}
     totals = state.seat_totals(stats)
     return attacks_made(state, stats, totals, EVAL.weights.vector)
 

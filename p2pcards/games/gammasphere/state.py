@@ -172,11 +172,13 @@ class SeatTotals(NamedTuple):
     walls: int
 
 
-_SEAT_TOTALS = functools.partial(tuple.__new__, SeatTotals)
-"""SeatTotals made in one call in C (its class's own `__new__` is a call in Python)."""
-_STATS = functools.cache(Stats)
-"""Stats, made once per different pair: a search's boards hold a few dozen between them, and
-making a NamedTuple costs several times the look-up."""
+seat_totals_of = functools.partial(tuple.__new__, SeatTotals)
+"""SeatTotals made of a tuple in one call in C (its class's own `__new__` and `_replace` are
+calls in Python): at every leaf of a search."""
+AttackDefense = tuple[int, int]
+"""A card's attack and defense as `seat_totals` maps them for a leaf of a search: a bare
+pair, read by unpacking (`attack, defense = stats[slot]`). Even a cached `Stats` cost a
+search 2% of its instructions, at every card of every leaf."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,14 +389,16 @@ class GammaState(ZoneState):
         """Attack and defense at once: the static abilities read once, not twice."""
         return self._unmodified(slot).plus(interpreter.static_bonus(self, slot))
 
-    def field_stats(self) -> dict[int, Stats]:
+    def field_stats(self) -> dict[int, AttackDefense]:
         """`stats` of every character and building on the field, the static abilities read
         once for them all."""
-        out: dict[int, Stats] = {}
+        out: dict[int, AttackDefense] = {}
         self.seat_totals(out)
         return out
 
-    def seat_totals(self, stats: dict[int, Stats] | None = None) -> tuple[SeatTotals, SeatTotals]:
+    def seat_totals(
+        self, stats: dict[int, AttackDefense] | None = None
+    ) -> tuple[SeatTotals, SeatTotals]:
         """Each seat's `SeatTotals` (what an evaluation reads at every leaf of a search), and
         into `stats`, if given, `stats` of every character and building on the field: one
         pass for both. Written for few steps, this being a third of a leaf's cost:
@@ -430,7 +434,7 @@ class GammaState(ZoneState):
                 if defense < 0:
                     defense = 0
                 if stats is not None:
-                    stats[slot] = _STATS(attack, defense)
+                    stats[slot] = (attack, defense)
                 if k in characters:
                     standing += defense
                     if mode[slot] == ATTACK_MODE:
@@ -440,7 +444,7 @@ class GammaState(ZoneState):
             base = seat * PER_SEAT
             pylons, hand, deck = zones[base + PYLONS], zones[base + HAND], zones[base + DECK]
             left = power[seat]
-            totals = _SEAT_TOTALS(
+            totals = seat_totals_of(
                 (
                     left if left > 0 else 0, gas[seat], len(pylons), len(hand), len(deck),
                     attacking, standing, walls,
@@ -472,15 +476,21 @@ class GammaState(ZoneState):
             attack, defense = attack + gear.attack, defense + gear.defense
         return Stats(attack, defense)
 
-    def has(self, slot: int, keyword: int) -> bool:
-        """Whether a card in play has a keyword (granted, or by a static ability)."""
+    def has(self, slot: int, keyword: int, grants: bool | None = None) -> bool:
+        """Whether a card in play has a keyword (granted, or by a static ability); `grants`:
+        `grants_keywords()`, if the caller asks this of many cards."""
         if (self._kw_p[slot] | self._kw_t[slot]) & keyword:
             return True
         # Listing attacks asks this of every attacker and target: the statics that grant
         # keywords are looked for before they are worked out.
-        if not self._any_static(granting=True):
+        if not (self._any_static(granting=True) if grants is None else grants):
             return False
         return bool(interpreter.static_keywords(self, slot) & keyword)
+
+    def grants_keywords(self) -> bool:
+        """Whether a static ability in force may grant a keyword (else `has` reads only the
+        keywords granted to a card): looked for once by a caller that asks `has` of many."""
+        return self._any_static(granting=True)
 
     def ask(self) -> Ask | None:
         """The choice an ability waits for, if any."""
