@@ -162,10 +162,11 @@ def both_features(
 def attacks_made(
     state: GammaState,
     stats: dict[int, AttackDefense],
+    keywords: dict[int, int],
     totals: tuple[SeatTotals, SeatTotals],
     vector: tuple[float, ...],
 ) -> tuple[SeatTotals, SeatTotals]:
-    """`totals` (`state.seat_totals(stats)`) once the seat whose turn it is has made the
+    """`totals` (`state.seat_totals(stats, keywords)`) once the seat whose turn it is has made the
     attacks its ready characters can make without losing (rules.md, choices 10-13, 27): the
     opponent's characters that can be attacked, the one worth most first (by `vector`'s
     weights of attack and defense), each fall to the weakest attacker that beats it (an
@@ -177,13 +178,9 @@ def attacks_made(
         return totals
     mover = state.turn_seat()
     attackers = []  # a loop, not a generator: every leaf
-    grants = None  # `state.grants_keywords()`, once, when a keyword is first asked about
     for s in state.field_kinds(mover)[0]:
-        if state.mode(s) == ATTACK_MODE and not state.tapped(s):
-            if grants is None:
-                grants = state.grants_keywords()
-            if not state.has(s, CANNOT_ATTACK, grants):
-                attackers.append(stats[s])
+        if state.mode(s) == ATTACK_MODE and not state.tapped(s) and not keywords[s] & CANNOT_ATTACK:
+            attackers.append(stats[s])
     if not attackers:
         return totals
     attackers.sort()
@@ -191,7 +188,7 @@ def attacks_made(
     their_chars, their_walls = state.field_kinds(1 - mover)
     guards = []
     for slot in their_chars:
-        if state.has(slot, UNATTACKABLE, grants):
+        if keywords[slot] & UNATTACKABLE:
             continue
         attack, defense = stats[slot]
         attacking = state.mode(slot) == ATTACK_MODE
@@ -202,7 +199,7 @@ def attacks_made(
     my_attack = my_defense = 0
     standing = False  # a guard no attacker beats: the rest of the field stays guarded
     for _, bar, attacking, slot, guard_defense in guards:
-        if state.has(slot, BATTLE_PROOF, grants):
+        if keywords[slot] & BATTLE_PROOF:
             standing = True
             continue
         for i, (attack, defense) in enumerate(attackers):
@@ -221,7 +218,7 @@ def attacks_made(
     if not standing and their_walls:
         defenses = []
         for s in their_walls:
-            if not state.has(s, UNATTACKABLE, grants):
+            if not keywords[s] & UNATTACKABLE:
                 _, wall = stats[s]
                 defenses.append(wall)
         defenses.sort(reverse=True)
@@ -277,17 +274,19 @@ class GammaEvaluation:
             vector = self._basic_vector
             if self._threat:
                 stats: dict[int, AttackDefense] = {}
-                mine, theirs = attacks_made(state, stats, state.seat_totals(stats), vector)
+                keywords: dict[int, int] = {}
+                totals = state.seat_totals(stats, keywords)
+                mine, theirs = attacks_made(state, stats, keywords, totals, vector)
             else:
                 mine, theirs = state.seat_totals()
             scores = [basic_score(vector, mine), basic_score(vector, theirs)]
             return relative(scores, self.weights.scale)
         vector = self.weights.vector
-        stats = {}
-        totals = state.seat_totals(stats)  # one pass for the stats and the totals
+        stats, keywords = {}, {}
+        totals = state.seat_totals(stats, keywords)  # one pass for all three
         first, second = both_features(state, stats, totals)
         if self._threat:  # the seat's own features after the attacks, the rest as before
-            mine, theirs = attacks_made(state, stats, totals, vector)
+            mine, theirs = attacks_made(state, stats, keywords, totals, vector)
             first = basic_features(mine) + first[BASIC:]
             second = basic_features(theirs) + second[BASIC:]
         scores = [weighted(vector, first), weighted(vector, second)]

@@ -23,6 +23,7 @@ from ai.gammasphere_eval import (
     gamma_features,
 )
 from p2pcards.dealer import LocalDealer
+from p2pcards.games.gammasphere.cards import KEYWORD_BITS, UNATTACKABLE
 from p2pcards.games.gammasphere.state import ATTACK_MODE, AttackDefense, GammaState, SeatTotals
 from p2pcards.interpreter import player
 
@@ -120,8 +121,9 @@ def threatened() -> GammaEvaluation:
 def made(state: GammaState) -> tuple[SeatTotals, SeatTotals]:
     """Both seats' totals once the seat to move made its attacks (shipped weights)."""
     stats: dict[int, AttackDefense] = {}
-    totals = state.seat_totals(stats)
-    return attacks_made(state, stats, totals, EVAL.weights.vector)
+    keywords: dict[int, int] = {}
+    totals = state.seat_totals(stats, keywords)
+    return attacks_made(state, stats, keywords, totals, EVAL.weights.vector)
 
 
 def test_the_mover_hits_an_empty_field_and_the_value_counts_it_but_not_on_turn_one() -> None:
@@ -183,6 +185,48 @@ def test_a_guard_no_attacker_beats_stops_every_attack() -> None:
     assert st.defense(wall) > st.attack(elite)
     assert made(st) == st.seat_totals()
     assert threatened().values(st) == EVAL.values(st)
+
+
+def keywords_read(state: GammaState) -> dict[int, int]:
+    """The keyword bits `seat_totals` reads for each card on the field."""
+    keywords: dict[int, int] = {}
+    state.seat_totals(keywords=keywords)
+    return keywords
+
+
+def assert_keywords_read_as_has_reads_them(state: GammaState) -> None:
+    """Every card on the field has, in `seat_totals`' reading, the keywords `has` finds."""
+    read = keywords_read(state)
+    assert set(read) == set(state.field(0) + state.field(1))
+    for slot, bits in read.items():
+        for keyword in KEYWORD_BITS.values():
+            assert bool(bits & keyword) == state.has(slot, keyword)
+
+
+def test_the_leafs_keywords_are_those_has_finds_static_abilities_and_all() -> None:
+    """Shady Templar (cards.toml: "if you control another character, this can't be
+    attacked"), granted by a static ability beside a character and not alone; then every
+    step of a random game."""
+    t = Table(["saiyan-elite"], ["shady-templar", "saiyan-pod-baby"])
+    st = t.state
+    t.pylons(2)
+    t.play("saiyan-elite")
+    t.end()
+    t.pylons(2)
+    shady = t.play("shady-templar")
+    t.end()
+    t.end()
+    assert not keywords_read(st)[shady] & UNATTACKABLE
+    t.play("saiyan-pod-baby", defense=True)
+    assert keywords_read(st)[shady] & UNATTACKABLE
+    assert_keywords_read_as_has_reads_them(st)
+    state, dealer, rng = Table(round_cap=8).state, LocalDealer(5), random.Random(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(dealer.sample(state))
+            continue
+        assert_keywords_read_as_has_reads_them(state)
+        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def test_a_fitted_weights_file_loads_with_the_position_valued_as_it_stands(tmp_path: Path) -> None:

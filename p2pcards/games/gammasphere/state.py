@@ -397,16 +397,18 @@ class GammaState(ZoneState):
         return out
 
     def seat_totals(
-        self, stats: dict[int, AttackDefense] | None = None
+        self, stats: dict[int, AttackDefense] | None = None, keywords: dict[int, int] | None = None
     ) -> tuple[SeatTotals, SeatTotals]:
         """Each seat's `SeatTotals` (what an evaluation reads at every leaf of a search), and
-        into `stats`, if given, `stats` of every character and building on the field: one
-        pass for both. Written for few steps, this being a third of a leaf's cost:
-        `_unmodified` and `Stats.plus` inlined, no bonus looked up where no static ability is
-        in force, `x if x > 0 else 0` for max()."""
+        into `stats`, if given, `stats` of every character and building on the field, into
+        `keywords` the keyword bits of each (as `has` reads them): one pass for all, the
+        static abilities worked out once. Written for few steps, this being a third of a
+        leaf's cost: `_unmodified` and `Stats.plus` inlined, no bonus looked up where no
+        static ability is in force, `x if x > 0 else 0` for max()."""
         bonuses = interpreter.static_bonuses(self) if self._any_static() else None
         level, weapon, mode = self._level, self._weapon, self._mode
         atk_p, atk_t, def_p, def_t = self._atk_p, self._atk_t, self._def_p, self._def_t
+        kw_p, kw_t = self._kw_p, self._kw_t
         card, cards, ident = self.card, self._rules_g.cards, self._ident
         characters, buildings = self._book.kinds["character"], self._book.kinds["building"]
         zones, power, gas = self._zones, self._power, self._gas
@@ -424,17 +426,19 @@ class GammaState(ZoneState):
                     gear = card(held)
                     attack += gear.attack
                     defense += gear.defense
-                if bonuses:
-                    bonus = bonuses.get(slot)
-                    if bonus is not None:
-                        attack += bonus.attack
-                        defense += bonus.defense
+                bonus = bonuses.get(slot) if bonuses else None
+                if bonus is not None:
+                    attack += bonus.attack
+                    defense += bonus.defense
                 if attack < 0:
                     attack = 0
                 if defense < 0:
                     defense = 0
                 if stats is not None:
                     stats[slot] = (attack, defense)
+                if keywords is not None:
+                    granted = kw_p[slot] | kw_t[slot]
+                    keywords[slot] = granted if bonus is None else granted | bonus.keywords
                 if k in characters:
                     standing += defense
                     if mode[slot] == ATTACK_MODE:
@@ -476,21 +480,15 @@ class GammaState(ZoneState):
             attack, defense = attack + gear.attack, defense + gear.defense
         return Stats(attack, defense)
 
-    def has(self, slot: int, keyword: int, grants: bool | None = None) -> bool:
-        """Whether a card in play has a keyword (granted, or by a static ability); `grants`:
-        `grants_keywords()`, if the caller asks this of many cards."""
+    def has(self, slot: int, keyword: int) -> bool:
+        """Whether a card in play has a keyword (granted, or by a static ability)."""
         if (self._kw_p[slot] | self._kw_t[slot]) & keyword:
             return True
         # Listing attacks asks this of every attacker and target: the statics that grant
         # keywords are looked for before they are worked out.
-        if not (self._any_static(granting=True) if grants is None else grants):
+        if not self._any_static(granting=True):
             return False
         return bool(interpreter.static_keywords(self, slot) & keyword)
-
-    def grants_keywords(self) -> bool:
-        """Whether a static ability in force may grant a keyword (else `has` reads only the
-        keywords granted to a card): looked for once by a caller that asks `has` of many."""
-        return self._any_static(granting=True)
 
     def ask(self) -> Ask | None:
         """The choice an ability waits for, if any."""
