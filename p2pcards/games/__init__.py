@@ -201,7 +201,12 @@ _REGISTRY: dict[str, GameInfo] = {
             # with the search's leaves valued once the mover has attacked (`search_evaluation`)
             # 280/400 = 70.0% [65.3, 74.3] on the same games at 4,400 nodes a move. That costs
             # a node 38% more (29 nodes a CPU ms against 40, calibrated back to back), so the
-            # rate is the 31 measured without it times 29/40.
+            # rate is the 31 measured without it times 29/40. That leaf now costs 25% fewer
+            # instructions, a node 12% fewer (199.7k -> 175.7k, the same moves), which at this
+            # rate's CPU speed would be 25 nodes a ms; not raised, since more nodes bought
+            # little: games 0-99 against greedy, paired with the 4,400 nodes' 70/100, 5,000
+            # nodes won 71/100 (+1.0 [-1.0, +3.0]), 8,800 (twice) 72/100 (+2.0 [-2.8, +6.8],
+            # mean depth 1.8 against 1.4).
             turn_beam=1,
             search_rates=(NodeRate(2, 22),),
         ),
